@@ -1,0 +1,59 @@
+# neardup: build, test, demo, benchmarks, man pages.
+
+GO       ?= go
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   := bin
+STAGES   := $(notdir $(wildcard cmd/*))
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
+FUZZTIME ?= 30s
+BENCHTIME ?= 1s
+
+.PHONY: all build test check vet fmt-check man man-check bench fuzz demo install clean
+
+all: build
+
+build:
+	@mkdir -p $(BINDIR)
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BINDIR)/ ./cmd/...
+
+# Every test: unit, statistical, fuzz seeds, end-to-end scripts; vet, gofmt
+# and the man pages being current.
+test: vet fmt-check
+	$(GO) test -count=1 ./...
+
+check: test
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+man:
+	$(GO) run ./internal/tools/genman man
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./internal/...
+	./examples/bench.sh
+
+fuzz:
+	@for pkg in $$($(GO) list ./internal/...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; \
+	    $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+demo: build
+	./examples/demo.sh
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(addprefix $(BINDIR)/,$(STAGES)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf $(BINDIR)

@@ -1,0 +1,10 @@
+// Command shingle turns documents into shingle hashes; see its man page.
+package main
+
+import (
+	"os"
+
+	"github.com/neardup/neardup/internal/cli"
+)
+
+func main() { os.Exit(cli.Main(cli.Shingle())) }

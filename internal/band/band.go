@@ -1,0 +1,158 @@
+// Package band is the band stage: it reads MinHash signatures and writes one
+// candidate key per band, "key TAB id". The key is 20 hex digits: the band
+// number (4) and XXH64 of the band's rows (16), so that byte order groups
+// the keys of a band together and documents with equal keys become candidate
+// pairs.
+package band
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Options configure the stage.
+type Options struct {
+	// B and R give the banding; when both are 0 it is chosen from
+	// Threshold for the signature length.
+	B, R      int
+	Threshold float64
+	FPWeight  float64
+	FNWeight  float64
+	// Floor is the least probability that a pair at Threshold becomes a
+	// candidate.
+	Floor float64
+
+	Jobs         int
+	SkipBad      bool
+	NoHeader     bool
+	LineBuffered bool
+	Progress     bool
+	Verbose      bool
+}
+
+// KeyLen is the length of a MinHash band key.
+const KeyLen = 20
+
+// AppendKey appends the key of band i with hash h.
+func AppendKey(dst []byte, i int, h uint64) []byte {
+	const digits = "0123456789abcdef"
+	dst = append(dst, digits[i>>12&0xf], digits[i>>8&0xf], digits[i>>4&0xf], digits[i&0xf])
+	return record.AppendHex64(dst, h)
+}
+
+// Run reads signatures and writes band keys.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	src := stream.NewLines(inputs)
+	defer src.Close()
+	headers, first, err := src.Peek()
+	if err != nil {
+		return err
+	}
+	n := -1
+	for _, h := range headers {
+		if h.Header.Stage == "sketch" {
+			if m, _ := h.Header.Get("method"); m != "minhash" && m != "oph" {
+				return record.Errorf(h.Pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
+			}
+			n = h.Header.Int("n", -1)
+		}
+	}
+	if n < 0 && first != nil {
+		var s record.Sketch
+		if err := record.ParseSketch(&s, first); err == nil {
+			n = len(s.Values)
+		}
+	}
+	banding := lsh.Banding{B: opt.B, R: opt.R}
+	if opt.B == 0 && opt.R == 0 {
+		if n < 0 {
+			// Empty input: nothing to band.
+			n = 1
+		}
+		c := lsh.ChooseBanding(n, opt.Threshold, opt.FPWeight, opt.FNWeight, opt.Floor)
+		banding = c.Banding
+		fmt.Fprintf(stderr, "band: threshold %.3g, %d-value signatures: %d bands of %d rows (%d values); S-curve threshold %.3f; a pair at %.3g becomes a candidate with probability %.4f\n",
+			opt.Threshold, n, c.B, c.R, c.Rows(), lsh.Threshold(c.B, c.R), opt.Threshold, c.AtThreshold)
+		if !c.FloorMet {
+			fmt.Fprintf(stderr, "band: warning: no banding of %d values reaches probability %.4g at %.3g; use longer signatures (sketch -n)\n", n, opt.Floor, opt.Threshold)
+		}
+	} else if n >= 0 {
+		if err := banding.Check(n); err != nil {
+			return err
+		}
+	}
+	if opt.Verbose {
+		fmt.Fprintf(stderr, "band: b=%d r=%d: candidate probability at s=0.5 %.4f, 0.7 %.4f, 0.8 %.4f, 0.9 %.4f\n", banding.B, banding.R,
+			lsh.CandidateProbability(0.5, banding.B, banding.R), lsh.CandidateProbability(0.7, banding.B, banding.R),
+			lsh.CandidateProbability(0.8, banding.B, banding.R), lsh.CandidateProbability(0.9, banding.B, banding.R))
+	}
+	header := record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+	out := &stream.Output{
+		Stage:  "band",
+		Stderr: stderr,
+		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, header),
+		CheckHeader: func(h record.Header, pos record.Pos) error {
+			if h.Stage != "sketch" {
+				return nil
+			}
+			if m, _ := h.Get("method"); m != "minhash" && m != "oph" {
+				return record.Errorf(pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
+			}
+			return nil
+		},
+	}
+	if opt.Progress {
+		stop := stream.StartProgress("band", stderr, src, out.Records)
+		defer stop()
+	}
+	var empty atomic.Int64
+	newWorker := func() stream.Worker {
+		return &worker{banding: banding, skipBad: opt.SkipBad, empty: &empty}
+	}
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
+		return err
+	}
+	if e := empty.Load(); e > 0 {
+		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
+	}
+	return out.Finish()
+}
+
+type worker struct {
+	banding lsh.Banding
+	skipBad bool
+	empty   *atomic.Int64
+	sk      record.Sketch
+	buf     []byte
+}
+
+func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+		if err := record.ParseSketch(&w.sk, line); err != nil {
+			return err
+		}
+		if len(w.sk.Values) < w.banding.Rows() {
+			return record.Bad("signature has %d values, %d bands of %d rows need %d", len(w.sk.Values), w.banding.B, w.banding.R, w.banding.Rows())
+		}
+		if w.sk.Size == 0 {
+			w.empty.Add(1)
+			return nil
+		}
+		for i := 0; i < w.banding.B; i++ {
+			var h uint64
+			h, w.buf = w.banding.BandHash(w.buf, w.sk.Values, i)
+			r.Out = AppendKey(r.Out, i, h)
+			r.Out = append(r.Out, '\t')
+			r.Out = append(r.Out, w.sk.ID...)
+			r.Out = append(r.Out, '\n')
+		}
+		return nil
+	})
+}

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Version is set at build time with -ldflags "-X …/internal/cli.Version=…".
+var Version = "dev"
+
+// Exit statuses.
+const (
+	ExitOK          = 0
+	ExitRuntime     = 1
+	ExitBadInput    = 2
+	ExitInterrupted = 130
+)
+
+// UsageError is a mistake in the command line.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// ExitCode of a usage error is 2.
+func (e *UsageError) ExitCode() int { return ExitBadInput }
+
+// usagef returns a *UsageError.
+func usagef(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// exitStatus notes how the Go flag package and urfave/cli exit for help.
+type exitCoder interface{ ExitCode() int }
+
+// Stage describes one binary.
+type Stage struct {
+	Name  string
+	Usage string
+	// Args names the positional arguments, as in "[FILE...]".
+	Args string
+	// Description is the manual text: what the stage does, what it holds in
+	// memory, examples. EXIT STATUS is added.
+	Description string
+	Flags       []cli.Flag
+	Action      func(c *cli.Context, env *Env) error
+	// Commands are subcommands (index build, index query, …).
+	Commands []*cli.Command
+}
+
+// Env is what an action needs besides its flags.
+type Env struct {
+	Ctx    context.Context
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+const exitStatusText = `EXIT STATUS
+   0 success, also when the reader of the output goes away (| head);
+   1 a file could not be read or written; 2 bad input, reported as
+   file:line: what is wrong, or bad usage; 130 interrupted.`
+
+// NewApp builds the urfave/cli App of a stage.
+func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
+	app := &cli.App{
+		Name:            s.Name,
+		Usage:           s.Usage,
+		UsageText:       s.Name + " [options] " + s.Args,
+		Description:     strings.TrimSpace(s.Description) + "\n\n" + exitStatusText,
+		Version:         Version,
+		Flags:           s.Flags,
+		Commands:        s.Commands,
+		HideHelpCommand: true,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		// Errors come back to Main, which alone decides the exit status.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
+			return &UsageError{err}
+		},
+	}
+	if len(s.Commands) > 0 {
+		app.UsageText = s.Name + " COMMAND [options] " + s.Args
+	}
+	if s.Action != nil {
+		app.Action = func(c *cli.Context) error {
+			if err := checkArgs(c); err != nil {
+				return err
+			}
+			return s.Action(c, env)
+		}
+	}
+	return app
+}
+
+// checkArgs refuses a flag given after the positional arguments, which
+// urfave/cli v2 would otherwise take as a file name.
+func checkArgs(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && a[0] == '-' {
+			return usagef("%s given after the file arguments: flags come first (%s [options] FILE...)", a, c.App.Name)
+		}
+	}
+	return nil
+}
+
+// Main runs a stage with the process's arguments and streams, and returns
+// the exit status.
+func Main(s Stage) int {
+	return Run(s, os.Args, os.Stdout, os.Stderr)
+}
+
+// Run runs a stage with the given arguments and streams and returns the
+// exit status.
+func Run(s Stage, args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	env := &Env{Ctx: ctx, Stdout: stdout, Stderr: stderr}
+	app := NewApp(s, stdout, stderr, env)
+	if len(args) > 0 {
+		args = append([]string{s.Name}, args[1:]...)
+	}
+	err := app.Run(args)
+	return report(s.Name, err, ctx, stderr)
+}
+
+// report prints err and returns the exit status it calls for.
+func report(name string, err error, ctx context.Context, stderr io.Writer) int {
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return ExitOK
+	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "%s: interrupted\n", name)
+		return ExitInterrupted
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
+		return ExitBadInput
+	}
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		if code := ec.ExitCode(); code != 0 {
+			return code
+		}
+	}
+	return ExitRuntime
+}
+
+// outputFile opens the output: stdout, or with -o a temporary file beside
+// the target that commit renames into place, so a failed run leaves no
+// half-written file.
+type outputFile struct {
+	w      io.Writer
+	f      *os.File
+	target string
+}
+
+func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
+	name := c.String("output")
+	if name == "" || name == "-" {
+		return &outputFile{w: env.Stdout}, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &outputFile{w: f, f: f, target: name}, nil
+}
+
+// finish renames the output into place if err is nil, else removes it.
+func (o *outputFile) finish(err error) error {
+	if o.f == nil {
+		return err
+	}
+	if err != nil {
+		o.f.Close()
+		os.Remove(o.f.Name())
+		return err
+	}
+	if err := o.f.Close(); err != nil {
+		os.Remove(o.f.Name())
+		return err
+	}
+	if err := os.Chmod(o.f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(o.f.Name(), o.target)
+}
+
+func init() {
+	// -v is a stage's verbose flag; the version has only its long name.
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"github.com/neardup/neardup/internal/pairs"
+	"github.com/urfave/cli/v2"
+)
+
+// Pairs is the pairs stage.
+func Pairs() Stage {
+	return Stage{
+		Name:  "pairs",
+		Usage: "turn band keys into candidate pairs",
+		Args:  "[FILE...]",
+		Description: `Reads band records "key TAB id" and writes every pair of documents that share
+a key, once, as
+
+   idA TAB idB
+
+with idA < idB bytewise, sorted by idA then idB (the order of LC_ALL=C sort).
+
+Memory: by default pairs holds all its input: about 24 bytes per band record,
+each distinct id once (its length plus about 40 bytes), and 8 bytes per
+candidate pair. With --sorted it reads input sorted by key,
+   LC_ALL=C sort -t$'\t' -k1,1 -S 2G keys.tsv | pairs --sorted
+one bucket at a time: it holds the largest bucket and a buffer of pairs
+(--memory) that spills to sorted runs in --temp-dir, merged at the end, so
+inputs larger than memory work. Both modes write the same output.
+
+--max-bucket N pairs only the N smallest ids of a bucket that holds more
+(such buckets are usually boilerplate shared by many documents); how many
+buckets and ids that touched is reported on standard error.
+
+EXAMPLES
+   band --threshold 0.8 sketches.tsv | pairs > candidates.tsv
+   LC_ALL=C sort -t$'\t' -k1,1 -S 4G keys.tsv | pairs --sorted --max-bucket 1000`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "max-bucket", Usage: "pair only the `N` smallest ids of a larger bucket (0: no cap)"},
+			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
+			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "`DIR` for spilled runs (default: the system's)"},
+			outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(),
+		},
+		Action: pairsAction,
+	}
+}
+
+func pairsAction(c *cli.Context, env *Env) error {
+	mem, err := parseSize(c.String("memory"))
+	if err != nil {
+		return usagef("--memory: %v", err)
+	}
+	opt := pairs.Options{
+		MaxBucket:   c.Int("max-bucket"),
+		Sorted:      c.Bool("sorted"),
+		MemoryBytes: mem,
+		TempDir:     c.String("temp-dir"),
+		SkipBad:     c.Bool("skip-bad"),
+		NoHeader:    c.Bool("no-header"),
+		Progress:    c.Bool("progress"),
+	}
+	if opt.MaxBucket < 0 {
+		return usagef("--max-bucket %d: want 0 (no cap) or more", opt.MaxBucket)
+	}
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	return out.finish(pairs.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+}

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"os"
+
+	"github.com/neardup/neardup/internal/shingle"
+	"github.com/urfave/cli/v2"
+)
+
+// Shingle is the shingle stage.
+func Shingle() Stage {
+	return Stage{
+		Name:  "shingle",
+		Usage: "turn documents into shingle hashes",
+		Args:  "[FILE...]",
+		Description: `Reads documents and writes one shingle record per document:
+
+   id TAB h h h …      the distinct 64-bit shingle hashes, ascending, in hex
+   id TAB h:c h:c …    with --counts, each with its number of occurrences
+
+Documents come as TSV lines "id TAB text" (a TAB, LF, CR or backslash in the
+text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field; a missing
+id gets the line number), one file per document (--files; the id is the path;
+directories are walked; with no FILE the paths are read from standard input,
+one a line) or one line per document (--lines; the id is the line number,
+counted across all inputs). Without --format the format comes from each file
+name (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV.
+gzip and zstd input is recognised by its first bytes and read transparently.
+
+Text is lower-cased. Word tokens are runs of letters and digits; each Han,
+Hiragana, Katakana and Hangul character is a token of its own. A word shingle
+is k consecutive tokens; a document of fewer than k tokens has one shingle,
+of all of them. Char shingles are k consecutive code points after every run
+of white space becomes one space. Stop-word shingles are a stop word and the
+next k-1 words (MMDS 3.2.4): a good choice for news-like prose.
+
+Hashes (--hash): tok64, the default, hashes every token (XXH64) or code point
+once and rolls a polynomial mod 2^64 over the k unit hashes of a shingle,
+then mixes in the seed; xxh64 is XXH64 with the seed of the shingle's UTF-8
+bytes (tokens joined by a space), which any program can compute. The header
+names the scheme so that records of different schemes are never compared.
+
+Memory: one document at a time per worker, plus its shingles (8 bytes
+each); it streams.
+
+EXAMPLES
+   shingle -k 9 corpus.jsonl > shingles.tsv
+   shingle --unit word -k 5 --files $(go env GOROOT)/src | sketch | band --threshold 0.8 | pairs
+   find docs -name '*.txt' | shingle --files --unit word
+   shingle --unit word -k 1 --counts docs.tsv.gz | sketch --method simhash`,
+		Flags: merge([]cli.Flag{
+			&cli.StringFlag{Name: "unit", Value: "char", Usage: "shingle `UNIT`: char, word or stopword"},
+			&cli.IntFlag{Name: "k", Usage: "shingle length: code points, words, or words from a stop word on (default 9, 5 and 3)"},
+			&cli.StringFlag{Name: "hash", Value: "tok64", Usage: "hash `SCHEME`: tok64 or xxh64"},
+			&cli.Uint64Flag{Name: "seed", Usage: "hash seed"},
+			&cli.BoolFlag{Name: "counts", Usage: "write each hash with its count (h:c), for weighted sketches"},
+			&cli.StringFlag{Name: "stopwords", Usage: "read the stop words from `FILE` (white-space separated; # comments) instead of the built-in English list"},
+			&cli.StringFlag{Name: "format", Category: catInput, Usage: "document format: tsv, jsonl, files or lines (default: from the file name)"},
+			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "each FILE (or each path read from standard input) is one document; same as --format files"},
+			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "each line is one document, its id the line number; same as --format lines"},
+			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "JSON Lines: the `NAME` of the id field"},
+			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "JSON Lines: the `NAME` of the text field"},
+		}, commonFlags()),
+		Action: shingleAction,
+	}
+}
+
+func shingleAction(c *cli.Context, env *Env) error {
+	unit, err := shingle.ParseUnit(c.String("unit"))
+	if err != nil {
+		return &UsageError{err}
+	}
+	scheme, err := shingle.ParseScheme(c.String("hash"))
+	if err != nil {
+		return &UsageError{err}
+	}
+	k := c.Int("k")
+	if !c.IsSet("k") {
+		k = shingle.DefaultK(unit)
+	}
+	if k < 1 {
+		return usagef("-k %d: want at least 1", k)
+	}
+	format := c.String("format")
+	switch format {
+	case "", shingle.FormatTSV, shingle.FormatJSONL, shingle.FormatFiles, shingle.FormatLines:
+	default:
+		return usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
+	}
+	if c.Bool("files") && c.Bool("lines") {
+		return usagef("--files and --lines exclude each other")
+	}
+	for _, f := range []string{"files", "lines"} {
+		if c.Bool(f) {
+			if format != "" && format != f {
+				return usagef("--%s and --format %s exclude each other", f, format)
+			}
+			format = f
+		}
+	}
+	opt := shingle.StageOptions{
+		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed")},
+		Format:    format,
+		IDField:   c.String("id-field"),
+		TextField: c.String("text-field"),
+		Counts:    c.Bool("counts"),
+		Jobs:      c.Int("jobs"),
+		SkipBad:   c.Bool("skip-bad"),
+		NoHeader:  c.Bool("no-header"),
+		Progress:  c.Bool("progress"),
+	}
+	if name := c.String("stopwords"); name != "" {
+		if unit != shingle.Stopword {
+			return usagef("--stopwords is for --unit stopword")
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		sw, err := shingle.ReadStopwords(f)
+		f.Close()
+		if err != nil {
+			return usagef("%s: %v", name, err)
+		}
+		opt.Shingle.Stopwords = sw
+	}
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	opt.LineBuffered = lineBuffered(c, out)
+	return out.finish(shingle.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"github.com/neardup/neardup/internal/verify"
+	"github.com/urfave/cli/v2"
+)
+
+// Verify is the verify stage.
+func Verify() Stage {
+	return Stage{
+		Name:  "verify",
+		Usage: "score candidate pairs exactly and keep those above a threshold",
+		Args:  "[FILE...]",
+		Description: `Reads candidate pairs "idA TAB idB" and writes the pairs whose similarity
+reaches --threshold:
+
+   idA TAB idB TAB similarity                   (6 decimals)
+   idA TAB idB TAB jaccard TAB c(A,B) TAB c(B,A) with --containment
+
+with idA < idB bytewise, in the order of the input.
+
+With --shingles FILE the similarity is the exact Jaccard similarity
+|A∩B|/|A∪B| of the two documents' shingle sets, and --containment adds the
+containments c(A,B) = |A∩B|/|A| both ways and keeps a pair when either
+containment reaches the threshold (one document inside the other). With
+--sketches FILE it is the estimate from sketches: the fraction of equal
+positions of MinHash signatures, Broder's estimate from bottom-s samples, or
+from MOD_m samples (with containment).
+
+The shingle or sketch file must come from the same pipeline as the pairs:
+their headers are checked against each other.
+
+Memory: the whole --shingles or --sketches file, loaded once before the
+pairs are read: 8 bytes per shingle or value, plus about 56 bytes and the
+id's length per document. The pairs stream.
+
+EXAMPLES
+   pairs keys.tsv | verify --shingles shingles.tsv --threshold 0.8
+   verify --shingles s.tsv --containment --threshold 0.9 candidates.tsv
+   verify --sketches sketches.tsv candidates.tsv`,
+		Flags: merge([]cli.Flag{
+			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
+			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
+			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
+			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
+		}, commonFlags()),
+		Action: verifyAction,
+	}
+}
+
+func verifyAction(c *cli.Context, env *Env) error {
+	opt := verify.Options{
+		Shingles:    c.String("shingles"),
+		Sketches:    c.String("sketches"),
+		Threshold:   c.Float64("threshold"),
+		Containment: c.Bool("containment"),
+		Jobs:        c.Int("jobs"),
+		SkipBad:     c.Bool("skip-bad"),
+		NoHeader:    c.Bool("no-header"),
+		Progress:    c.Bool("progress"),
+	}
+	if (opt.Shingles == "") == (opt.Sketches == "") {
+		return usagef("give --shingles FILE (exact) or --sketches FILE (estimate)")
+	}
+	if opt.Threshold < 0 || opt.Threshold > 1 {
+		return usagef("--threshold %g: want a similarity between 0 and 1", opt.Threshold)
+	}
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	opt.LineBuffered = lineBuffered(c, out)
+	return out.finish(verify.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+}

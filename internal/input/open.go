@@ -1,0 +1,172 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// StdinName is how standard input is named in messages.
+const StdinName = "<stdin>"
+
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// File is an open input, decompressed if it was compressed.
+type File struct {
+	// Name is the name given, or <stdin>.
+	Name string
+	// Size is the size in bytes of the file as stored (compressed), or -1
+	// when it is not a regular file.
+	Size int64
+	// Compression is "", "gzip" or "zstd".
+	Compression string
+
+	r       io.Reader
+	counter *countingReader
+	closers []func() error
+}
+
+// Read reads decompressed bytes.
+func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
+
+// Consumed returns how many bytes of the stored file have been read.
+func (f *File) Consumed() int64 { return f.counter.n.Load() }
+
+// Close releases the file and any decoder.
+func (f *File) Close() error {
+	var err error
+	for i := len(f.closers) - 1; i >= 0; i-- {
+		if e := f.closers[i](); e != nil && err == nil {
+			err = e
+		}
+	}
+	f.closers = nil
+	return err
+}
+
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// Open opens name ("-" is standard input) and detects gzip or zstd
+// compression from the first bytes.
+func Open(name string) (*File, error) {
+	f := &File{Name: name, Size: -1}
+	var raw io.Reader
+	if name == "-" {
+		f.Name = StdinName
+		raw = os.Stdin
+		if st, err := os.Stdin.Stat(); err == nil && st.Mode().IsRegular() {
+			f.Size = st.Size()
+		}
+	} else {
+		osf, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		f.closers = append(f.closers, osf.Close)
+		if st, err := osf.Stat(); err == nil {
+			if st.IsDir() {
+				osf.Close()
+				return nil, fmt.Errorf("%s: is a directory", name)
+			}
+			if st.Mode().IsRegular() {
+				f.Size = st.Size()
+			}
+		}
+		raw = osf
+	}
+	f.counter = &countingReader{r: raw}
+	br := bufio.NewReaderSize(f.counter, 256<<10)
+	magic, err := br.Peek(4)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	switch {
+	case bytes.HasPrefix(magic, gzipMagic):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: gzip: %w", f.Name, err)
+		}
+		f.Compression = "gzip"
+		f.closers = append(f.closers, zr.Close)
+		f.r = &namedReader{name: f.Name, kind: "gzip", r: zr}
+	case bytes.HasPrefix(magic, zstdMagic):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: zstd: %w", f.Name, err)
+		}
+		f.Compression = "zstd"
+		f.closers = append(f.closers, func() error { zr.Close(); return nil })
+		f.r = &namedReader{name: f.Name, kind: "zstd", r: zr}
+	default:
+		f.r = &namedReader{name: f.Name, r: br}
+	}
+	return f, nil
+}
+
+// namedReader prefixes read errors with the file name (and the decoder).
+type namedReader struct {
+	name, kind string
+	r          io.Reader
+}
+
+func (n *namedReader) Read(p []byte) (int, error) {
+	c, err := n.r.Read(p)
+	if err != nil && err != io.EOF {
+		if n.kind != "" {
+			err = fmt.Errorf("%s: %s: %w", n.name, n.kind, err)
+		} else {
+			err = fmt.Errorf("%s: %w", n.name, err)
+		}
+	}
+	return c, err
+}
+
+// TrimCompressionSuffix removes a trailing .gz, .gzip, .zst or .zstd from a
+// file name.
+func TrimCompressionSuffix(name string) string {
+	for _, s := range []string{".gz", ".gzip", ".zst", ".zstd"} {
+		if strings.HasSuffix(name, s) {
+			return strings.TrimSuffix(name, s)
+		}
+	}
+	return name
+}
+
+// Stat returns the size of name if it is a regular file, else -1.
+func Stat(name string) (int64, error) {
+	if name == "-" {
+		st, err := os.Stdin.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return -1, err
+		}
+		return st.Size(), nil
+	}
+	st, err := os.Stat(name)
+	if err != nil || !st.Mode().IsRegular() {
+		return -1, err
+	}
+	return st.Size(), nil
+}

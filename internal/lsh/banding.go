@@ -1,0 +1,120 @@
+// Package lsh holds locality-sensitive hashing schemes: MinHash banding
+// (b bands of r rows; MMDS 3.4) with the choice of b and r from a target
+// threshold, and the Hamming-distance table schemes of SimHash.
+package lsh
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// Banding splits a signature into B bands of R rows.
+type Banding struct {
+	B, R int
+}
+
+// Rows returns the number of signature values the bands use.
+func (b Banding) Rows() int { return b.B * b.R }
+
+// Check reports whether the banding fits a signature of n values.
+func (b Banding) Check(n int) error {
+	if b.B < 1 || b.R < 1 {
+		return fmt.Errorf("bands %d and rows %d must be at least 1", b.B, b.R)
+	}
+	if b.B*b.R > n {
+		return fmt.Errorf("%d bands of %d rows need %d signature values, the signature has %d", b.B, b.R, b.B*b.R, n)
+	}
+	if b.B > 0xffff {
+		return fmt.Errorf("%d bands: at most 65535", b.B)
+	}
+	return nil
+}
+
+// BandHash hashes rows [i·R, (i+1)·R) of sig: XXH64 of the values as 8-byte
+// little-endian words. buf is scratch space, returned for reuse.
+func (b Banding) BandHash(buf []byte, sig []uint64, i int) (uint64, []byte) {
+	buf = buf[:0]
+	for _, v := range sig[i*b.R : (i+1)*b.R] {
+		buf = binary.LittleEndian.AppendUint64(buf, v)
+	}
+	return xxhash.Sum64(buf), buf
+}
+
+// CandidateProbability is the probability that two sets of Jaccard
+// similarity s share at least one band: 1 - (1 - s^r)^b.
+func CandidateProbability(s float64, b, r int) float64 {
+	return 1 - math.Pow(1-math.Pow(s, float64(r)), float64(b))
+}
+
+// Threshold is the similarity where the S-curve rises fastest,
+// approximately (1/b)^(1/r).
+func Threshold(b, r int) float64 {
+	return math.Pow(1/float64(b), 1/float64(r))
+}
+
+// Choice is the result of ChooseBanding.
+type Choice struct {
+	Banding
+	// FalsePositiveArea is the integral of the candidate probability below
+	// the threshold, FalseNegativeArea that of its complement above it.
+	FalsePositiveArea, FalseNegativeArea float64
+	// AtThreshold is the candidate probability of a pair exactly at the
+	// threshold.
+	AtThreshold float64
+	// FloorMet says whether AtThreshold reaches the floor asked for.
+	FloorMet bool
+}
+
+// ChooseBanding picks b and r with b·r ≤ n for a target threshold t: among
+// the bandings that make a pair at t a candidate with probability at least
+// floor, the one that minimises fpWeight·FP + fnWeight·FN, where FP is the
+// area under the S-curve on [0, t] and FN the area above it on [t, 1]. When
+// no banding reaches the floor, the one with the highest probability at t.
+func ChooseBanding(n int, t, fpWeight, fnWeight, floor float64) Choice {
+	var best Choice
+	bestCost := math.Inf(1)
+	var fallback Choice
+	for b := 1; b <= n && b <= 0xffff; b++ {
+		for r := 1; b*r <= n; r++ {
+			c := Choice{Banding: Banding{b, r}, AtThreshold: CandidateProbability(t, b, r)}
+			if c.AtThreshold > fallback.AtThreshold {
+				fallback = c
+			}
+			if c.AtThreshold < floor {
+				continue
+			}
+			c.FalsePositiveArea = integrate(func(s float64) float64 { return CandidateProbability(s, b, r) }, 0, t)
+			c.FalseNegativeArea = integrate(func(s float64) float64 { return 1 - CandidateProbability(s, b, r) }, t, 1)
+			cost := fpWeight*c.FalsePositiveArea + fnWeight*c.FalseNegativeArea
+			if cost < bestCost {
+				best, bestCost = c, cost
+			}
+		}
+	}
+	if math.IsInf(bestCost, 1) {
+		b, r := fallback.B, fallback.R
+		fallback.FalsePositiveArea = integrate(func(s float64) float64 { return CandidateProbability(s, b, r) }, 0, t)
+		fallback.FalseNegativeArea = integrate(func(s float64) float64 { return 1 - CandidateProbability(s, b, r) }, t, 1)
+		return fallback
+	}
+	best.FloorMet = true
+	return best
+}
+
+// integrate is Simpson's rule with 200 intervals.
+func integrate(f func(float64) float64, a, b float64) float64 {
+	const n = 200
+	h := (b - a) / n
+	sum := f(a) + f(b)
+	for i := 1; i < n; i++ {
+		w := 2.0
+		if i%2 == 1 {
+			w = 4
+		}
+		sum += w * f(a+float64(i)*h)
+	}
+	return sum * h / 3
+}

@@ -1,0 +1,143 @@
+package minhash
+
+import "math/bits"
+
+// SplitMix64 is the generator that draws parameters from seeds.
+type SplitMix64 uint64
+
+// Next returns the next value.
+func (s *SplitMix64) Next() uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := uint64(*s)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Mix64 is a bijective 64-bit finaliser.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// Empty is the value of a signature position of the empty set.
+const Empty = ^uint64(0)
+
+// Family is n hash functions h_i(x) = a_i·x + b_i mod 2^64.
+type Family struct {
+	A, B []uint64
+}
+
+// NewFamily draws n functions from seed.
+func NewFamily(n int, seed uint64) *Family {
+	g := SplitMix64(seed ^ 0x5851f42d4c957f2d)
+	f := &Family{A: make([]uint64, n), B: make([]uint64, n)}
+	for i := range n {
+		f.A[i] = g.Next() | 1
+		f.B[i] = g.Next()
+	}
+	return f
+}
+
+// Len returns n.
+func (f *Family) Len() int { return len(f.A) }
+
+// Signature writes into sig (length n) the minimum of each function over
+// set. An empty set gives Empty everywhere.
+func (f *Family) Signature(sig []uint64, set []uint64) {
+	a, b := f.A, f.B[:len(f.A)]
+	sig = sig[:len(a)]
+	for i := range a {
+		ai, bi := a[i], b[i]
+		m0, m1, m2, m3 := Empty, Empty, Empty, Empty
+		j := 0
+		for ; j+4 <= len(set); j += 4 {
+			m0 = min(m0, ai*set[j]+bi)
+			m1 = min(m1, ai*set[j+1]+bi)
+			m2 = min(m2, ai*set[j+2]+bi)
+			m3 = min(m3, ai*set[j+3]+bi)
+		}
+		for ; j < len(set); j++ {
+			m0 = min(m0, ai*set[j]+bi)
+		}
+		sig[i] = min(min(m0, m1), min(m2, m3))
+	}
+}
+
+// OPH is one-permutation hashing with optimal densification into n bins.
+type OPH struct {
+	n      int
+	key    uint64
+	seed   uint64
+	filled []bool // scratch: which bins a set fills
+}
+
+// NewOPH returns an OPH sketcher with n bins.
+func NewOPH(n int, seed uint64) *OPH {
+	g := SplitMix64(seed ^ 0x2545f4914f6cdd1d)
+	return &OPH{n: n, key: g.Next(), seed: g.Next()}
+}
+
+// Len returns n.
+func (o *OPH) Len() int { return o.n }
+
+// Signature writes the densified one-permutation signature of set into sig.
+func (o *OPH) Signature(sig []uint64, set []uint64) {
+	n := o.n
+	sig = sig[:n]
+	for i := range sig {
+		sig[i] = Empty
+	}
+	if len(set) == 0 {
+		return
+	}
+	if cap(o.filled) < n {
+		o.filled = make([]bool, n)
+	}
+	filled := o.filled[:n]
+	clear(filled)
+	for _, x := range set {
+		h := Mix64(x ^ o.key)
+		bin, _ := bits.Mul64(h, uint64(n))
+		if h <= sig[bin] {
+			sig[bin] = h
+		}
+		filled[bin] = true
+	}
+	for j := range sig {
+		if filled[j] {
+			continue
+		}
+		// Optimal densification: the attempt-th bin tried for bin j is a
+		// hash of (j, attempt), the same for every set, so two sets that
+		// both lack bin j copy from the same bin whenever they agree on
+		// which bins are filled.
+		for attempt := uint64(1); ; attempt++ {
+			h := Mix64(o.seed ^ uint64(j)<<32 ^ attempt)
+			src, _ := bits.Mul64(h, uint64(n))
+			if filled[src] {
+				sig[j] = sig[src]
+				break
+			}
+		}
+	}
+}
+
+// Similarity returns the fraction of positions where two signatures agree:
+// the estimate of their sets' Jaccard similarity.
+func Similarity(a, b []uint64) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	eq := 0
+	for i := range a {
+		if a[i] == b[i] {
+			eq++
+		}
+	}
+	return float64(eq) / float64(len(a))
+}

@@ -1,0 +1,234 @@
+// Package pairs is the pairs stage: it groups band records "key TAB id" by
+// key and writes every pair of ids that share a key once, as "idA TAB idB"
+// with idA < idB bytewise, sorted.
+//
+// By default it holds every record: about 24 bytes per band record, each
+// distinct id once (its length plus about 40 bytes), and 8 bytes per
+// candidate pair before duplicates are removed. With Sorted it reads
+// key-sorted input (LC_ALL=C sort -t$'\t' -k1,1) one bucket at a time and
+// holds only the largest bucket plus a buffer of pairs that spills to
+// sorted runs on disk, merged at the end.
+package pairs
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Options configure the stage.
+type Options struct {
+	// MaxBucket caps a bucket: only its MaxBucket smallest ids are paired.
+	// 0 means no cap.
+	MaxBucket int
+	// Sorted streams key-sorted input.
+	Sorted bool
+	// MemoryBytes bounds the pair buffer of the sorted mode before it
+	// spills to disk.
+	MemoryBytes int64
+	// TempDir holds spilled runs ("" is the system's).
+	TempDir string
+
+	SkipBad  bool
+	NoHeader bool
+	Progress bool
+}
+
+// Header returns the stage's header line.
+func (o *Options) Header() record.Header {
+	return record.NewHeader("pairs", "max-bucket", strconv.Itoa(o.MaxBucket))
+}
+
+// stats are reported on stderr at the end.
+type stats struct {
+	records, buckets, capped, cappedIDs, largest, duplicates int64
+}
+
+func (s *stats) report(w io.Writer, maxBucket int) {
+	if s.capped > 0 {
+		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d); %d id(s) in them were not paired within those buckets\n",
+			s.capped, maxBucket, s.largest, s.cappedIDs)
+	}
+	if s.duplicates > 0 {
+		fmt.Fprintf(w, "pairs: %d repeated (key, id) record(s) ignored: are the document ids unique?\n", s.duplicates)
+	}
+}
+
+// Run reads band records and writes candidate pairs.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	src := stream.NewLines(inputs)
+	sc := stream.NewScanner(src)
+	defer sc.Close()
+	w := record.NewWriter(stdout, opt.NoHeader, false, opt.Header())
+	sc.OnHeader = w.Header
+	out := &stream.Output{Stage: "pairs", Stderr: stderr, W: w}
+	if opt.Progress {
+		stop := stream.StartProgress("pairs", stderr, src, out.Records)
+		defer stop()
+	}
+	var st stats
+	var err error
+	if opt.Sorted {
+		err = runSorted(ctx, opt, sc, out, &st)
+	} else {
+		err = runMemory(ctx, opt, sc, out, &st)
+	}
+	if err != nil {
+		return err
+	}
+	st.report(stderr, opt.MaxBucket)
+	return out.Finish()
+}
+
+// parseBand splits a band record into key and id.
+func parseBand(line []byte) (key, id []byte, err error) {
+	key, id, ok := record.Cut(line)
+	if !ok {
+		return nil, nil, record.Bad("want key TAB id, found no TAB")
+	}
+	if i := bytes.IndexByte(id, '\t'); i >= 0 {
+		// Hamming band records carry the fingerprint as a third field.
+		id = id[:i]
+	}
+	if len(key) == 0 || len(id) == 0 {
+		return nil, nil, record.Bad("empty key or id")
+	}
+	return key, id, nil
+}
+
+type entry struct {
+	key key128
+	doc uint32
+}
+
+// runMemory holds every record, then groups.
+func runMemory(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
+	index := map[string]uint32{}
+	var ids []string
+	var entries []entry
+	for sc.Scan() {
+		key, id, err := parseBand(sc.Line())
+		if err != nil {
+			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
+				return err
+			}
+			continue
+		}
+		st.records++
+		out.Count(1)
+		d, ok := index[string(id)]
+		if !ok {
+			if len(ids) == 1<<32-1 {
+				return fmt.Errorf("more than %d distinct ids: use --sorted", 1<<32-1)
+			}
+			d = uint32(len(ids))
+			ids = append(ids, string(id))
+			index[ids[d]] = d
+		}
+		entries = append(entries, entry{parseKey(key), d})
+		if st.records%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	index = nil
+	// Number the ids in byte order, so that pairs of numbers sort as pairs
+	// of ids.
+	order := make([]uint32, len(ids))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) })
+	rank := make([]uint32, len(ids))
+	for r, d := range order {
+		rank[d] = uint32(r)
+	}
+	for i := range entries {
+		entries[i].doc = rank[entries[i].doc]
+	}
+	rank = nil
+	slices.SortFunc(entries, func(a, b entry) int {
+		if a.key != b.key {
+			if a.key.less(b.key) {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.doc, b.doc)
+	})
+	var pairs []uint64
+	var docs []uint32
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].key == entries[i].key {
+			j++
+		}
+		docs = docs[:0]
+		for _, e := range entries[i:j] {
+			if len(docs) > 0 && docs[len(docs)-1] == e.doc {
+				st.duplicates++
+				continue
+			}
+			docs = append(docs, e.doc)
+		}
+		st.buckets++
+		docs = st.capBucket(docs, opt.MaxBucket)
+		for a := 0; a < len(docs); a++ {
+			for b := a + 1; b < len(docs); b++ {
+				pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
+			}
+		}
+		i = j
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	entries = nil
+	slices.Sort(pairs)
+	pairs = slices.Compact(pairs)
+	var buf []byte
+	for i, p := range pairs {
+		buf = appendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
+		if len(buf) >= 1<<16 || i == len(pairs)-1 {
+			if _, err := out.W.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	return nil
+}
+
+// capBucket applies --max-bucket to a bucket's ids (ascending).
+func (st *stats) capBucket(docs []uint32, limit int) []uint32 {
+	st.noteCap(len(docs), limit)
+	if limit <= 0 || len(docs) <= limit {
+		return docs
+	}
+	return docs[:limit]
+}
+
+func (st *stats) noteCap(size, limit int) {
+	if limit <= 0 || size <= limit {
+		return
+	}
+	st.capped++
+	st.cappedIDs += int64(size - limit)
+	st.largest = max(st.largest, int64(size))
+}
+
+func appendPair(buf []byte, a, b string) []byte {
+	buf = append(buf, a...)
+	buf = append(buf, '\t')
+	buf = append(buf, b...)
+	return append(buf, '\n')
+}

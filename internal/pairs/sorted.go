@@ -1,0 +1,254 @@
+package pairs
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// DefaultMemoryBytes is the pair buffer of the sorted mode.
+const DefaultMemoryBytes = 512 << 20
+
+// pairBuffer holds pairs as "idA TAB idB" strings in one arena.
+type pairBuffer struct {
+	arena []byte
+	spans []span
+}
+
+type span struct{ start, tab, end int }
+
+func (p *pairBuffer) add(a, b []byte) {
+	s := span{start: len(p.arena)}
+	p.arena = append(p.arena, a...)
+	s.tab = len(p.arena)
+	p.arena = append(p.arena, '\t')
+	p.arena = append(p.arena, b...)
+	s.end = len(p.arena)
+	p.spans = append(p.spans, s)
+}
+
+func (p *pairBuffer) size() int64 { return int64(len(p.arena) + 24*len(p.spans)) }
+
+func (p *pairBuffer) pair(s span) (a, b []byte) {
+	return p.arena[s.start:s.tab], p.arena[s.tab+1 : s.end]
+}
+
+// comparePairs orders pairs as tuples of ids, bytewise.
+func comparePairs(a1, b1, a2, b2 []byte) int {
+	if c := bytes.Compare(a1, a2); c != 0 {
+		return c
+	}
+	return bytes.Compare(b1, b2)
+}
+
+// sortUnique sorts the buffer and writes each distinct pair once to w.
+func (p *pairBuffer) sortUnique(w io.Writer) error {
+	slices.SortFunc(p.spans, func(x, y span) int {
+		a1, b1 := p.pair(x)
+		a2, b2 := p.pair(y)
+		return comparePairs(a1, b1, a2, b2)
+	})
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var prevA, prevB []byte
+	for i, s := range p.spans {
+		a, b := p.pair(s)
+		if i > 0 && bytes.Equal(a, prevA) && bytes.Equal(b, prevB) {
+			continue
+		}
+		prevA, prevB = a, b
+		bw.Write(p.arena[s.start:s.end])
+		bw.WriteByte('\n')
+	}
+	p.arena, p.spans = p.arena[:0], p.spans[:0]
+	return bw.Flush()
+}
+
+// runSorted reads key-sorted records one bucket at a time.
+func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
+	limit := opt.MemoryBytes
+	if limit <= 0 {
+		limit = DefaultMemoryBytes
+	}
+	var buf pairBuffer
+	var runs []*os.File
+	defer func() {
+		for _, f := range runs {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	spill := func() error {
+		f, err := os.CreateTemp(opt.TempDir, "neardup-pairs-*")
+		if err != nil {
+			return err
+		}
+		runs = append(runs, f)
+		if err := buf.sortUnique(f); err != nil {
+			return fmt.Errorf("spilling pairs: %w", err)
+		}
+		_, err = f.Seek(0, io.SeekStart)
+		return err
+	}
+
+	var key []byte
+	var keyPos record.Pos
+	var ends []int // end offsets in arena of the current bucket's ids
+	var arena []byte
+	var bucket [][]byte
+	flush := func() error {
+		if len(ends) < 2 {
+			return nil
+		}
+		bucket = bucket[:0]
+		start := 0
+		for _, e := range ends {
+			bucket = append(bucket, arena[start:e])
+			start = e
+		}
+		slices.SortFunc(bucket, bytes.Compare)
+		ids := bucket[:1]
+		for _, id := range bucket[1:] {
+			if bytes.Equal(id, ids[len(ids)-1]) {
+				st.duplicates++
+				continue
+			}
+			ids = append(ids, id)
+		}
+		st.noteCap(len(ids), opt.MaxBucket)
+		if opt.MaxBucket > 0 && len(ids) > opt.MaxBucket {
+			ids = ids[:opt.MaxBucket]
+		}
+		for a := 0; a < len(ids); a++ {
+			for b := a + 1; b < len(ids); b++ {
+				buf.add(ids[a], ids[b])
+				if buf.size() >= limit {
+					if err := spill(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return ctx.Err()
+	}
+	for sc.Scan() {
+		k, id, err := parseBand(sc.Line())
+		if err != nil {
+			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
+				return err
+			}
+			continue
+		}
+		st.records++
+		out.Count(1)
+		if !bytes.Equal(k, key) {
+			if key != nil && bytes.Compare(k, key) < 0 {
+				return record.Errorf(sc.Pos(), "key %s comes after %s (%s): --sorted needs input sorted by key (LC_ALL=C sort -t$'\\t' -k1,1)", k, key, keyPos)
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			st.buckets++
+			key = append(key[:0], k...)
+			keyPos = sc.Pos()
+			ends, arena = ends[:0], arena[:0]
+		}
+		arena = append(arena, id...)
+		ends = append(ends, len(arena))
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return buf.sortUnique(out.W)
+	}
+	if len(buf.spans) > 0 {
+		if err := spill(); err != nil {
+			return err
+		}
+	}
+	return mergeRuns(runs, out.W)
+}
+
+// run is one sorted run being merged.
+type run struct {
+	r    *bufio.Reader
+	line []byte
+	a, b []byte
+}
+
+func (r *run) advance() (bool, error) {
+	line, err := r.r.ReadBytes('\n')
+	if err == io.EOF && len(line) == 0 {
+		return false, nil
+	}
+	if err != nil && err != io.EOF {
+		return false, err
+	}
+	r.line = record.TrimEOL(line)
+	a, b, _ := record.Cut(r.line)
+	r.a, r.b = a, b
+	return true, nil
+}
+
+type runHeap []*run
+
+func (h runHeap) Len() int           { return len(h) }
+func (h runHeap) Less(i, j int) bool { return comparePairs(h[i].a, h[i].b, h[j].a, h[j].b) < 0 }
+func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)        { *h = append(*h, x.(*run)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// mergeRuns merges sorted runs of distinct pairs, writing each pair once.
+func mergeRuns(files []*os.File, w io.Writer) error {
+	h := runHeap{}
+	for _, f := range files {
+		r := &run{r: bufio.NewReaderSize(f, 1<<16)}
+		ok, err := r.advance()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, r)
+		}
+	}
+	heap.Init(&h)
+	var prevA, prevB []byte
+	first := true
+	out := bufio.NewWriterSize(w, 1<<16)
+	for h.Len() > 0 {
+		r := h[0]
+		if first || !bytes.Equal(r.a, prevA) || !bytes.Equal(r.b, prevB) {
+			out.Write(r.line)
+			out.WriteByte('\n')
+			prevA = append(prevA[:0], r.a...)
+			prevB = append(prevB[:0], r.b...)
+			first = false
+		}
+		ok, err := r.advance()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	return out.Flush()
+}

@@ -1,0 +1,81 @@
+package record
+
+import "bytes"
+
+// NeedsEscape reports whether b holds a byte that Escape would change.
+func NeedsEscape(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case '\t', '\n', '\r', '\\':
+			return true
+		}
+	}
+	return false
+}
+
+// Escape appends b to dst with TAB, LF, CR and backslash written as \t, \n,
+// \r and \\.
+func Escape(dst, b []byte) []byte {
+	start := 0
+	for i, c := range b {
+		var e byte
+		switch c {
+		case '\t':
+			e = 't'
+		case '\n':
+			e = 'n'
+		case '\r':
+			e = 'r'
+		case '\\':
+			e = '\\'
+		default:
+			continue
+		}
+		dst = append(dst, b[start:i]...)
+		dst = append(dst, '\\', e)
+		start = i + 1
+	}
+	return append(dst, b[start:]...)
+}
+
+// Unescape appends to dst the bytes that field b stands for: \t, \n, \r and
+// \\ become TAB, LF, CR and a backslash. A backslash followed by anything else,
+// or ending the field, stands for itself.
+func Unescape(dst, b []byte) []byte {
+	for {
+		i := bytes.IndexByte(b, '\\')
+		if i < 0 {
+			return append(dst, b...)
+		}
+		dst = append(dst, b[:i]...)
+		if i+1 == len(b) {
+			return append(dst, '\\')
+		}
+		switch b[i+1] {
+		case 't':
+			dst = append(dst, '\t')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case '\\':
+			dst = append(dst, '\\')
+		default:
+			dst = append(dst, '\\', b[i+1])
+		}
+		b = b[i+2:]
+	}
+}
+
+// CanonicalID appends to dst the canonical escaped form of an id field as it
+// was written in a record: the field is unescaped and escaped again, so that
+// a\qb and a\\qb name the same document. Fields without a backslash are
+// appended unchanged.
+func CanonicalID(dst, field []byte) []byte {
+	if bytes.IndexByte(field, '\\') < 0 {
+		return append(dst, field...)
+	}
+	var tmp [256]byte
+	raw := Unescape(tmp[:0], field)
+	return Escape(dst, raw)
+}

@@ -1,0 +1,79 @@
+package shingle
+
+
+// Polynomial base of the tok64 combination: an odd constant, so that every
+// power of it is odd and a change in any one unit changes the sum.
+const polyBase = 0x9e3779b97f4a7c15
+
+// Mix64 is a bijective finaliser (the one of MurmurHash3): every input bit
+// changes each output bit with probability close to 1/2.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// seedKey turns a seed into the key that the final mix of tok64 uses.
+func seedKey(seed uint64) uint64 { return Mix64(seed ^ 0x6a09e667f3bcc909) }
+
+// runeHash hashes one code point for char shingles under tok64.
+func runeHash(r rune) uint64 { return Mix64(uint64(r) ^ 0xbb67ae8584caa73b) }
+
+// window keeps the last k unit hashes and their polynomial combination
+//
+//	poly = u[1]·B^(m-1) + u[2]·B^(m-2) + … + u[m]   (mod 2^64)
+//
+// for the m ≤ k units it holds, so that sliding by one unit costs one
+// multiplication and one subtraction.
+type window struct {
+	k    int
+	ring []uint64
+	n    int // units pushed so far
+	poly uint64
+	top  uint64 // B^(k-1)
+}
+
+func (w *window) reset(k int) {
+	w.k = k
+	if cap(w.ring) < k {
+		w.ring = make([]uint64, k)
+	}
+	w.ring = w.ring[:k]
+	w.n = 0
+	w.poly = 0
+	w.top = 1
+	for i := 1; i < k; i++ {
+		w.top *= polyBase
+	}
+}
+
+// push adds a unit hash; full reports whether the window holds k units.
+func (w *window) push(u uint64) (full bool) {
+	slot := w.n % w.k
+	if w.n >= w.k {
+		w.poly -= w.ring[slot] * w.top
+	}
+	w.poly = w.poly*polyBase + u
+	w.ring[slot] = u
+	w.n++
+	return w.n >= w.k
+}
+
+// finish mixes a combination of m units with the seed key into the shingle
+// hash.
+func finish(poly uint64, m int, key uint64) uint64 {
+	return Mix64((poly + uint64(m)*0x3c6ef372fe94f82b) ^ key)
+}
+
+// combine hashes a short sequence of unit hashes the way a window does.
+func combine(units []uint64, key uint64) uint64 {
+	var poly uint64
+	for _, u := range units {
+		poly = poly*polyBase + u
+	}
+	return finish(poly, len(units), key)
+}
+

@@ -1,0 +1,272 @@
+package shingle
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// Unit is what a shingle is made of.
+type Unit int
+
+const (
+	Char Unit = iota
+	Word
+	Stopword
+)
+
+// ParseUnit parses "char", "word" or "stopword".
+func ParseUnit(s string) (Unit, error) {
+	switch s {
+	case "char":
+		return Char, nil
+	case "word":
+		return Word, nil
+	case "stopword":
+		return Stopword, nil
+	}
+	return 0, fmt.Errorf("unknown unit %q: want char, word or stopword", s)
+}
+
+func (u Unit) String() string {
+	switch u {
+	case Char:
+		return "char"
+	case Word:
+		return "word"
+	}
+	return "stopword"
+}
+
+// DefaultK returns the default shingle length of a unit: 9 code points
+// (safe for long documents, MMDS 3.2.2), 5 words, or a stop word and the
+// next 2 words.
+func DefaultK(u Unit) int {
+	switch u {
+	case Char:
+		return 9
+	case Word:
+		return 5
+	}
+	return 3
+}
+
+// Scheme is how shingles are hashed.
+type Scheme int
+
+const (
+	Tok64 Scheme = iota
+	XXH64
+)
+
+// ParseScheme parses "tok64" or "xxh64".
+func ParseScheme(s string) (Scheme, error) {
+	switch s {
+	case "tok64":
+		return Tok64, nil
+	case "xxh64":
+		return XXH64, nil
+	}
+	return 0, fmt.Errorf("unknown hash %q: want tok64 or xxh64", s)
+}
+
+func (s Scheme) String() string {
+	if s == XXH64 {
+		return "xxh64"
+	}
+	return "tok64"
+}
+
+// Options configure a Shingler.
+type Options struct {
+	Unit   Unit
+	K      int
+	Scheme Scheme
+	Seed   uint64
+	// Stopwords is the stop-word list of the Stopword unit.
+	Stopwords *Stopwords
+}
+
+// Shingler hashes the shingles of texts. It keeps scratch space and is not
+// safe for concurrent use; make one per goroutine.
+type Shingler struct {
+	opt    Options
+	key    uint64
+	tok    Tokenizer
+	chars  charNormalizer
+	win    window
+	units  []uint64 // unit hashes (stop-word shingles)
+	stop   []bool
+	bytes  []byte // lower-cased units, for xxh64
+	ends   []int  // end offset in bytes of each unit
+	joined []byte
+	digest *xxhash.Digest
+}
+
+// New returns a Shingler. K must be at least 1.
+func New(opt Options) *Shingler {
+	if opt.K < 1 {
+		opt.K = 1
+	}
+	if opt.Unit == Stopword && opt.Stopwords == nil {
+		opt.Stopwords = English()
+	}
+	return &Shingler{opt: opt, key: seedKey(opt.Seed), digest: xxhash.NewWithSeed(opt.Seed)}
+}
+
+// Append appends to dst the hash of every shingle of text, in text order and
+// with repetitions.
+func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
+	switch {
+	case s.opt.Unit == Word && s.opt.Scheme == Tok64:
+		return s.wordsTok64(dst, text)
+	case s.opt.Unit == Char && s.opt.Scheme == Tok64:
+		return s.charsTok64(dst, text)
+	case s.opt.Unit == Char:
+		return s.charsXXH64(dst, text)
+	}
+	return s.tokensGeneral(dst, text)
+}
+
+func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
+	w := &s.win
+	w.reset(s.opt.K)
+	s.tok.Reset(text)
+	for {
+		t, ok := s.tok.Next()
+		if !ok {
+			break
+		}
+		if w.push(xxhash.Sum64(t)) {
+			dst = append(dst, finish(w.poly, w.k, s.key))
+		}
+	}
+	if w.n > 0 && w.n < w.k {
+		dst = append(dst, finish(w.poly, w.n, s.key))
+	}
+	return dst
+}
+
+func (s *Shingler) charsTok64(dst []uint64, text []byte) []uint64 {
+	w := &s.win
+	w.reset(s.opt.K)
+	s.chars.reset(text)
+	for {
+		r, ok := s.chars.next()
+		if !ok {
+			break
+		}
+		if w.push(runeHash(r)) {
+			dst = append(dst, finish(w.poly, w.k, s.key))
+		}
+	}
+	if w.n > 0 && w.n < w.k {
+		dst = append(dst, finish(w.poly, w.n, s.key))
+	}
+	return dst
+}
+
+func (s *Shingler) xxh64(b []byte) uint64 {
+	s.digest.ResetWithSeed(s.opt.Seed)
+	s.digest.Write(b)
+	return s.digest.Sum64()
+}
+
+func (s *Shingler) charsXXH64(dst []uint64, text []byte) []uint64 {
+	s.bytes = s.bytes[:0]
+	s.ends = s.ends[:0]
+	s.chars.reset(text)
+	for {
+		r, ok := s.chars.next()
+		if !ok {
+			break
+		}
+		s.bytes = utf8.AppendRune(s.bytes, r)
+		s.ends = append(s.ends, len(s.bytes))
+	}
+	n, k := len(s.ends), s.opt.K
+	if n == 0 {
+		return dst
+	}
+	if n < k {
+		return append(dst, s.xxh64(s.bytes))
+	}
+	for i := 0; i+k <= n; i++ {
+		start := 0
+		if i > 0 {
+			start = s.ends[i-1]
+		}
+		dst = append(dst, s.xxh64(s.bytes[start:s.ends[i+k-1]]))
+	}
+	return dst
+}
+
+// tokensGeneral handles word shingles under xxh64 and stop-word shingles:
+// it collects the tokens first, then hashes each shingle.
+func (s *Shingler) tokensGeneral(dst []uint64, text []byte) []uint64 {
+	s.units = s.units[:0]
+	s.stop = s.stop[:0]
+	s.bytes = s.bytes[:0]
+	s.ends = s.ends[:0]
+	s.tok.Reset(text)
+	needBytes := s.opt.Scheme == XXH64
+	for {
+		t, ok := s.tok.Next()
+		if !ok {
+			break
+		}
+		if needBytes {
+			s.bytes = append(s.bytes, t...)
+			s.ends = append(s.ends, len(s.bytes))
+		} else {
+			s.units = append(s.units, xxhash.Sum64(t))
+		}
+		if s.opt.Unit == Stopword {
+			s.stop = append(s.stop, s.opt.Stopwords.Contains(t))
+		}
+	}
+	n := len(s.units)
+	if needBytes {
+		n = len(s.ends)
+	}
+	k := s.opt.K
+	if s.opt.Unit == Stopword {
+		for i := 0; i < n; i++ {
+			if s.stop[i] {
+				dst = append(dst, s.shingle(i, min(i+k, n)))
+			}
+		}
+		return dst
+	}
+	if n == 0 {
+		return dst
+	}
+	if n < k {
+		return append(dst, s.shingle(0, n))
+	}
+	for i := 0; i+k <= n; i++ {
+		dst = append(dst, s.shingle(i, i+k))
+	}
+	return dst
+}
+
+// shingle hashes tokens [i, j) collected by tokensGeneral.
+func (s *Shingler) shingle(i, j int) uint64 {
+	if s.opt.Scheme == Tok64 {
+		return combine(s.units[i:j], s.key)
+	}
+	b := s.joined[:0]
+	for t := i; t < j; t++ {
+		start := 0
+		if t > 0 {
+			start = s.ends[t-1]
+		}
+		if t > i {
+			b = append(b, ' ')
+		}
+		b = append(b, s.bytes[start:s.ends[t]]...)
+	}
+	s.joined = b
+	return s.xxh64(b)
+}

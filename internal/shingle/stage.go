@@ -1,0 +1,226 @@
+package shingle
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Document formats.
+const (
+	FormatAuto  = ""
+	FormatTSV   = "tsv"
+	FormatJSONL = "jsonl"
+	FormatFiles = "files"
+	FormatLines = "lines"
+)
+
+// StageOptions configure the shingle stage.
+type StageOptions struct {
+	Shingle Options
+	// Format is one of the Format constants; FormatAuto takes it from each
+	// file name (.tsv, .jsonl, .json, also under .gz or .zst) and is TSV for
+	// standard input and other names.
+	Format             string
+	IDField, TextField string
+	// Counts writes h:c with the number of occurrences of each shingle.
+	Counts       bool
+	Jobs         int
+	SkipBad      bool
+	NoHeader     bool
+	LineBuffered bool
+	Progress     bool
+}
+
+// Header returns the header line the stage writes.
+func (o *StageOptions) Header() record.Header {
+	h := record.NewHeader("shingle",
+		"unit", o.Shingle.Unit.String(),
+		"k", strconv.Itoa(o.Shingle.K),
+		"hash", o.Shingle.Scheme.String(),
+		"seed", strconv.FormatUint(o.Shingle.Seed, 10),
+		"counts", yesNo(o.Counts))
+	if o.Shingle.Unit == Stopword {
+		sw := o.Shingle.Stopwords
+		if sw == nil {
+			sw = English()
+		}
+		h.Params = append(h.Params, record.Param{Key: "stopwords", Value: sw.Name()})
+	}
+	return h
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// FormatOf returns the document format of a file name under FormatAuto.
+func FormatOf(name string) string {
+	switch strings.ToLower(filepath.Ext(input.TrimCompressionSuffix(name))) {
+	case ".jsonl", ".json", ".ndjson":
+		return FormatJSONL
+	}
+	return FormatTSV
+}
+
+// Run reads documents from the named inputs (standard input when there are
+// none) and writes shingle records to stdout.
+func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr io.Writer) error {
+	var src stream.Source
+	if opt.Format == FormatFiles {
+		f := stream.NewFiles(inputs)
+		f.SkipBad = opt.SkipBad
+		src = f
+	} else {
+		src = stream.NewLines(inputs)
+	}
+	defer src.Close()
+	out := &stream.Output{
+		Stage:  "shingle",
+		Stderr: stderr,
+		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.Header()),
+	}
+	if opt.Progress {
+		stop := stream.StartProgress("shingle", stderr, src, out.Records)
+		defer stop()
+	}
+	newWorker := func() stream.Worker {
+		return &worker{opt: &opt, sh: New(opt.Shingle), json: input.JSONFields{IDKey: opt.IDField, TextKey: opt.TextField}}
+	}
+	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink)
+	if err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+type worker struct {
+	opt    *StageOptions
+	sh     *Shingler
+	json   input.JSONFields
+	hashes []uint64
+	text   []byte
+	id     []byte
+}
+
+func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	if c.Docs != nil || c.Skipped != nil {
+		for _, e := range c.Skipped {
+			r.Fail(e, e.Pos, true)
+		}
+		for _, d := range c.Docs {
+			r.Records++
+			w.id = record.Escape(w.id[:0], []byte(d.Name))
+			r.Out = w.emit(r.Out, w.id, d.Data)
+		}
+		return
+	}
+	format := w.opt.Format
+	if format == FormatAuto {
+		format = FormatOf(c.File)
+		if c.File == input.StdinName {
+			format = FormatTSV
+		}
+	}
+	c.Lines(r, w.opt.SkipBad, func(line []byte, ordinal int64) error {
+		switch format {
+		case FormatLines:
+			w.id = strconv.AppendInt(w.id[:0], ordinal, 10)
+			return w.emitTo(r, w.id, line)
+		case FormatJSONL:
+			return w.jsonLine(r, line, ordinal)
+		}
+		id, text, ok := record.Cut(line)
+		if !ok {
+			return record.Bad("want id TAB text, found no TAB")
+		}
+		if _, _, more := record.Cut(text); more {
+			return record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(text), "\t"))
+		}
+		w.id = record.CanonicalID(w.id[:0], id)
+		w.text = record.Unescape(w.text[:0], text)
+		return w.emitTo(r, w.id, w.text)
+	})
+}
+
+func (w *worker) jsonLine(r *stream.Result, line []byte, ordinal int64) error {
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return record.Bad("empty line: want a JSON object")
+	}
+	id, text, err := w.json.Parse(line)
+	if err != nil {
+		return record.Bad("%v", err)
+	}
+	if !text.Found {
+		return record.Bad("no %q field", w.opt.TextField)
+	}
+	if !text.IsString {
+		return record.Bad("field %q is %s, want a string", w.opt.TextField, jsonKind(text.Bytes))
+	}
+	switch {
+	case !id.Found || string(id.Bytes) == "null" && !id.IsString:
+		w.id = strconv.AppendInt(w.id[:0], ordinal, 10)
+	case id.IsString:
+		w.id = record.Escape(w.id[:0], id.Bytes)
+	case id.Bytes[0] == '-' || id.Bytes[0] >= '0' && id.Bytes[0] <= '9':
+		w.id = append(w.id[:0], id.Bytes...)
+	default:
+		return record.Bad("field %q is %s, want a string or a number", w.opt.IDField, jsonKind(id.Bytes))
+	}
+	return w.emitTo(r, w.id, text.Bytes)
+}
+
+func jsonKind(lit []byte) string {
+	switch lit[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func (w *worker) emitTo(r *stream.Result, id, text []byte) error {
+	r.Out = w.emit(r.Out, id, text)
+	return nil
+}
+
+// emit appends the shingle record of one document.
+func (w *worker) emit(out, id, text []byte) []byte {
+	w.hashes = w.sh.Append(w.hashes[:0], text)
+	slices.Sort(w.hashes)
+	out = append(out, id...)
+	out = append(out, '\t')
+	hs := w.hashes
+	for i := 0; i < len(hs); {
+		j := i + 1
+		for j < len(hs) && hs[j] == hs[i] {
+			j++
+		}
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		out = record.AppendHex64(out, hs[i])
+		if w.opt.Counts {
+			out = append(out, ':')
+			out = strconv.AppendInt(out, int64(j-i), 10)
+		}
+		i = j
+	}
+	return append(out, '\n')
+}
+

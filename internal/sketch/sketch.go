@@ -1,0 +1,173 @@
+// Package sketch is the sketch stage: it reads shingle records and writes
+// sketch records "id TAB size TAB values", where size is the number of
+// distinct shingles and values depend on the method:
+//
+//	minhash  n values: the minimum of each of n hash functions (minhash.Family)
+//	oph      n values: one-permutation hashing with optimal densification
+//	bottomk  up to s values: the s smallest under one permutation (MIN_s)
+//	modm     the values that are 0 mod m under one permutation (MOD_m)
+package sketch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/minhash"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Methods.
+const (
+	MinHash = "minhash"
+	OPH     = "oph"
+	BottomK = "bottomk"
+	ModM    = "modm"
+)
+
+// Options configure the stage.
+type Options struct {
+	Method string
+	// N is the signature length of minhash and oph, S the sample size of
+	// bottomk, M the modulus of modm.
+	N, S int
+	M    uint64
+	Seed uint64
+
+	Jobs         int
+	SkipBad      bool
+	NoHeader     bool
+	LineBuffered bool
+	Progress     bool
+}
+
+// Check validates the options.
+func (o *Options) Check() error {
+	switch o.Method {
+	case MinHash, OPH:
+		if o.N < 1 || o.N > 1<<16 {
+			return fmt.Errorf("-n %d: want 1 to 65536", o.N)
+		}
+	case BottomK:
+		if o.S < 1 {
+			return fmt.Errorf("-s %d: want at least 1", o.S)
+		}
+	case ModM:
+		if o.M < 1 {
+			return fmt.Errorf("-m %d: want at least 1", o.M)
+		}
+	default:
+		return fmt.Errorf("unknown method %q: want minhash, oph, bottomk or modm", o.Method)
+	}
+	return nil
+}
+
+// Header returns the stage's header line.
+func (o *Options) Header() record.Header {
+	seed := strconv.FormatUint(o.Seed, 10)
+	switch o.Method {
+	case MinHash:
+		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "family", "muladd64")
+	case OPH:
+		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "densify", "optimal")
+	case BottomK:
+		return record.NewHeader("sketch", "method", o.Method, "s", strconv.Itoa(o.S), "seed", seed)
+	}
+	return record.NewHeader("sketch", "method", o.Method, "m", strconv.FormatUint(o.M, 10), "seed", seed)
+}
+
+// sketcher appends the values of one set's sketch.
+type sketcher interface {
+	values(dst []uint64, set []uint64) []uint64
+}
+
+type familySketcher struct{ f *minhash.Family }
+
+func (s familySketcher) values(dst, set []uint64) []uint64 {
+	n := s.f.Len()
+	dst = append(dst[:0], make([]uint64, n)...)
+	s.f.Signature(dst, set)
+	return dst
+}
+
+type ophSketcher struct{ o *minhash.OPH }
+
+func (s ophSketcher) values(dst, set []uint64) []uint64 {
+	dst = append(dst[:0], make([]uint64, s.o.Len())...)
+	s.o.Signature(dst, set)
+	return dst
+}
+
+type bottomKSketcher struct{ b *minhash.BottomK }
+
+func (s bottomKSketcher) values(dst, set []uint64) []uint64 { return s.b.Sample(dst[:0], set) }
+
+type modMSketcher struct{ m *minhash.ModM }
+
+func (s modMSketcher) values(dst, set []uint64) []uint64 { return s.m.Sample(dst[:0], set) }
+
+func (o *Options) newSketcher(family *minhash.Family) sketcher {
+	switch o.Method {
+	case MinHash:
+		return familySketcher{family}
+	case OPH:
+		return ophSketcher{minhash.NewOPH(o.N, o.Seed)}
+	case BottomK:
+		return bottomKSketcher{minhash.NewBottomK(o.S, o.Seed)}
+	}
+	return modMSketcher{minhash.NewModM(o.M, o.Seed)}
+}
+
+// Run reads shingle records from the named inputs (standard input when there
+// are none) and writes sketch records to stdout.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	src := stream.NewLines(inputs)
+	defer src.Close()
+	out := &stream.Output{
+		Stage:  "sketch",
+		Stderr: stderr,
+		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.Header()),
+	}
+	if opt.Progress {
+		stop := stream.StartProgress("sketch", stderr, src, out.Records)
+		defer stop()
+	}
+	var family *minhash.Family
+	if opt.Method == MinHash {
+		family = minhash.NewFamily(opt.N, opt.Seed)
+	}
+	newWorker := func() stream.Worker { return &worker{opt: &opt, sk: opt.newSketcher(family)} }
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+type worker struct {
+	opt    *Options
+	sk     sketcher
+	hashes []uint64
+	vals   []uint64
+}
+
+func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
+		id, field, ok := record.Cut(line)
+		if !ok {
+			return record.Bad("want id TAB shingle hashes, found no TAB")
+		}
+		var err error
+		w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field)
+		if err != nil {
+			return err
+		}
+		w.vals = w.sk.values(w.vals, w.hashes)
+		r.Out = record.AppendSketch(r.Out, id, uint64(len(w.hashes)), w.vals)
+		return nil
+	})
+}

@@ -1,0 +1,139 @@
+package stream
+
+import (
+	"bytes"
+
+	"github.com/neardup/neardup/internal/record"
+)
+
+// Chunk is a run of whole lines from one input, or a batch of whole files.
+type Chunk struct {
+	// Seq numbers chunks from 0 in input order.
+	Seq int
+	// File names the input the lines come from.
+	File string
+	// FirstLine is the line number of the first line in Data, in its file.
+	FirstLine int64
+	// FirstOrdinal is the number of the first line in Data counted across
+	// all inputs, as if they were concatenated.
+	FirstOrdinal int64
+	// Data holds whole lines, each ending in '\n'.
+	Data []byte
+	// Docs holds whole files when the source reads one file per document.
+	Docs []FileDoc
+	// Skipped holds files that could not be read, under SkipBad.
+	Skipped []*record.Error
+
+	buf *[]byte
+}
+
+// FileDoc is one file read whole.
+type FileDoc struct {
+	Name string
+	Data []byte
+}
+
+// HeaderAt is a header line and where it was read.
+type HeaderAt struct {
+	Header record.Header
+	Pos    record.Pos
+}
+
+// Result is what a worker makes of a chunk.
+type Result struct {
+	Seq int
+	// Out holds output records.
+	Out []byte
+	// Headers holds the header lines of the chunk, in order.
+	Headers []HeaderAt
+	// Records counts the records the chunk held.
+	Records int64
+	// Err is the first error that stopped the chunk; Out holds the output
+	// of the lines before it.
+	Err error
+	// Skipped holds the first errors of lines skipped under --skip-bad and
+	// NSkipped counts them all.
+	Skipped  []*record.Error
+	NSkipped int64
+	// Value carries what a worker makes of a chunk when it is not output
+	// bytes (parsed records for a stage that loads a file).
+	Value any
+
+	buf *[]byte
+}
+
+// maxSkippedKept is how many skipped-line errors a result keeps for the
+// report; all are counted.
+const maxSkippedKept = 10
+
+// Lines calls fn for each record line of the chunk, without its line end.
+// Header lines go to r.Headers. An error from fn stops the chunk (r.Err, with
+// the line's place) unless skipBad is set and the error is a
+// *record.LineError, in which case the line is counted as skipped.
+//
+// fn also gets the line's ordinal: its number counted across all inputs.
+func (c *Chunk) Lines(r *Result, skipBad bool, fn func(line []byte, ordinal int64) error) {
+	data := c.Data
+	lineNo := c.FirstLine
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		var line []byte
+		if i < 0 {
+			line, data = data, nil
+		} else {
+			line, data = data[:i], data[i+1:]
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if record.IsHeader(line) {
+			h, err := record.ParseHeader(line)
+			if err != nil {
+				r.Err = &record.Error{Pos: record.Pos{File: c.File, Line: lineNo}, Msg: err.Error()}
+				return
+			}
+			r.Headers = append(r.Headers, HeaderAt{h, record.Pos{File: c.File, Line: lineNo}})
+			lineNo++
+			continue
+		}
+		r.Records++
+		if err := fn(line, c.FirstOrdinal+(lineNo-c.FirstLine)); err != nil {
+			if !r.Fail(err, record.Pos{File: c.File, Line: lineNo}, skipBad) {
+				return
+			}
+		}
+		lineNo++
+	}
+}
+
+// Fail records err found at pos. It returns true when the error was a bad
+// line that skipBad lets the stage skip, false when the chunk must stop.
+func (r *Result) Fail(err error, pos record.Pos, skipBad bool) bool {
+	le, isLine := err.(*record.LineError)
+	if !isLine {
+		if re, ok := err.(*record.Error); ok {
+			if skipBad {
+				r.skip(re)
+				return true
+			}
+			r.Err = re
+			return false
+		}
+		r.Err = err
+		return false
+	}
+	re := &record.Error{Pos: pos, Msg: le.Msg}
+	if skipBad {
+		r.skip(re)
+		return true
+	}
+	r.Err = re
+	return false
+}
+
+func (r *Result) skip(e *record.Error) {
+	r.NSkipped++
+	if len(r.Skipped) < maxSkippedKept {
+		r.Skipped = append(r.Skipped, e)
+	}
+}

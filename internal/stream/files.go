@@ -1,0 +1,160 @@
+package stream
+
+import (
+	"bufio"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+)
+
+// maxFilesPerChunk bounds the number of small files in one chunk.
+const maxFilesPerChunk = 256
+
+// Files reads one document per file: the files named, the files under the
+// directories named (walked in lexical order), or, when no name is given,
+// the paths listed one per line on standard input.
+type Files struct {
+	names   []string
+	pending []string // files found in a directory being walked
+	list    *bufio.Scanner
+	listPos record.Pos
+	seq     int
+	mu      sync.Mutex
+	done    int64
+	// SkipBad makes an unreadable file a skipped document (it goes to the
+	// chunk's Skipped) rather than an error.
+	SkipBad bool
+}
+
+// NewFiles returns a source of whole files.
+func NewFiles(names []string) *Files {
+	f := &Files{names: names}
+	if len(names) == 0 {
+		f.list = bufio.NewScanner(os.Stdin)
+		f.list.Buffer(make([]byte, 64<<10), 1<<20)
+		f.listPos.File = input.StdinName
+	}
+	return f
+}
+
+func (f *Files) nextName() (string, error) {
+	for {
+		if len(f.pending) > 0 {
+			n := f.pending[0]
+			f.pending = f.pending[1:]
+			return n, nil
+		}
+		var name string
+		if f.list != nil {
+			if !f.list.Scan() {
+				return "", f.list.Err()
+			}
+			f.listPos.Line++
+			name = string(record.TrimEOL(f.list.Bytes()))
+			if name == "" {
+				continue
+			}
+		} else {
+			if len(f.names) == 0 {
+				return "", nil
+			}
+			name = f.names[0]
+			f.names = f.names[1:]
+		}
+		if name == "-" {
+			return name, nil
+		}
+		st, err := os.Stat(name)
+		if err != nil {
+			return name, nil // reported when opened
+		}
+		if !st.IsDir() {
+			return name, nil
+		}
+		err = filepath.WalkDir(name, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() {
+				f.pending = append(f.pending, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+}
+
+// Next returns a batch of whole files.
+func (f *Files) Next() (*Chunk, error) {
+	c := &Chunk{Seq: f.seq}
+	size := 0
+	for size < ChunkSize && len(c.Docs) < maxFilesPerChunk {
+		name, err := f.nextName()
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
+			break
+		}
+		data, err := readWhole(name)
+		f.mu.Lock()
+		f.done += int64(len(data))
+		f.mu.Unlock()
+		if err != nil {
+			if f.SkipBad {
+				c.Skipped = append(c.Skipped, &record.Error{Pos: record.Pos{File: name}, Msg: err.Error()})
+				continue
+			}
+			return nil, err
+		}
+		c.Docs = append(c.Docs, FileDoc{Name: name, Data: data})
+		size += len(data)
+	}
+	if len(c.Docs) == 0 && len(c.Skipped) == 0 {
+		return nil, nil
+	}
+	f.seq++
+	return c, nil
+}
+
+func readWhole(name string) ([]byte, error) {
+	in, err := input.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var buf []byte
+	if in.Size >= 0 && in.Compression == "" {
+		buf = make([]byte, 0, in.Size+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := in.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Progress reports the bytes read so far; the total is unknown.
+func (f *Files) Progress() (int64, int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.done, -1
+}
+
+// Close does nothing: every file is closed once read.
+func (f *Files) Close() error { return nil }

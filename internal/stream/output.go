@@ -1,0 +1,92 @@
+package stream
+
+import (
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/record"
+)
+
+// Output is the usual sink of a stage: it checks and passes on header lines,
+// writes records, reports skipped lines and stops at the first error.
+type Output struct {
+	// Stage names the stage in messages.
+	Stage string
+	W     *record.Writer
+	// Stderr receives warnings.
+	Stderr io.Writer
+	// CheckHeader, if set, is called with each header read; an error stops
+	// the stage (a header that does not fit the stage's parameters).
+	CheckHeader func(h record.Header, pos record.Pos) error
+
+	records  atomic.Int64
+	skipped  int64
+	reported int
+}
+
+// maxSkippedReported is how many skipped lines are named on stderr.
+const maxSkippedReported = 10
+
+// Sink takes one result; it is the sink argument of Run.
+func (o *Output) Sink(r *Result) error {
+	for _, h := range r.Headers {
+		if o.CheckHeader != nil {
+			if err := o.CheckHeader(h.Header, h.Pos); err != nil {
+				return err
+			}
+		}
+		if err := o.W.Header(h.Header, h.Pos); err != nil {
+			return err
+		}
+	}
+	o.W.Touch()
+	if len(r.Out) > 0 {
+		if _, err := o.W.Write(r.Out); err != nil {
+			return err
+		}
+	}
+	o.records.Add(r.Records)
+	o.Skip(r.Skipped, r.NSkipped)
+	return r.Err
+}
+
+// Skip reports skipped lines: the first few by place, all in the count.
+func (o *Output) Skip(errs []*record.Error, n int64) {
+	o.skipped += n
+	for _, e := range errs {
+		if o.reported < maxSkippedReported && o.Stderr != nil {
+			fmt.Fprintf(o.Stderr, "%s: skipped %s\n", o.Stage, e)
+			o.reported++
+		}
+	}
+}
+
+// Records returns how many records have been taken so far.
+func (o *Output) Records() int64 { return o.records.Load() }
+
+// Finish reports the number of skipped lines and flushes the output.
+func (o *Output) Finish() error {
+	if o.skipped > 0 && o.Stderr != nil {
+		fmt.Fprintf(o.Stderr, "%s: skipped %d bad line(s)\n", o.Stage, o.skipped)
+	}
+	return o.W.Close()
+}
+
+// Bad handles an error found in the line at pos by a stage that reads its
+// input in order: under skipBad a *record.LineError is counted and reported
+// and Bad returns nil; otherwise it returns the error with its place.
+func (o *Output) Bad(err error, pos record.Pos, skipBad bool) error {
+	if le, ok := err.(*record.LineError); ok {
+		re := &record.Error{Pos: pos, Msg: le.Msg}
+		if skipBad {
+			o.Skip([]*record.Error{re}, 1)
+			return nil
+		}
+		return re
+	}
+	return err
+}
+
+// Count adds n to the records taken, for progress reports.
+func (o *Output) Count(n int64) { o.records.Add(n) }

@@ -1,0 +1,273 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+)
+
+// ChunkSize is the size a reader aims for when it cuts chunks. A read that
+// returns less (a pipe holding a few lines) is passed on at once, so a slow
+// stream is answered line by line.
+const ChunkSize = 1 << 20
+
+// DefaultMaxLine is the longest line a reader accepts.
+const DefaultMaxLine = 1 << 30
+
+// Source yields chunks in input order; Next returns nil, nil at the end.
+type Source interface {
+	Next() (*Chunk, error)
+	// Progress reports the bytes of stored input consumed so far and the
+	// total when it is known (else -1).
+	Progress() (done, total int64)
+	Close() error
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, ChunkSize); return &b }}
+
+func getBuf(n int) *[]byte {
+	p := bufPool.Get().(*[]byte)
+	if cap(*p) < n {
+		b := make([]byte, 0, n)
+		p = &b
+	}
+	*p = (*p)[:0]
+	return p
+}
+
+func putBuf(p *[]byte) {
+	if p == nil || cap(*p) > 4*ChunkSize {
+		return // let big buffers go: pooled entries should cost about the same
+	}
+	bufPool.Put(p)
+}
+
+// Lines reads the named inputs ("-" is standard input) one after another and
+// cuts them into chunks of whole lines.
+type Lines struct {
+	names   []string
+	MaxLine int
+
+	cur      *input.File
+	nextName int
+	line     int64 // number of the next line of cur
+	ordinal  int64 // number of the next line across inputs
+	carry    []byte
+	eof      bool
+	seq      int
+	done     int64 // consumed bytes of closed files
+	total    int64
+	mu       sync.Mutex
+	peeked   []*Chunk
+}
+
+// NewLines returns a source over the named inputs, or standard input when
+// there are none.
+func NewLines(names []string) *Lines {
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	l := &Lines{names: names, MaxLine: DefaultMaxLine, ordinal: 1}
+	l.total = TotalSize(names)
+	return l
+}
+
+// TotalSize sums the sizes of regular files among names, or returns -1 when
+// one of them is not a regular file.
+func TotalSize(names []string) int64 {
+	var total int64
+	for _, n := range names {
+		f, err := input.Stat(n)
+		if err != nil || f < 0 {
+			return -1
+		}
+		total += f
+	}
+	return total
+}
+
+func (l *Lines) open() error {
+	for l.cur == nil {
+		if l.nextName >= len(l.names) {
+			return io.EOF
+		}
+		f, err := input.Open(l.names[l.nextName])
+		l.nextName++
+		if err != nil {
+			return err
+		}
+		l.mu.Lock()
+		l.cur = f
+		l.mu.Unlock()
+		l.line = 1
+		l.eof = false
+		l.carry = l.carry[:0]
+	}
+	return nil
+}
+
+func (l *Lines) closeCur() error {
+	l.mu.Lock()
+	l.done += l.cur.Consumed()
+	err := l.cur.Close()
+	l.cur = nil
+	l.mu.Unlock()
+	return err
+}
+
+// Next returns the next chunk of whole lines.
+func (l *Lines) Next() (*Chunk, error) {
+	if len(l.peeked) > 0 {
+		c := l.peeked[0]
+		l.peeked = l.peeked[1:]
+		return c, nil
+	}
+	return l.next()
+}
+
+// Peek reads ahead until it has seen the first record line (or the end of
+// the input) and returns the header lines before it and that line, without
+// consuming anything: Next returns the same chunks afterwards. It lets a
+// stage set itself up from its input's parameters.
+func (l *Lines) Peek() (headers []HeaderAt, first []byte, err error) {
+	for i := 0; ; i++ {
+		if i == len(l.peeked) {
+			c, err := l.next()
+			if err != nil || c == nil {
+				return headers, nil, err
+			}
+			l.peeked = append(l.peeked, c)
+		}
+		c := l.peeked[i]
+		data, lineNo := c.Data, c.FirstLine
+		for len(data) > 0 {
+			j := bytes.IndexByte(data, '\n')
+			line := record.TrimEOL(data[:j+1])
+			data = data[j+1:]
+			if !record.IsHeader(line) {
+				return headers, line, nil
+			}
+			h, err := record.ParseHeader(line)
+			if err != nil {
+				return headers, nil, &record.Error{Pos: record.Pos{File: c.File, Line: lineNo}, Msg: err.Error()}
+			}
+			headers = append(headers, HeaderAt{h, record.Pos{File: c.File, Line: lineNo}})
+			lineNo++
+		}
+	}
+}
+
+func (l *Lines) next() (*Chunk, error) {
+	for {
+		if err := l.open(); err == io.EOF {
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+		c, err := l.read()
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			return c, nil
+		}
+		if err := l.closeCur(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// read returns the next chunk of the current file, or nil at its end.
+func (l *Lines) read() (*Chunk, error) {
+	size := ChunkSize
+	if len(l.carry) >= size/2 {
+		size = 2 * len(l.carry)
+	}
+	p := getBuf(size)
+	buf := append(*p, l.carry...)
+	l.carry = l.carry[:0]
+	for {
+		if l.eof {
+			if len(buf) == 0 {
+				putBuf(p)
+				return nil, nil
+			}
+			buf = append(buf, '\n')
+			return l.chunk(p, buf), nil
+		}
+		if len(buf) == cap(buf) {
+			if len(buf) >= l.MaxLine {
+				return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line + int64(bytes.Count(buf, []byte{'\n'}))},
+					Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
+			}
+			nb := make([]byte, len(buf), 2*cap(buf))
+			copy(nb, buf)
+			buf = nb
+		}
+		start := len(buf)
+		n, err := l.cur.Read(buf[start:cap(buf)])
+		buf = buf[:start+n]
+		if err == io.EOF {
+			l.eof = true
+		} else if err != nil {
+			putBuf(p)
+			return nil, err
+		}
+		if n == 0 {
+			continue
+		}
+		if i := bytes.LastIndexByte(buf[start:], '\n'); i >= 0 {
+			end := start + i + 1
+			if end == len(buf) || l.eof {
+				if l.eof && end < len(buf) {
+					buf = append(buf, '\n')
+				}
+				return l.chunk(p, buf), nil
+			}
+			l.carry = append(l.carry, buf[end:]...)
+			return l.chunk(p, buf[:end]), nil
+		}
+	}
+}
+
+func (l *Lines) chunk(p *[]byte, data []byte) *Chunk {
+	*p = data
+	c := &Chunk{Seq: l.seq, File: l.cur.Name, FirstLine: l.line, FirstOrdinal: l.ordinal, Data: data, buf: p}
+	l.seq++
+	n := int64(bytes.Count(data, []byte{'\n'}))
+	l.line += n
+	l.ordinal += n
+	return c
+}
+
+// Progress reports the stored bytes consumed and the total, if known.
+func (l *Lines) Progress() (int64, int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	done := l.done
+	if l.cur != nil {
+		done += l.cur.Consumed()
+	}
+	return done, l.total
+}
+
+// Close closes the current input.
+func (l *Lines) Close() error {
+	if l.cur != nil {
+		return l.closeCur()
+	}
+	return nil
+}
+
+// Release returns a chunk's buffer for reuse; the chunk must not be used
+// afterwards.
+func (c *Chunk) Release() {
+	putBuf(c.buf)
+	c.buf = nil
+	c.Data = nil
+	c.Docs = nil
+}

@@ -1,0 +1,104 @@
+package verify
+
+import (
+	"context"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/store"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// parsed is a chunk of loaded records.
+type parsed struct {
+	ids   [][]byte
+	pos   []record.Pos
+	sizes []uint64
+	ends  []int
+	vals  []uint64
+	arena []byte
+}
+
+type loadWorker struct {
+	sketches bool
+	skipBad  bool
+	sk       record.Sketch
+}
+
+func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
+	p := &parsed{}
+	line0 := c.FirstLine
+	n := int64(0)
+	c.Lines(r, w.skipBad, func(line []byte, ordinal int64) error {
+		n = ordinal - c.FirstOrdinal
+		var id []byte
+		var size uint64
+		if w.sketches {
+			if err := record.ParseSketch(&w.sk, line); err != nil {
+				return err
+			}
+			id, size = w.sk.ID, w.sk.Size
+			p.vals = append(p.vals, w.sk.Values...)
+		} else {
+			var field []byte
+			var ok bool
+			id, field, ok = record.Cut(line)
+			if !ok {
+				return record.Bad("want id TAB shingle hashes, found no TAB")
+			}
+			before := len(p.vals)
+			var err error
+			p.vals, _, err = record.ParseShingles(p.vals, nil, field)
+			if err != nil {
+				p.vals = p.vals[:before]
+				return err
+			}
+			size = uint64(len(p.vals) - before)
+		}
+		start := len(p.arena)
+		p.arena = append(p.arena, id...)
+		p.ids = append(p.ids, p.arena[start:len(p.arena):len(p.arena)])
+		p.pos = append(p.pos, record.Pos{File: c.File, Line: line0 + n})
+		p.sizes = append(p.sizes, size)
+		p.ends = append(p.ends, len(p.vals))
+		return nil
+	})
+	r.Value = p
+}
+
+// load reads shingle or sketch records into a store. Headers go to w as
+// secondary headers.
+func load(ctx context.Context, name string, sketches bool, opt *Options, w *record.Writer, out *stream.Output) (*store.Store, []stream.HeaderAt, error) {
+	src := stream.NewLines([]string{name})
+	defer src.Close()
+	st := store.New()
+	var headers []stream.HeaderAt
+	sink := func(r *stream.Result) error {
+		for _, h := range r.Headers {
+			headers = append(headers, h)
+			if err := w.Secondary(h.Header, h.Pos); err != nil {
+				return err
+			}
+		}
+		out.Skip(r.Skipped, r.NSkipped)
+		p := r.Value.(*parsed)
+		start := 0
+		for i, id := range p.ids {
+			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
+				e := record.Errorf(p.pos[i], "id %s appears more than once", id)
+				if !opt.SkipBad {
+					return e
+				}
+				out.Skip([]*record.Error{e}, 1)
+			}
+			start = p.ends[i]
+		}
+		return r.Err
+	}
+	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad},
+		func() stream.Worker { return &loadWorker{sketches: sketches, skipBad: opt.SkipBad} }, sink)
+	if err != nil {
+		return nil, nil, err
+	}
+	st.Compact()
+	return st, headers, nil
+}

@@ -1,0 +1,266 @@
+// Package verify is the verify stage: it reads candidate pairs and writes
+// those whose similarity reaches a threshold, with the similarity: exact
+// Jaccard (and containment) computed from shingle sets, or the estimate of
+// sketches.
+package verify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/minhash"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/store"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Options configure the stage.
+type Options struct {
+	// Shingles names a shingle file for exact similarity; Sketches a sketch
+	// file for estimates. Exactly one is given.
+	Shingles, Sketches string
+	Threshold          float64
+	// Containment adds c(A,B) and c(B,A) and keeps a pair when either
+	// reaches the threshold.
+	Containment bool
+
+	Jobs         int
+	SkipBad      bool
+	NoHeader     bool
+	LineBuffered bool
+	Progress     bool
+}
+
+// measure computes the scores of a pair of stored documents.
+type measure interface {
+	// score returns Jaccard (or its estimate) and, when containment is
+	// known, c(A,B) and c(B,A).
+	score(a, b int) (j, cab, cba float64)
+	name() string
+}
+
+type exact struct{ s *store.Store }
+
+func (m exact) name() string { return "jaccard" }
+
+func (m exact) score(a, b int) (float64, float64, float64) {
+	x, y := m.s.Values(a), m.s.Values(b)
+	inter := intersect(x, y)
+	union := len(x) + len(y) - inter
+	var j, cab, cba float64
+	if union > 0 {
+		j = float64(inter) / float64(union)
+	}
+	if len(x) > 0 {
+		cab = float64(inter) / float64(len(x))
+	}
+	if len(y) > 0 {
+		cba = float64(inter) / float64(len(y))
+	}
+	return j, cab, cba
+}
+
+// intersect counts the values common to two ascending lists.
+func intersect(a, b []uint64) int {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		if x == y {
+			n++
+			i++
+			j++
+		} else if x < y {
+			i++
+		} else {
+			j++
+		}
+	}
+	return n
+}
+
+type signatures struct{ s *store.Store }
+
+func (m signatures) name() string { return "minhash-estimate" }
+
+func (m signatures) score(a, b int) (float64, float64, float64) {
+	j := minhash.Similarity(m.s.Values(a), m.s.Values(b))
+	return j, -1, -1
+}
+
+type bottomK struct {
+	s *store.Store
+	k int
+}
+
+func (m bottomK) name() string { return "bottomk-estimate" }
+
+func (m bottomK) score(a, b int) (float64, float64, float64) {
+	return minhash.BottomKResemblance(m.s.Values(a), m.s.Values(b), m.k), -1, -1
+}
+
+type modM struct{ s *store.Store }
+
+func (m modM) name() string { return "modm-estimate" }
+
+func (m modM) score(a, b int) (float64, float64, float64) {
+	x, y := m.s.Values(a), m.s.Values(b)
+	return minhash.ModMResemblance(x, y), minhash.ModMContainment(x, y), minhash.ModMContainment(y, x)
+}
+
+// Run reads candidate pairs and writes scored pairs.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if (opt.Shingles == "") == (opt.Sketches == "") {
+		return fmt.Errorf("give --shingles FILE or --sketches FILE")
+	}
+	var w *record.Writer
+	out := &stream.Output{Stage: "verify", Stderr: stderr}
+	var m measure
+	own := record.NewHeader("verify")
+	// The writer needs the stage's header, which names the measure; the
+	// measure is known once the file is loaded, so the writer is made with
+	// a header filled in afterwards.
+	w = record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
+	out.W = w
+	if opt.Shingles != "" {
+		s, _, err := load(ctx, opt.Shingles, false, &opt, w, out)
+		if err != nil {
+			return err
+		}
+		m = exact{s}
+	} else {
+		s, headers, err := load(ctx, opt.Sketches, true, &opt, w, out)
+		if err != nil {
+			return err
+		}
+		method, k := "minhash", 0
+		for _, h := range headers {
+			if h.Header.Stage == "sketch" {
+				method, _ = h.Header.Get("method")
+				k = h.Header.Int("s", 0)
+			}
+		}
+		switch method {
+		case "minhash", "oph":
+			m = signatures{s}
+		case "bottomk":
+			m = bottomK{s, k}
+		case "modm":
+			m = modM{s}
+		default:
+			return fmt.Errorf("%s: verify can't estimate from %s sketches", opt.Sketches, method)
+		}
+		if opt.Containment && method != "modm" {
+			return fmt.Errorf("--containment needs --shingles, or --sketches made by sketch --method modm (the file holds %s sketches)", method)
+		}
+	}
+	own.Params = append(own.Params,
+		record.Param{Key: "measure", Value: m.name()},
+		record.Param{Key: "threshold", Value: strconv.FormatFloat(opt.Threshold, 'g', -1, 64)},
+		record.Param{Key: "containment", Value: yesNo(opt.Containment)})
+	w.SetOwn(own)
+
+	src := stream.NewLines(inputs)
+	defer src.Close()
+	if opt.Progress {
+		stop := stream.StartProgress("verify", stderr, src, out.Records)
+		defer stop()
+	}
+	newWorker := func() stream.Worker { return &worker{opt: &opt, m: m, st: storeOf(m)} }
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+func storeOf(m measure) *store.Store {
+	switch m := m.(type) {
+	case exact:
+		return m.s
+	case signatures:
+		return m.s
+	case bottomK:
+		return m.s
+	case modM:
+		return m.s
+	}
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+type worker struct {
+	opt *Options
+	m   measure
+	st  *store.Store
+}
+
+func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
+		a, b, ok := record.Cut(line)
+		if !ok {
+			return record.Bad("want idA TAB idB, found no TAB")
+		}
+		if _, _, more := record.Cut(b); more {
+			return record.Bad("want idA TAB idB, found more fields")
+		}
+		cmp := bytes.Compare(a, b)
+		if cmp == 0 {
+			return record.Bad("a pair of %s with itself", a)
+		}
+		if cmp > 0 {
+			a, b = b, a
+		}
+		ia, ok := w.st.Lookup(a)
+		if !ok {
+			return record.Bad("id %s is not in %s", a, w.source())
+		}
+		ib, ok := w.st.Lookup(b)
+		if !ok {
+			return record.Bad("id %s is not in %s", b, w.source())
+		}
+		j, cab, cba := w.m.score(ia, ib)
+		keep := j >= w.opt.Threshold
+		if w.opt.Containment {
+			keep = keep || cab >= w.opt.Threshold || cba >= w.opt.Threshold
+		}
+		if !keep {
+			return nil
+		}
+		r.Out = append(r.Out, a...)
+		r.Out = append(r.Out, '\t')
+		r.Out = append(r.Out, b...)
+		r.Out = append(r.Out, '\t')
+		r.Out = appendScore(r.Out, j)
+		if w.opt.Containment {
+			r.Out = append(r.Out, '\t')
+			r.Out = appendScore(r.Out, cab)
+			r.Out = append(r.Out, '\t')
+			r.Out = appendScore(r.Out, cba)
+		}
+		r.Out = append(r.Out, '\n')
+		return nil
+	})
+}
+
+func (w *worker) source() string {
+	if w.opt.Shingles != "" {
+		return w.opt.Shingles
+	}
+	return w.opt.Sketches
+}
+
+// appendScore writes a similarity with 6 decimals.
+func appendScore(dst []byte, v float64) []byte {
+	return strconv.AppendFloat(dst, v, 'f', 6, 64)
+}
