@@ -1,6 +1,5 @@
 package shingle
 
-
 // Polynomial base of the tok64 combination: an odd constant, so that every
 // power of it is odd and a change in any one unit changes the sum.
 const polyBase = 0x9e3779b97f4a7c15
@@ -76,4 +75,3 @@ func combine(units []uint64, key uint64) uint64 {
 	}
 	return finish(poly, len(units), key)
 }
-

@@ -223,4 +223,3 @@ func (w *worker) emit(out, id, text []byte) []byte {
 	}
 	return append(out, '\n')
 }
-
