@@ -127,7 +127,7 @@ func Run(s Stage, args []string, stdout, stderr io.Writer) int {
 	env := &Env{Ctx: ctx, Stdout: stdout, Stderr: stderr}
 	app := NewApp(s, stdout, stderr, env)
 	if len(args) > 0 {
-		args = append([]string{s.Name}, args[1:]...)
+		args = append([]string{s.Name}, splitShortValues(args[1:], s.Flags)...)
 	}
 	err := app.Run(args)
 	return report(s.Name, err, ctx, stderr)
@@ -204,4 +204,42 @@ func (o *outputFile) finish(err error) error {
 func init() {
 	// -v is a stage's verbose flag; the version has only its long name.
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+}
+
+// splitShortValues lets a one-letter flag take its number glued on, as in
+// -j8 or -k9, by splitting such an argument in two. Go's flag package
+// would otherwise look for a flag named "j8".
+func splitShortValues(args []string, flags []cli.Flag) []string {
+	short := map[string]bool{}
+	for _, f := range flags {
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			continue
+		}
+		for _, n := range f.Names() {
+			if len(n) == 1 {
+				short[n] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(args)+2)
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && short[a[1:2]] && isNumber(a[2:]) {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isNumber(s string) bool {
+	for i, c := range s {
+		if !(c >= '0' && c <= '9' || c == '.' && i > 0) {
+			return false
+		}
+	}
+	return s != ""
 }

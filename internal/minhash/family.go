@@ -49,6 +49,15 @@ func (f *Family) Len() int { return len(f.A) }
 // Signature writes into sig (length n) the minimum of each function over
 // set. An empty set gives Empty everywhere.
 func (f *Family) Signature(sig []uint64, set []uint64) {
+	if f.signatureVector(sig, set) {
+		return
+	}
+	f.signatureScalar(sig, set)
+}
+
+// signatureScalar is Signature in Go: four running minima per function hide
+// the latency of the comparison.
+func (f *Family) signatureScalar(sig []uint64, set []uint64) {
 	a, b := f.A, f.B[:len(f.A)]
 	sig = sig[:len(a)]
 	for i := range a {

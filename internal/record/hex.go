@@ -1,45 +1,65 @@
 package record
 
-const hexDigits = "0123456789abcdef"
+import (
+	"encoding/binary"
+	"slices"
+)
 
-// AppendHex64 appends v as 16 lower-case hexadecimal digits.
+// AppendHex64 appends v as 16 lower-case hexadecimal digits. It spreads the
+// nibbles of each half into the bytes of a word and turns them into ASCII
+// eight at a time.
 func AppendHex64(dst []byte, v uint64) []byte {
-	var b [16]byte
-	for i := 15; i >= 0; i-- {
-		b[i] = hexDigits[v&0xf]
-		v >>= 4
-	}
-	return append(dst, b[:]...)
+	n := len(dst)
+	dst = slices.Grow(dst, 16)[:n+16]
+	binary.BigEndian.PutUint64(dst[n:], hexWord(uint32(v>>32)))
+	binary.BigEndian.PutUint64(dst[n+8:], hexWord(uint32(v)))
+	return dst
 }
 
-// hexValue maps a byte to its value as a hexadecimal digit, or 0xff.
-var hexValue = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
+// hexWord returns the 8 hex digits of x as the bytes of a word, the first
+// digit in the most significant byte.
+func hexWord(x uint32) uint64 {
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000ffff0000ffff
+	v = (v | v<<8) & 0x00ff00ff00ff00ff
+	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
+	// Nibbles of 10 and more get 'a'-'0'-10 more than '0'.
+	letters := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
+	return v + 0x3030303030303030 + letters*('a'-'0'-10)
+}
+
+// Bytewise comparisons on words whose bytes are all below 0x80: each gives
+// 0x80 in the bytes where the comparison holds.
+func bytesAtLeast(x, c uint64) uint64 { return (x + (0x80-c)*0x0101010101010101) & 0x8080808080808080 }
+func bytesBelow(x, c uint64) uint64   { return ^(x + (0x80-c)*0x0101010101010101) & 0x8080808080808080 }
+
+// parseHexWord parses 8 hex digits (either case) held in a word, the first
+// digit in the most significant byte.
+func parseHexWord(x uint64) (uint32, bool) {
+	if x&0x8080808080808080 != 0 {
+		return 0, false
 	}
-	for i := 0; i < 10; i++ {
-		t['0'+i] = byte(i)
+	lower := x | 0x2020202020202020
+	digit := bytesAtLeast(x, '0') & bytesBelow(x, '9'+1)
+	letter := bytesAtLeast(lower, 'a') & bytesBelow(lower, 'f'+1)
+	if digit|letter != 0x8080808080808080 {
+		return 0, false
 	}
-	for i := 0; i < 6; i++ {
-		t['a'+i] = byte(10 + i)
-		t['A'+i] = byte(10 + i)
-	}
-	return t
-}()
+	v := lower&0x0f0f0f0f0f0f0f0f + (letter>>7)*9
+	v = (v | v>>4) & 0x00ff00ff00ff00ff
+	v = (v | v>>8) & 0x0000ffff0000ffff
+	v = (v | v>>16) & 0xffffffff
+	return uint32(v), true
+}
 
 // ParseHex64 parses exactly 16 hexadecimal digits (either case).
 func ParseHex64(b []byte) (uint64, bool) {
 	if len(b) != 16 {
 		return 0, false
 	}
-	var v uint64
-	var bad byte
-	for _, c := range b[:16] {
-		d := hexValue[c]
-		bad |= d
-		v = v<<4 | uint64(d&0xf)
-	}
-	return v, bad&0xf0 == 0
+	hi, ok1 := parseHexWord(binary.BigEndian.Uint64(b))
+	lo, ok2 := parseHexWord(binary.BigEndian.Uint64(b[8:]))
+	return uint64(hi)<<32 | uint64(lo), ok1 && ok2
 }
 
 // ParseUint parses a non-empty decimal number without sign that fits 63 bits.

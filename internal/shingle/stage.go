@@ -4,10 +4,10 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -109,6 +109,7 @@ type worker struct {
 	sh     *Shingler
 	json   input.JSONFields
 	hashes []uint64
+	sorter hashsort.Sorter
 	text   []byte
 	id     []byte
 }
@@ -202,7 +203,7 @@ func (w *worker) emitTo(r *stream.Result, id, text []byte) error {
 // emit appends the shingle record of one document.
 func (w *worker) emit(out, id, text []byte) []byte {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
-	slices.Sort(w.hashes)
+	w.sorter.Sort(w.hashes)
 	out = append(out, id...)
 	out = append(out, '\t')
 	hs := w.hashes

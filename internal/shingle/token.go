@@ -5,14 +5,24 @@ import (
 	"unicode/utf8"
 )
 
-// isASCIIWord marks the ASCII letters and digits.
-var isASCIIWord = func() (t [128]bool) {
+// Byte classes of the tokenizer's fast path.
+const (
+	classSeparator = iota // an ASCII byte that is not a letter or digit
+	classWord             // a-z, 0-9
+	classUpper            // A-Z
+	classMulti            // the first byte (or a stray byte) of a multi-byte rune
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = classMulti
+	}
 	for c := '0'; c <= '9'; c++ {
-		t[c] = true
+		t[c] = classWord
 	}
 	for c := 'a'; c <= 'z'; c++ {
-		t[c] = true
-		t[c-'a'+'A'] = true
+		t[c] = classWord
+		t[c-'a'+'A'] = classUpper
 	}
 	return t
 }()
@@ -55,16 +65,23 @@ func (t *Tokenizer) Next() (tok []byte, ok bool) {
 	text := t.text
 	i := t.pos
 	// Skip to the start of a token.
-	for i < len(text) {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if isASCIIWord[c] {
-				break
-			}
+	for {
+		for i < len(text) && byteClass[text[i]] == classSeparator {
 			i++
+		}
+		if i >= len(text) {
+			t.pos = i
+			return nil, false
+		}
+		if byteClass[text[i]] != classMulti {
+			break
+		}
+		r0, size := utf8.DecodeRune(text[i:])
+		if r0 == utf8.RuneError {
+			i += size // not a letter or digit
 			continue
 		}
-		r, size := decodeLower(text[i:])
+		r := unicode.ToLower(r0)
 		if isSingleRuneToken(r) {
 			t.pos = i + size
 			t.buf = utf8.AppendRune(t.buf[:0], r)
@@ -75,25 +92,28 @@ func (t *Tokenizer) Next() (tok []byte, ok bool) {
 		}
 		i += size
 	}
-	if i >= len(text) {
-		t.pos = i
-		return nil, false
-	}
 	start := i
 	lower := true // the bytes of text are already lower case
+scan:
 	for i < len(text) {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if !isASCIIWord[c] {
-				break
+		switch byteClass[text[i]] {
+		case classWord:
+			i++
+			for i < len(text) && byteClass[text[i]] == classWord {
+				i++
 			}
-			if c <= 'Z' && c >= 'A' {
-				lower = false
-			}
+			continue
+		case classUpper:
+			lower = false
 			i++
 			continue
+		case classSeparator:
+			break scan
 		}
 		r0, size := utf8.DecodeRune(text[i:])
+		if r0 == utf8.RuneError {
+			break
+		}
 		r := unicode.ToLower(r0)
 		if isSingleRuneToken(r) || !isWordRune(r) {
 			break

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/neardup/neardup/internal/input"
@@ -103,7 +104,12 @@ func (f *Files) Next() (*Chunk, error) {
 		if name == "" {
 			break
 		}
-		data, err := readWhole(name)
+		if c.buf == nil {
+			c.buf = getBuf(&inPool, ChunkSize)
+		}
+		start := len(*c.buf)
+		*c.buf, err = readWhole(*c.buf, name)
+		data := (*c.buf)[start:len(*c.buf):len(*c.buf)]
 		f.mu.Lock()
 		f.done += int64(len(data))
 		f.mu.Unlock()
@@ -124,16 +130,18 @@ func (f *Files) Next() (*Chunk, error) {
 	return c, nil
 }
 
-func readWhole(name string) ([]byte, error) {
+// readWhole appends the contents of a file to buf. Growing buf may move it
+// to a new array; documents sliced from the old one stay valid.
+func readWhole(buf []byte, name string) ([]byte, error) {
 	in, err := input.Open(name)
 	if err != nil {
-		return nil, err
+		return buf, err
 	}
 	defer in.Close()
-	var buf []byte
 	if in.Size >= 0 && in.Compression == "" {
-		buf = make([]byte, 0, in.Size+1)
+		buf = slices.Grow(buf, int(in.Size)+1)
 	}
+	start := len(buf)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -144,7 +152,7 @@ func readWhole(name string) ([]byte, error) {
 			return buf, nil
 		}
 		if err != nil {
-			return nil, err
+			return buf[:start], err
 		}
 	}
 }

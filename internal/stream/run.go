@@ -75,7 +75,7 @@ func Run(ctx context.Context, src Source, cfg Config, newWorker func() Worker, s
 			w := newWorker()
 			for t := range tasks {
 				r := &Result{Seq: t.chunk.Seq}
-				r.buf = getBuf(ChunkSize)
+				r.buf = getBuf(&outPool, ChunkSize)
 				r.Out = *r.buf
 				if ctx.Err() == nil {
 					w.Process(t.chunk, r)
@@ -105,7 +105,7 @@ func Run(ctx context.Context, src Source, cfg Config, newWorker func() Worker, s
 func (r *Result) release() {
 	if r.buf != nil {
 		*r.buf = r.Out[:0]
-		putBuf(r.buf)
+		putBuf(&outPool, r.buf)
 		r.buf = nil
 	}
 	r.Out = nil

@@ -27,23 +27,51 @@ type Source interface {
 	Close() error
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, ChunkSize); return &b }}
+// bufList is a free list of buffers. Unlike a sync.Pool it keeps its
+// buffers across garbage collections: with a bounded number of chunks in
+// flight it never holds more than that many.
+type bufList struct {
+	mu   sync.Mutex
+	bufs []*[]byte
+}
 
-func getBuf(n int) *[]byte {
-	p := bufPool.Get().(*[]byte)
-	if cap(*p) < n {
-		b := make([]byte, 0, n)
+// Input chunks and output buffers are kept apart, so that each list holds
+// buffers of about the same size (outputs grow to what the stage writes per
+// chunk).
+var inPool, outPool bufList
+
+// maxPooled is the largest buffer kept for reuse: the buffers of rare huge
+// lines are let go; maxListed bounds the number of buffers kept.
+const (
+	maxPooled = 16 * ChunkSize
+	maxListed = 64
+)
+
+func getBuf(l *bufList, n int) *[]byte {
+	l.mu.Lock()
+	var p *[]byte
+	if k := len(l.bufs); k > 0 {
+		p = l.bufs[k-1]
+		l.bufs = l.bufs[:k-1]
+	}
+	l.mu.Unlock()
+	if p == nil || cap(*p) < n {
+		b := make([]byte, 0, max(n, ChunkSize))
 		p = &b
 	}
 	*p = (*p)[:0]
 	return p
 }
 
-func putBuf(p *[]byte) {
-	if p == nil || cap(*p) > 4*ChunkSize {
-		return // let big buffers go: pooled entries should cost about the same
+func putBuf(l *bufList, p *[]byte) {
+	if p == nil || cap(*p) > maxPooled {
+		return
 	}
-	bufPool.Put(p)
+	l.mu.Lock()
+	if len(l.bufs) < maxListed {
+		l.bufs = append(l.bufs, p)
+	}
+	l.mu.Unlock()
 }
 
 // Lines reads the named inputs ("-" is standard input) one after another and
@@ -187,13 +215,13 @@ func (l *Lines) read() (*Chunk, error) {
 	if len(l.carry) >= size/2 {
 		size = 2 * len(l.carry)
 	}
-	p := getBuf(size)
+	p := getBuf(&inPool, size)
 	buf := append(*p, l.carry...)
 	l.carry = l.carry[:0]
 	for {
 		if l.eof {
 			if len(buf) == 0 {
-				putBuf(p)
+				putBuf(&inPool, p)
 				return nil, nil
 			}
 			buf = append(buf, '\n')
@@ -214,7 +242,7 @@ func (l *Lines) read() (*Chunk, error) {
 		if err == io.EOF {
 			l.eof = true
 		} else if err != nil {
-			putBuf(p)
+			putBuf(&inPool, p)
 			return nil, err
 		}
 		if n == 0 {
@@ -266,7 +294,7 @@ func (l *Lines) Close() error {
 // Release returns a chunk's buffer for reuse; the chunk must not be used
 // afterwards.
 func (c *Chunk) Release() {
-	putBuf(c.buf)
+	putBuf(&inPool, c.buf)
 	c.buf = nil
 	c.Data = nil
 	c.Docs = nil

@@ -1,0 +1,21 @@
+package minhash
+
+import "golang.org/x/sys/cpu"
+
+// hasAVX512 says whether the CPU and the OS support the AVX-512 foundation
+// and doubleword/quadword instructions (VPMULLQ, VPMINUQ).
+var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+
+//go:noescape
+func signatureAVX512(a, b, sig *uint64, n int, set *uint64, m int)
+
+// signatureVector computes the signature with AVX-512 when the CPU has it
+// and the length allows; it reports whether it did.
+func (f *Family) signatureVector(sig, set []uint64) bool {
+	n := len(f.A)
+	if !hasAVX512 || n%8 != 0 || n == 0 || len(set) == 0 || len(sig) < n || len(f.B) < n {
+		return false
+	}
+	signatureAVX512(&f.A[0], &f.B[0], &sig[0], n, &set[0], len(set))
+	return true
+}
