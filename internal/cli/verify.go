@@ -30,9 +30,12 @@ from MOD_m samples (with containment).
 The shingle or sketch file must come from the same pipeline as the pairs:
 their headers are checked against each other.
 
-Memory: the whole --shingles or --sketches file, loaded once before the
-pairs are read: 8 bytes per shingle or value, plus about 56 bytes and the
-id's length per document. The pairs stream.
+Memory: verify first reads the pairs (up to --memory of them) to learn
+which documents appear in some pair, then loads those documents from the
+--shingles or --sketches file: 8 bytes per shingle or value, plus about 56
+bytes and the id's length per document. When the pairs are larger than
+--memory, it loads every document of the file and streams the rest of the
+pairs.
 
 EXAMPLES
    pairs keys.tsv | verify --shingles shingles.tsv --threshold 0.8
@@ -43,13 +46,19 @@ EXAMPLES
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
+			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
 		}, commonFlags()),
 		Action: verifyAction,
 	}
 }
 
 func verifyAction(c *cli.Context, env *Env) error {
+	mem, err := parseSize(c.String("memory"))
+	if err != nil {
+		return usagef("--memory: %v", err)
+	}
 	opt := verify.Options{
+		MemoryBytes: mem,
 		Shingles:    c.String("shingles"),
 		Sketches:    c.String("sketches"),
 		Threshold:   c.Float64("threshold"),

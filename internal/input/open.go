@@ -3,7 +3,6 @@ package input
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -95,15 +94,15 @@ func Open(name string) (*File, error) {
 		raw = osf
 	}
 	f.counter = &countingReader{r: raw}
-	br := bufio.NewReaderSize(f.counter, 256<<10)
-	magic, err := br.Peek(4)
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+	head := &headReader{r: f.counter}
+	magic, err := head.fill()
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
-		zr, err := gzip.NewReader(br)
+		zr, err := gzip.NewReader(bufio.NewReaderSize(head, 64<<10))
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: gzip: %w", f.Name, err)
@@ -112,7 +111,7 @@ func Open(name string) (*File, error) {
 		f.closers = append(f.closers, zr.Close)
 		f.r = &namedReader{name: f.Name, kind: "gzip", r: zr}
 	case bytes.HasPrefix(magic, zstdMagic):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		zr, err := zstd.NewReader(head, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: zstd: %w", f.Name, err)
@@ -121,9 +120,43 @@ func Open(name string) (*File, error) {
 		f.closers = append(f.closers, func() error { zr.Close(); return nil })
 		f.r = &namedReader{name: f.Name, kind: "zstd", r: zr}
 	default:
-		f.r = &namedReader{name: f.Name, r: br}
+		f.r = &namedReader{name: f.Name, r: head}
 	}
 	return f, nil
+}
+
+// headReader reads the first bytes of a stream ahead, to recognise its
+// format, then gives them back before the rest. Unlike a bufio.Reader it
+// allocates no buffer: small files opened by the thousand stay cheap.
+type headReader struct {
+	r    io.Reader
+	head [4]byte
+	n    int // bytes held in head
+	off  int // bytes of head already returned
+}
+
+// fill reads up to four bytes (fewer at the end of the stream).
+func (h *headReader) fill() ([]byte, error) {
+	for h.n < len(h.head) {
+		k, err := h.r.Read(h.head[h.n:])
+		h.n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return h.head[:h.n], nil
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	if h.off < h.n {
+		k := copy(p, h.head[h.off:h.n])
+		h.off += k
+		return k, nil
+	}
+	return h.r.Read(p)
 }
 
 // namedReader prefixes read errors with the file name (and the decoder).

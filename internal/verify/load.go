@@ -21,7 +21,10 @@ type parsed struct {
 type loadWorker struct {
 	sketches bool
 	skipBad  bool
-	sk       record.Sketch
+	// needed, when not nil, holds the ids to load; other records are
+	// passed over without parsing their values.
+	needed map[string]struct{}
+	sk     record.Sketch
 }
 
 func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
@@ -32,6 +35,12 @@ func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		n = ordinal - c.FirstOrdinal
 		var id []byte
 		var size uint64
+		if w.needed != nil {
+			id, _, _ = record.Cut(line)
+			if _, ok := w.needed[string(id)]; !ok {
+				return nil
+			}
+		}
 		if w.sketches {
 			if err := record.ParseSketch(&w.sk, line); err != nil {
 				return err
@@ -65,9 +74,9 @@ func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 	r.Value = p
 }
 
-// load reads shingle or sketch records into a store. Headers go to w as
-// secondary headers.
-func load(ctx context.Context, name string, sketches bool, opt *Options, w *record.Writer, out *stream.Output) (*store.Store, []stream.HeaderAt, error) {
+// load reads shingle or sketch records into a store (only those of the
+// needed ids, unless needed is nil). Headers go to w as secondary headers.
+func load(ctx context.Context, name string, sketches bool, needed map[string]struct{}, opt *Options, w *record.Writer, out *stream.Output) (*store.Store, []stream.HeaderAt, error) {
 	src := stream.NewLines([]string{name})
 	defer src.Close()
 	st := store.New()
@@ -95,7 +104,7 @@ func load(ctx context.Context, name string, sketches bool, opt *Options, w *reco
 		return r.Err
 	}
 	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad},
-		func() stream.Worker { return &loadWorker{sketches: sketches, skipBad: opt.SkipBad} }, sink)
+		func() stream.Worker { return &loadWorker{sketches: sketches, skipBad: opt.SkipBad, needed: needed} }, sink)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -27,6 +27,10 @@ type Options struct {
 	// reaches the threshold.
 	Containment bool
 
+	// MemoryBytes bounds the candidate pairs read ahead to learn which
+	// documents to load; past it every document of the file is loaded.
+	MemoryBytes int64
+
 	Jobs         int
 	SkipBad      bool
 	NoHeader     bool
@@ -127,14 +131,20 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	// a header filled in afterwards.
 	w = record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
 	out.W = w
+	src := newReadAhead(stream.NewLines(inputs), opt.MemoryBytes)
+	defer src.Close()
+	if err := src.fill(ctx); err != nil {
+		return err
+	}
+	needed := src.needed()
 	if opt.Shingles != "" {
-		s, _, err := load(ctx, opt.Shingles, false, &opt, w, out)
+		s, _, err := load(ctx, opt.Shingles, false, needed, &opt, w, out)
 		if err != nil {
 			return err
 		}
 		m = exact{s}
 	} else {
-		s, headers, err := load(ctx, opt.Sketches, true, &opt, w, out)
+		s, headers, err := load(ctx, opt.Sketches, true, needed, &opt, w, out)
 		if err != nil {
 			return err
 		}
@@ -165,8 +175,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		record.Param{Key: "containment", Value: yesNo(opt.Containment)})
 	w.SetOwn(own)
 
-	src := stream.NewLines(inputs)
-	defer src.Close()
 	if opt.Progress {
 		stop := stream.StartProgress("verify", stderr, src, out.Records)
 		defer stop()
