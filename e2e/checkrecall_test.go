@@ -95,6 +95,7 @@ func cmdCheckRecall(ts *testscript.TestScript, neg bool, args []string) {
 	planted, eligible, found := 0, 0, 0
 	var kinds []string
 	byKind := map[string]*[2]int{} // eligible, found
+	var near [2]int                // eligible and found within 0.05 of the threshold
 	var missed []string
 	forEachLine(ts, fs.Arg(1), func(line string, no int) {
 		f := strings.Split(line, "\t")
@@ -118,9 +119,16 @@ func cmdCheckRecall(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		eligible++
 		byKind[kind][0]++
+		isNear := measure < *threshold+0.05
+		if isNear {
+			near[0]++
+		}
 		if reported[[2]string{a, b}] {
 			found++
 			byKind[kind][1]++
+			if isNear {
+				near[1]++
+			}
 		} else if len(missed) < 10 {
 			missed = append(missed, fmt.Sprintf("%s %s (%s, jaccard %.6f, containment %.6f %.6f)", a, b, f[2], j, cab, cba))
 		}
@@ -140,6 +148,7 @@ func cmdCheckRecall(ts *testscript.TestScript, neg bool, args []string) {
 	for _, kind := range kinds {
 		fmt.Fprintf(ts.Stdout(), "  %s: found %d of %d\n", kind, byKind[kind][1], byKind[kind][0])
 	}
+	fmt.Fprintf(ts.Stdout(), "  below %.2f: found %d of %d\n", *threshold+0.05, near[1], near[0])
 	fmt.Fprintf(ts.Stdout(), "reported pairs: %d, wrong %d\n", len(reported), len(bad))
 	for _, m := range missed {
 		fmt.Fprintf(ts.Stdout(), "missed: %s\n", m)
