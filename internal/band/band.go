@@ -55,13 +55,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	n := -1
+	n, nPos := -1, record.Pos{}
 	for _, h := range headers {
 		if h.Header.Stage == "sketch" {
 			if m, _ := h.Header.Get("method"); m != "minhash" && m != "oph" {
 				return record.Errorf(h.Pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
 			}
-			n = h.Header.Int("n", -1)
+			n, nPos = h.Header.Int("n", -1), h.Pos
 		}
 	}
 	if n < 0 && first != nil {
@@ -71,11 +71,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		}
 	}
 	banding := lsh.Banding{B: opt.B, R: opt.R}
-	if opt.B == 0 && opt.R == 0 {
-		if n < 0 {
-			// Empty input: nothing to band.
-			n = 1
-		}
+	if opt.B == 0 && opt.R == 0 && n >= 0 {
 		c := lsh.ChooseBanding(n, opt.Threshold, opt.FPWeight, opt.FNWeight, opt.Floor)
 		banding = c.Banding
 		fmt.Fprintf(stderr, "band: threshold %.3g, %d-value signatures: %d bands of %d rows (%d values); S-curve threshold %.3f; a pair at %.3g becomes a candidate with probability %.4f\n",
@@ -83,9 +79,12 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if !c.FloorMet {
 			fmt.Fprintf(stderr, "band: warning: no banding of %d values reaches probability %.4g at %.3g; use longer signatures (sketch -n)\n", n, opt.Floor, opt.Threshold)
 		}
-	} else if n >= 0 {
+	} else if nPos.File != "" {
+		// The header says how long the signatures are: a banding that does
+		// not fit is refused before any record is read. Without a header,
+		// each record is checked (and can be skipped).
 		if err := banding.Check(n); err != nil {
-			return err
+			return record.Errorf(nPos, "%v (sketch -n %d)", err, n)
 		}
 	}
 	if opt.Verbose {

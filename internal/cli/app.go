@@ -62,6 +62,9 @@ type Env struct {
 	Ctx    context.Context
 	Stdout io.Writer
 	Stderr io.Writer
+	// operands counts the arguments after "--": they are file names even
+	// when they start with '-'.
+	operands int
 }
 
 const exitStatusText = `EXIT STATUS
@@ -93,7 +96,7 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 	}
 	if s.Action != nil {
 		app.Action = func(c *cli.Context) error {
-			if err := checkArgs(c); err != nil {
+			if err := checkArgs(c, env.operands); err != nil {
 				return err
 			}
 			return s.Action(c, env)
@@ -103,9 +106,11 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 }
 
 // checkArgs refuses a flag given after the positional arguments, which
-// urfave/cli v2 would otherwise take as a file name.
-func checkArgs(c *cli.Context) error {
-	for _, a := range c.Args().Slice() {
+// urfave/cli v2 would otherwise take as a file name. The last operands
+// arguments came after "--" and are names whatever they look like.
+func checkArgs(c *cli.Context, operands int) error {
+	args := c.Args().Slice()
+	for _, a := range args[:max(0, len(args)-operands)] {
 		if len(a) > 1 && a[0] == '-' {
 			return usagef("%s given after the file arguments: flags come first (%s [options] FILE...)", a, c.App.Name)
 		}
@@ -125,6 +130,12 @@ func Run(s Stage, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	env := &Env{Ctx: ctx, Stdout: stdout, Stderr: stderr}
+	for i, a := range args {
+		if a == "--" {
+			env.operands = len(args) - i - 1
+			break
+		}
+	}
 	app := NewApp(s, stdout, stderr, env)
 	if len(args) > 0 {
 		args = append([]string{s.Name}, splitShortValues(args[1:], s.Flags)...)

@@ -80,3 +80,43 @@ func insertion(a []uint64) {
 		a[j] = x
 	}
 }
+
+// SortFunc sorts a by cmp, where key(x) is a uniformly distributed 64-bit
+// value that cmp orders first (cmp(x, y) < 0 whenever key(x) < key(y)).
+// It scatters by the leading bits of the key, then sorts each bucket by
+// cmp. tmp is scratch space, returned for reuse.
+func SortFunc[T any](a, tmp []T, key func(*T) uint64, cmp func(x, y T) int) []T {
+	n := len(a)
+	if n < smallSort {
+		slices.SortFunc(a, cmp)
+		return tmp
+	}
+	b := bits.Len(uint(n)) - 1
+	shift := 64 - b
+	counts := make([]uint32, 1<<b+1)
+	for i := range a {
+		counts[key(&a[i])>>shift+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	if cap(tmp) < n {
+		tmp = make([]T, n)
+	}
+	tmp = tmp[:n]
+	for i := range a {
+		k := key(&a[i]) >> shift
+		tmp[counts[k]] = a[i]
+		counts[k]++
+	}
+	start := uint32(0)
+	for i := 0; i < 1<<b; i++ {
+		end := counts[i]
+		if end-start > 1 {
+			slices.SortFunc(tmp[start:end], cmp)
+		}
+		start = end
+	}
+	copy(a, tmp)
+	return tmp
+}

@@ -10,6 +10,21 @@ import (
 // HeaderPrefix starts every header line neardup writes.
 const HeaderPrefix = "#neardup"
 
+// stageOrder is the order of the stages in a pipeline, which is the order
+// their headers are written in.
+var stageOrder = []string{"shingle", "df", "sketch", "band", "index", "pairs", "verify", "cluster", "keep"}
+
+// StageRank returns the place of a stage in a pipeline; unknown stages come
+// last.
+func StageRank(stage string) int {
+	for i, s := range stageOrder {
+		if s == stage {
+			return i
+		}
+	}
+	return len(stageOrder)
+}
+
 // Param is one key=value pair of a header.
 type Param struct {
 	Key, Value string

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"io"
+	"slices"
 )
 
 // Writer writes a stage's records after the header lines: the upstream
@@ -17,7 +18,7 @@ type Writer struct {
 	upstream     HeaderSet
 	touched      bool
 	ownDone      bool
-	pending      []Header // headers of secondary inputs, written with own
+	pending      []Header // headers read before own is written
 	err          error
 }
 
@@ -45,21 +46,14 @@ func (w *Writer) Header(h Header, pos Pos) error {
 		}
 	}
 	isNew, err := w.upstream.Add(h, pos)
-	if err != nil {
+	if err != nil || !isNew {
 		return err
 	}
-	if !isNew {
-		// A header first seen in a secondary input is written where the
-		// main input has it.
-		for i, p := range w.pending {
-			if p.String() == h.String() {
-				w.pending = append(w.pending[:i], w.pending[i+1:]...)
-				isNew = true
-				break
-			}
-		}
+	if !w.ownDone {
+		w.pending = append(w.pending, h)
+		return nil
 	}
-	if !isNew || w.noHeader {
+	if w.noHeader {
 		return nil
 	}
 	return w.writeLine(h)
@@ -79,21 +73,14 @@ func (w *Writer) writeLine(h Header) error {
 
 // Secondary takes a header of a secondary input (a file a stage loads
 // beside its main input, such as verify --shingles). It is checked against
-// the others like any header, and written with the stage's own header: if
-// the main input is empty, nothing is written.
+// the others like any header and written with them; unlike a header of the
+// main input it does not count as input seen: if the main input is empty,
+// nothing is written.
 func (w *Writer) Secondary(h Header, pos Pos) error {
-	isNew, err := w.upstream.Add(h, pos)
-	if err != nil || !isNew {
-		return err
-	}
-	if w.ownDone {
-		if w.noHeader {
-			return nil
-		}
-		return w.writeLine(h)
-	}
-	w.pending = append(w.pending, h)
-	return nil
+	touched := w.touched
+	err := w.Header(h, pos)
+	w.touched = touched
+	return err
 }
 
 // Touch notes that input has been seen, so that Close writes the headers
@@ -105,6 +92,10 @@ func (w *Writer) writeOwn() error {
 	if w.noHeader {
 		return nil
 	}
+	// Headers read before the first record are written in pipeline order,
+	// whatever order they came in (sort, or a shuffle between mapper and
+	// reducer, moves header lines too).
+	slices.SortStableFunc(w.pending, func(a, b Header) int { return StageRank(a.Stage) - StageRank(b.Stage) })
 	for _, h := range append(w.pending, w.own...) {
 		if err := w.writeLine(h); err != nil {
 			return err

@@ -77,16 +77,19 @@ func FormatOf(name string) string {
 // none) and writes shingle records to stdout.
 func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr io.Writer) error {
 	var src stream.Source
+	unit := "line"
 	if opt.Format == FormatFiles {
 		f := stream.NewFiles(inputs)
 		f.SkipBad = opt.SkipBad
 		src = f
+		unit = "file"
 	} else {
 		src = stream.NewLines(inputs)
 	}
 	defer src.Close()
 	out := &stream.Output{
 		Stage:  "shingle",
+		Unit:   unit,
 		Stderr: stderr,
 		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.Header()),
 	}

@@ -19,6 +19,8 @@ type Output struct {
 	// CheckHeader, if set, is called with each header read; an error stops
 	// the stage (a header that does not fit the stage's parameters).
 	CheckHeader func(h record.Header, pos record.Pos) error
+	// Unit names what a skipped input is in the report ("line" if empty).
+	Unit string
 
 	records  atomic.Int64
 	skipped  int64
@@ -68,7 +70,11 @@ func (o *Output) Records() int64 { return o.records.Load() }
 // Finish reports the number of skipped lines and flushes the output.
 func (o *Output) Finish() error {
 	if o.skipped > 0 && o.Stderr != nil {
-		fmt.Fprintf(o.Stderr, "%s: skipped %d bad line(s)\n", o.Stage, o.skipped)
+		unit := o.Unit
+		if unit == "" {
+			unit = "line"
+		}
+		fmt.Fprintf(o.Stderr, "%s: skipped %d bad %s(s)\n", o.Stage, o.skipped, unit)
 	}
 	return o.W.Close()
 }
