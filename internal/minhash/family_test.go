@@ -62,11 +62,20 @@ type estimatorCase struct {
 }
 
 func (c estimatorCase) signer(seed uint64) signer {
-	if c.method == "oph" {
+	switch c.method {
+	case "oph":
 		return NewOPH(c.n, seed)
+	case "minhash-scalar":
+		return scalarFamily{NewFamily(c.n, seed)}
 	}
 	return NewFamily(c.n, seed)
 }
+
+// scalarFamily is the classic signature computed in Go, where Signature
+// would take the vector path: both must meet the bars.
+type scalarFamily struct{ *Family }
+
+func (f scalarFamily) Signature(sig, set []uint64) { f.signatureScalar(sig, set) }
 
 func runEstimatorCases(t *testing.T, cases []estimatorCase) {
 	for _, c := range cases {
@@ -103,6 +112,9 @@ func TestFamilyEstimator(t *testing.T) {
 		for _, u := range []int{60, 2000} {
 			cases = append(cases, estimatorCase{method: "minhash", n: n, union: u, trials: 2000, sdLo: 1 - sdTolerance, sdHi: 1 + sdTolerance})
 		}
+	}
+	for _, u := range []int{60, 2000} {
+		cases = append(cases, estimatorCase{method: "minhash-scalar", n: 64, union: u, trials: 2000, sdLo: 1 - sdTolerance, sdHi: 1 + sdTolerance})
 	}
 	runEstimatorCases(t, cases)
 }
