@@ -91,6 +91,11 @@ type Lines struct {
 	total    int64
 	mu       sync.Mutex
 	peeked   []*Chunk
+	// busy says a Next is running, closed that Close was called (both
+	// guarded by mu): Run's reader may still be in Next when a stage that
+	// stopped on an error closes the source, and then the Next closes the
+	// input when it returns.
+	busy, closed bool
 }
 
 // NewLines returns a source over the named inputs, or standard input when
@@ -140,20 +145,43 @@ func (l *Lines) open() error {
 
 func (l *Lines) closeCur() error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closeCurLocked()
+}
+
+func (l *Lines) closeCurLocked() error {
+	if l.cur == nil {
+		return nil
+	}
 	l.done += l.cur.Consumed()
 	err := l.cur.Close()
 	l.cur = nil
-	l.mu.Unlock()
 	return err
 }
 
-// Next returns the next chunk of whole lines.
+// Next returns the next chunk of whole lines. It may run in another
+// goroutine than Close; after Close it returns nil.
 func (l *Lines) Next() (*Chunk, error) {
 	if len(l.peeked) > 0 {
 		c := l.peeked[0]
 		l.peeked = l.peeked[1:]
 		return c, nil
 	}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, nil
+	}
+	l.busy = true
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.busy = false
+		if l.closed {
+			l.closeCurLocked()
+		}
+	}()
 	return l.next()
 }
 
@@ -283,12 +311,16 @@ func (l *Lines) Progress() (int64, int64) {
 	return done, l.total
 }
 
-// Close closes the current input.
+// Close closes the current input, at once or, when a Next is running in
+// another goroutine, as that Next returns.
 func (l *Lines) Close() error {
-	if l.cur != nil {
-		return l.closeCur()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if l.busy {
+		return nil
 	}
-	return nil
+	return l.closeCurLocked()
 }
 
 // Release returns a chunk's buffer for reuse; the chunk must not be used
