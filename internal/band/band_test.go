@@ -32,7 +32,7 @@ func run(t *testing.T, opt Options, inputs ...string) (stdout, stderr string, er
 	return out.String(), errb.String(), err
 }
 
-const sketchHeader = "#neardup stage=sketch method=minhash n=32 seed=0 family=muladd64\n"
+const sketchHeader = "#neardup stage=sketch method=minhash n=32 seed=0 family=mixmuladd64\n"
 
 // sketches returns sketch records of docs random sets (every fifth one
 // empty) under a 32-value minhash signature, and the signatures.

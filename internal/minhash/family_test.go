@@ -76,7 +76,7 @@ func (c estimatorCase) signer(seed uint64) signer {
 // would take the vector path: both must meet the bars.
 type scalarFamily struct{ *Family }
 
-func (f scalarFamily) Signature(sig, set []uint64) { f.signatureScalar(sig, set) }
+func (f scalarFamily) Signature(sig, set []uint64) { f.signature(sig, set, false) }
 
 func runEstimatorCases(t *testing.T, cases []estimatorCase) {
 	for _, c := range cases {
@@ -346,8 +346,8 @@ func TestSingleton(t *testing.T) {
 	sig := make([]uint64, 16)
 	f.Signature(sig, []uint64{x})
 	for i := range sig {
-		if want := f.A[i]*x + f.B[i]; sig[i] != want {
-			t.Errorf("minhash position %d: %#x, want a·x+b = %#x", i, sig[i], want)
+		if want := f.A[i]*Mix64(x) + f.B[i]; sig[i] != want {
+			t.Errorf("minhash position %d: %#x, want a·Mix64(x)+b = %#x", i, sig[i], want)
 		}
 	}
 	o := NewOPH(16, 4)

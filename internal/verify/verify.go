@@ -93,6 +93,11 @@ type signatures struct{ s *store.Store }
 func (m signatures) name() string { return "minhash-estimate" }
 
 func (m signatures) score(a, b int) (float64, float64, float64) {
+	if m.s.Size(a) == 0 || m.s.Size(b) == 0 {
+		// Two empty sets agree everywhere, but share nothing: 0, as
+		// their exact Jaccard similarity is taken to be.
+		return 0, -1, -1
+	}
 	j := minhash.Similarity(m.s.Values(a), m.s.Values(b))
 	return j, -1, -1
 }

@@ -101,7 +101,7 @@ func TestSketchEstimates(t *testing.T) {
 		opt          Options
 		want         string
 	}{
-		{"method=minhash n=4 seed=0 family=muladd64", hexSet(1, 2, 3, 4), hexSet(1, 2, 0, 0), Options{}, "x\ty\t0.500000\n"},
+		{"method=minhash n=4 seed=0 family=mixmuladd64", hexSet(1, 2, 3, 4), hexSet(1, 2, 0, 0), Options{}, "x\ty\t0.500000\n"},
 		{"method=oph n=4 seed=0 densify=optimal", hexSet(1, 2, 3, 4), hexSet(1, 9, 3, 4), Options{}, "x\ty\t0.750000\n"},
 		// MIN_4 of the union of {1,2,5,6} and {1,3,5,7}: 1 2 3 5, of
 		// which 1 and 5 are in both samples.
@@ -118,7 +118,7 @@ func TestSketchEstimates(t *testing.T) {
 		}
 	}
 	// Containment needs shingles or MOD_m samples.
-	sketches := writeFile(t, "k.tsv", "#neardup stage=sketch method=minhash n=1 seed=0 family=muladd64\nx\t1\t"+hexSet(1)+"\n")
+	sketches := writeFile(t, "k.tsv", "#neardup stage=sketch method=minhash n=1 seed=0 family=mixmuladd64\nx\t1\t"+hexSet(1)+"\n")
 	_, _, err := run(t, Options{Sketches: sketches, Containment: true}, writeFile(t, "p.tsv", "x\ty\n"))
 	if err == nil || !strings.Contains(err.Error(), "--containment needs --shingles") {
 		t.Errorf("containment from minhash sketches: %v", err)
