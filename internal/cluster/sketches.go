@@ -71,9 +71,15 @@ func (k sketchKind) check(method string) error {
 }
 
 // runSketches is the leader and greedy methods.
-func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) (err error) {
 	src := stream.NewLines(inputs)
-	defer src.Close()
+	defer func() {
+		// After a sink error stream.Run returns while its reader may still
+		// read src: closing src then would pull the file from under it.
+		if err == nil {
+			err = src.Close()
+		}
+	}()
 	headers, first, err := src.Peek()
 	if err != nil {
 		return err

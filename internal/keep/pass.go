@@ -43,7 +43,7 @@ type batch struct{ docs []doc }
 
 // pass reads the documents once: the first of two passes notes each
 // cluster's choice, the others write.
-func (k *keeper) pass(ctx context.Context, inputs []string, w *record.Writer, stderr io.Writer) error {
+func (k *keeper) pass(ctx context.Context, inputs []string, w *record.Writer, stderr io.Writer) (err error) {
 	var src stream.Source
 	if k.opt.Format == input.FormatFiles {
 		f := stream.NewFiles(inputs)
@@ -52,7 +52,13 @@ func (k *keeper) pass(ctx context.Context, inputs []string, w *record.Writer, st
 	} else {
 		src = stream.NewLines(inputs)
 	}
-	defer src.Close()
+	defer func() {
+		// After a sink error stream.Run returns while its reader may still
+		// read src: closing src then would pull the file from under it.
+		if err == nil {
+			err = src.Close()
+		}
+	}()
 	out := &stream.Output{Stage: "keep", Stderr: stderr, W: w}
 	if k.opt.Progress && !k.first {
 		stop := stream.StartProgress("keep", stderr, src, out.Records)
