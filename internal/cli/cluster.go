@@ -72,7 +72,8 @@ leaders that share a band with it, never with all of them. Each record is
 written as its line arrives; --line-buffered flushes every line, so a live
 stream works:
 
-   tail -f crawl.jsonl | shingle --format jsonl | sketch | cluster --method leader --line-buffered
+   tail -f crawl.jsonl | shingle --format jsonl --line-buffered |
+      sketch --line-buffered | cluster --method leader --line-buffered
 
 --state FILE loads the leaders and rebuilds their index before reading, and
 saves them at the end (also when interrupted: the lines written so far are
