@@ -2,7 +2,7 @@
 // near-duplicates, for the tests and benchmarks of the clustering methods.
 //
 // Each document is an original, with n random values, or a copy of an
-// earlier original: a chosen number of its positions (the planted
+// earlier original (or, with Chain, of an earlier copy): a chosen number of its positions (the planted
 // similarity times n, rounded) keep the original's values and the others get
 // fresh random ones. The estimated similarity of a copy and its original
 // (the fraction of equal positions) is thus exactly the planted one; two
@@ -28,7 +28,10 @@ type Options struct {
 	// MinSimilarity and MaxSimilarity bound the planted similarity of a
 	// copy to its original, drawn uniformly.
 	MinSimilarity, MaxSimilarity float64
-	Seed                         uint64
+	// Chain is the share of copies that later documents may copy in turn,
+	// which makes chains: A, a copy B of A, a copy C of B.
+	Chain float64
+	Seed  uint64
 }
 
 // Doc is one synthetic document.
@@ -86,6 +89,10 @@ func Generate(o Options, fn func(d *Doc)) {
 			for j := range d.Values {
 				d.Values[j] = rng.Uint64() &^ (1 << 63)
 			}
+			originals = append(originals, i)
+			kept = append(kept, append([]uint64(nil), d.Values...))
+		}
+		if d.Original >= 0 && o.Chain > 0 && rng.Float64() < o.Chain {
 			originals = append(originals, i)
 			kept = append(kept, append([]uint64(nil), d.Values...))
 		}
