@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -249,6 +250,13 @@ type sketchWorker struct {
 
 func (w *sketchWorker) Process(c *stream.Chunk, r *stream.Result) {
 	b := &batch{}
+	if w.fixed && w.n > 0 {
+		lines := bytes.Count(c.Data, []byte{'\n'})
+		b.vals = make([]uint64, 0, lines*w.n)
+		b.sizes = make([]uint64, 0, lines)
+		b.idEnds = make([]int, 0, lines)
+		b.ends = make([]int, 0, lines)
+	}
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
 		if err := record.ParseSketch(&w.sk, line); err != nil {
 			return err
