@@ -42,7 +42,7 @@ id, longest and shortest read the documents twice: a first pass finds each
 cluster's choice among the members that are present, a second writes.
 Standard input is copied to a temporary file (--temp-dir) for that.
 
-Memory: the cluster map, about 30 bytes plus the id's length per document
+Memory: the cluster map, about 40 bytes plus the id's length per document
 in a cluster, and as much plus the name per cluster (16 more bytes with two
 passes). The documents stream.
 

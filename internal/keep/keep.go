@@ -17,7 +17,7 @@
 // each cluster's choice among the members actually present, the second
 // writes. Standard input is copied to a temporary file for that.
 //
-// Memory: the cluster map, about 30 bytes plus the id's length per member
+// Memory: the cluster map, about 40 bytes plus the id's length per member
 // and as much plus the name per cluster (16 more bytes a cluster for the
 // two-pass choices); the documents stream.
 package keep
