@@ -119,6 +119,7 @@ func (g *greedy) assign(id []byte, size uint64, values []uint64) []byte {
 		return id
 	}
 	elems := g.elements(values)
+	g.table.prefetch(elems)
 	for _, e := range elems {
 		for p := g.table.get(e); p != 0 && p != noPostings; p = g.posts[p-1].next {
 			c := g.posts[p-1].cluster

@@ -54,6 +54,7 @@ type BandIndex struct {
 	next []uint32
 	buf  []byte
 	sig  []uint32
+	keys []uint64
 }
 
 // NewBandIndex returns an empty index for signatures of n values.
@@ -89,8 +90,12 @@ func (x *BandIndex) Add(values []uint64) { x.add(x.low(values)) }
 func (x *BandIndex) add(sig []uint32) {
 	l := uint32(x.Len())
 	x.sigs = append(x.sigs, sig...)
+	x.keys = x.keys[:0]
 	for i := 0; i < x.banding.B; i++ {
-		k := x.key(sig, i)
+		x.keys = append(x.keys, x.key(sig, i))
+	}
+	x.table.prefetch(x.keys)
+	for _, k := range x.keys {
 		x.next = append(x.next, x.table.get(k))
 		x.table.set(k, l+1)
 	}
@@ -101,8 +106,15 @@ func (x *BandIndex) Candidates(dst []uint32, values []uint64) []uint32 {
 	sig := x.low(values)
 	start := len(dst)
 	b := uint32(x.banding.B)
+	// The keys first, then the lookups, which then miss the cache
+	// together rather than one after another.
+	x.keys = x.keys[:0]
 	for i := 0; i < x.banding.B; i++ {
-		for h := x.table.get(x.key(sig, i)); h != 0; h = x.next[(h-1)*b+uint32(i)] {
+		x.keys = append(x.keys, x.key(sig, i))
+	}
+	x.table.prefetch(x.keys)
+	for i, k := range x.keys {
+		for h := x.table.get(k); h != 0; h = x.next[(h-1)*b+uint32(i)] {
 			dst = append(dst, h-1)
 		}
 	}
