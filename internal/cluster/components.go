@@ -169,7 +169,13 @@ func (c *components) readPairs(ctx context.Context, inputs []string, w *record.W
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()
-	sc.OnHeader = w.Header
+	// The stages the input's own headers name (the --ids file's are not
+	// the input's).
+	stages := map[string]bool{}
+	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		stages[h.Stage] = true
+		return w.Header(h, pos)
+	}
 	if c.opt.Progress {
 		stop := stream.StartProgress("cluster", stderr, src, out.Records)
 		defer stop()
@@ -180,10 +186,8 @@ func (c *components) readPairs(ctx context.Context, inputs []string, w *record.W
 	for sc.Scan() {
 		if !checked {
 			checked = true
-			if _, ok := w.Upstream().Get("pairs"); !ok {
-				if _, ok := w.Upstream().Get("sketch"); ok {
-					return record.Errorf(sc.Pos(), "the input holds sketches, not pairs: cluster them with --method leader or greedy, or make pairs with band | pairs")
-				}
+			if stages["sketch"] && !stages["pairs"] {
+				return record.Errorf(sc.Pos(), "the input holds sketches, not pairs: cluster them with --method leader or greedy, or make pairs with band | pairs")
 			}
 		}
 		out.Count(1)

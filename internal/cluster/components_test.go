@@ -187,6 +187,14 @@ func TestComponentsSingletons(t *testing.T) {
 	if want := "a\ta\nb\tb\nb\td\nc\tc\ne\te\n"; got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
+	// A sketch file as the list, headerless pairs: the pairs are pairs.
+	sketches := filepath.Join(dir, "sketches.tsv")
+	os.WriteFile(sketches, []byte("#neardup stage=sketch method=minhash n=1 seed=0 family=muladd64\na\t1\t0000000000000001\nb\t1\t0000000000000001\n"), 0o644)
+	withSketches := opt
+	withSketches.IDs = sketches
+	if got, _, err := run(t, withSketches, "b\ta\n"); err != nil || got != "a\ta\na\tb\n" {
+		t.Fatalf("sketches as the id list: %q %v", got, err)
+	}
 	// A pair of an id the list lacks is bad input.
 	if _, _, err := run(t, opt, "b\tx\n"); err == nil || !strings.Contains(err.Error(), "in.tsv:1: id x is not in") {
 		t.Fatalf("unknown id: err = %v", err)
