@@ -206,6 +206,12 @@ func (l *Lines) read() (*Chunk, error) {
 	buf := append(*p, l.carry...)
 	l.carry = l.carry[:0]
 	for {
+		// buf holds the start of one line, l.line, and not its end.
+		if len(buf) > l.MaxLine {
+			putBuf(p)
+			return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line},
+				Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
+		}
 		if l.eof {
 			if len(buf) == 0 {
 				putBuf(p)
@@ -241,12 +247,6 @@ func (l *Lines) read() (*Chunk, error) {
 			}
 			l.carry = append(l.carry, buf[end:]...)
 			return l.chunk(p, buf[:end]), nil
-		}
-		// buf holds the start of one line, l.line, and not its end.
-		if len(buf) > l.MaxLine {
-			putBuf(p)
-			return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line},
-				Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
 		}
 	}
 }
@@ -284,7 +284,7 @@ func (l *Lines) doneReading() {
 	}
 }
 
-// Close closes the current input; Next returns nothing more. Run returns
+// Close closes the current input and ends the reading. Run returns
 // on an error without waiting for a read that may be blocked on a slow
 // input, so Close may come while Next is under way in Run's reader: the
 // input is then closed when that read returns.

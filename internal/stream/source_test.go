@@ -45,6 +45,21 @@ func (rr *randReader) Read(p []byte) (int, error) {
 	return rr.r.Read(p)
 }
 
+// sizedReader returns at most sizes[i] bytes on its i-th read, then
+// whatever is asked.
+type sizedReader struct {
+	r     io.Reader
+	sizes []int
+}
+
+func (sr *sizedReader) Read(p []byte) (int, error) {
+	if len(sr.sizes) > 0 {
+		p = p[:min(len(p), sr.sizes[0])]
+		sr.sizes = sr.sizes[1:]
+	}
+	return sr.r.Read(p)
+}
+
 // testLines returns a Lines source over files read through wrap.
 func testLines(files []file, wrap func(io.Reader) io.Reader) *Lines {
 	var names []string
@@ -189,6 +204,9 @@ func TestLinesMaxLine(t *testing.T) {
 		{"at the limit", "a\n" + strings.Repeat("x", 100) + "\nb\n", 100, iotest.OneByteReader, ""},
 		{"over", "a\nb\n" + strings.Repeat("x", 101) + "\nc\n", 100, iotest.OneByteReader, "f:3: line exceeds 100 bytes"},
 		{"over at the end", "a\n" + strings.Repeat("x", 101), 100, iotest.OneByteReader, "f:2: line exceeds 100 bytes"},
+		// The long line's start comes with the line before it, its end
+		// with the next read.
+		{"over in one read", "a\n" + strings.Repeat("x", 150) + "\nb\n", 100, func(r io.Reader) io.Reader { return &sizedReader{r: r, sizes: []int{152}} }, "f:2: line exceeds 100 bytes"},
 		{"longer than a buffer", numbered("a", 10) + strings.Repeat("x", 3*ChunkSize) + "\n", 1000, func(r io.Reader) io.Reader { return r }, "f:11: line exceeds 1000 bytes"},
 	}
 	for _, tt := range tests {
