@@ -77,8 +77,12 @@ func putBuf(l *bufList, p *[]byte) {
 // Lines reads the named inputs ("-" is standard input) one after another and
 // cuts them into chunks of whole lines.
 type Lines struct {
-	names   []string
+	names []string
+	// MaxLine bounds the memory one line takes: a line is refused once
+	// more than MaxLine bytes of it have been read without its end.
 	MaxLine int
+	// open opens an input; tests replace it to control the reads.
+	open func(name string) (*input.File, error)
 
 	cur      *input.File
 	nextName int
@@ -89,13 +93,11 @@ type Lines struct {
 	seq      int
 	done     int64 // consumed bytes of closed files
 	total    int64
-	mu       sync.Mutex
 	peeked   []*Chunk
-	// busy says a Next is running, closed that Close was called (both
-	// guarded by mu): Run's reader may still be in Next when a stage that
-	// stopped on an error closes the source, and then the Next closes the
-	// input when it returns.
-	busy, closed bool
+
+	mu      sync.Mutex // guards cur, done, reading and closed
+	reading bool       // a call of next is under way
+	closed  bool
 }
 
 // NewLines returns a source over the named inputs, or standard input when
@@ -104,7 +106,7 @@ func NewLines(names []string) *Lines {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
-	l := &Lines{names: names, MaxLine: DefaultMaxLine, ordinal: 1}
+	l := &Lines{names: names, MaxLine: DefaultMaxLine, open: input.Open, ordinal: 1}
 	l.total = TotalSize(names)
 	return l
 }
@@ -123,12 +125,12 @@ func TotalSize(names []string) int64 {
 	return total
 }
 
-func (l *Lines) open() error {
+func (l *Lines) openNext() error {
 	for l.cur == nil {
 		if l.nextName >= len(l.names) {
 			return io.EOF
 		}
-		f, err := input.Open(l.names[l.nextName])
+		f, err := l.open(l.names[l.nextName])
 		l.nextName++
 		if err != nil {
 			return err
@@ -146,10 +148,6 @@ func (l *Lines) open() error {
 func (l *Lines) closeCur() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.closeCurLocked()
-}
-
-func (l *Lines) closeCurLocked() error {
 	if l.cur == nil {
 		return nil
 	}
@@ -167,21 +165,6 @@ func (l *Lines) Next() (*Chunk, error) {
 		l.peeked = l.peeked[1:]
 		return c, nil
 	}
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil, nil
-	}
-	l.busy = true
-	l.mu.Unlock()
-	defer func() {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.busy = false
-		if l.closed {
-			l.closeCurLocked()
-		}
-	}()
 	return l.next()
 }
 
@@ -218,8 +201,16 @@ func (l *Lines) Peek() (headers []HeaderAt, first []byte, err error) {
 }
 
 func (l *Lines) next() (*Chunk, error) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, nil
+	}
+	l.reading = true
+	l.mu.Unlock()
+	defer l.doneReading()
 	for {
-		if err := l.open(); err == io.EOF {
+		if err := l.openNext(); err == io.EOF {
 			return nil, nil
 		} else if err != nil {
 			return nil, err
@@ -247,6 +238,12 @@ func (l *Lines) read() (*Chunk, error) {
 	buf := append(*p, l.carry...)
 	l.carry = l.carry[:0]
 	for {
+		// buf holds the start of one line, l.line, and not its end.
+		if len(buf) > l.MaxLine {
+			putBuf(&inPool, p)
+			return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line},
+				Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
+		}
 		if l.eof {
 			if len(buf) == 0 {
 				putBuf(&inPool, p)
@@ -256,10 +253,6 @@ func (l *Lines) read() (*Chunk, error) {
 			return l.chunk(p, buf), nil
 		}
 		if len(buf) == cap(buf) {
-			if len(buf) >= l.MaxLine {
-				return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line + int64(bytes.Count(buf, []byte{'\n'}))},
-					Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
-			}
 			nb := make([]byte, len(buf), 2*cap(buf))
 			copy(nb, buf)
 			buf = nb
@@ -311,16 +304,33 @@ func (l *Lines) Progress() (int64, int64) {
 	return done, l.total
 }
 
-// Close closes the current input, at once or, when a Next is running in
-// another goroutine, as that Next returns.
+// doneReading ends a call of next, and closes the input if Close was
+// called meanwhile.
+func (l *Lines) doneReading() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reading = false
+	if l.closed && l.cur != nil {
+		l.cur.Close()
+		l.cur = nil
+	}
+}
+
+// Close closes the current input and ends the reading. Run returns
+// on an error without waiting for a read that may be blocked on a slow
+// input, so Close may come while Next is under way in Run's reader: the
+// input is then closed when that read returns.
 func (l *Lines) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
-	if l.busy {
+	if l.reading || l.cur == nil {
 		return nil
 	}
-	return l.closeCurLocked()
+	l.done += l.cur.Consumed()
+	err := l.cur.Close()
+	l.cur = nil
+	return err
 }
 
 // Release returns a chunk's buffer for reuse; the chunk must not be used
