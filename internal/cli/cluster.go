@@ -124,7 +124,7 @@ EXAMPLES
    cluster --method greedy --represent popular sketches.tsv
    keep --clusters clusters.tsv corpus.jsonl > deduplicated.jsonl`,
 		Flags: merge([]cli.Flag{
-			&cli.StringFlag{Name: "method", Value: cluster.Components, Usage: "`METHOD`: components (of pairs), leader or greedy (of sketches)"},
+			&cli.StringFlag{Name: "method", Value: cluster.Components, Usage: "clustering `METHOD`: components (of pairs), leader or greedy (of sketches)"},
 			&cli.BoolFlag{Name: "singletons", Usage: "components: also write the documents in no pair, each its own cluster (needs --ids)"},
 			&cli.StringFlag{Name: "ids", Usage: "components: `FILE` whose records' first field lists every document (a shingle or sketch file)"},
 			&cli.Float64Flag{Name: "min-similarity-to-representative", Usage: "components: split clusters so that every member's verified similarity to the representative reaches `T`"},

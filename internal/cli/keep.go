@@ -58,7 +58,7 @@ EXAMPLES
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "`DIR` for the copy of standard input that two passes need (default: the system's)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
 			&cli.StringFlag{Name: "format", Category: catInput, Usage: "document format: tsv, jsonl, files or lines (default: from the file name)"},
 			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "each FILE (or each path read from standard input) is one document; same as --format files"},

@@ -293,11 +293,16 @@ func TestStopwords(t *testing.T) {
 		"ok\n...":        `line 2: "..." holds no word`,
 		"ok\nl'homme":    `line 2: "l'homme" is more than one token`,
 		"日本":             `line 1: "日本" is more than one token`,
-		"le # comment":   `line 1: "#" holds no word`, // only whole lines are comments
 	} {
 		if _, err := ReadStopwords(strings.NewReader(in)); err == nil || err.Error() != want {
 			t.Errorf("ReadStopwords(%q) error = %v, want %s", in, err, want)
 		}
+	}
+
+	// A comment runs from '#' to the end of its line, also after words.
+	commented, err := ReadStopwords(strings.NewReader("le la # articles\nles\n"))
+	if err != nil || commented.Name() != list.Name() {
+		t.Errorf("a list with trailing comments: %v, name %q, want the name of les la le, %q", err, commented.Name(), list.Name())
 	}
 
 	// A custom list is what the stopword unit uses.
