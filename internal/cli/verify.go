@@ -37,16 +37,53 @@ bytes and the id's length per document. When the pairs are larger than
 --memory, it loads every document of the file and streams the rest of the
 pairs.
 
+LARGER THAN MEMORY
+With --attach and then --sorted, verify holds neither the pairs nor the
+file: both are read in order, the way join(1) reads two sorted files, in two
+steps with a sort between them. The file must be sorted by id and the pairs
+by their first id (pairs writes them so):
+
+   LC_ALL=C sort -t$'\t' -k1,1 -S 2G shingles.tsv > shingles.sorted.tsv
+   pairs --sorted keys.sorted.tsv |
+      verify --attach --shingles shingles.sorted.tsv |
+      LC_ALL=C sort -t$'\t' -k1,1 -S 2G --parallel=4 |
+      verify --sorted --shingles shingles.sorted.tsv --threshold 0.8
+
+--attach writes, for each pair idA TAB idB, an attached pair
+
+   idB TAB idA TAB size TAB h h h …
+
+keyed by idB and carrying idA's shingle hashes as its shingle record has them
+(size: their number), or with --sketches its sketch's size and values; and
+always the header line "#neardup stage=attach values=shingles" (or
+sketches). Every stage but verify --sorted refuses input with that header.
+The sort brings the pairs of each idB together; --sorted joins them with
+the file again and writes the same scored pairs, with the same header lines,
+as verify without these flags, in the order of idB (sort them to compare).
+The attached pairs take about 17 bytes per shingle per pair: give sort a
+--temporary-directory with room, or --compress-program=zstd.
+--threshold and --containment belong to --sorted, which scores.
+
+Each step holds one piece of its input at a time per worker (about 1 MB
+and the records it names), whatever the size of the files. Input out of
+order stops the stage with the place of the first record out of order (an
+id repeated in the file, too), even under --skip-bad: the join would
+otherwise be silently wrong.
+
 EXAMPLES
    pairs keys.tsv | verify --shingles shingles.tsv --threshold 0.8
    verify --shingles s.tsv --containment --threshold 0.9 candidates.tsv
-   verify --sketches sketches.tsv candidates.tsv`,
+   verify --sketches sketches.tsv candidates.tsv
+   verify --attach --shingles s.sorted.tsv pairs.tsv |
+      LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv`,
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
 			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
+			&cli.BoolFlag{Name: "attach", Usage: "join pairs sorted by their first id with the file sorted by id; write attached pairs (larger than memory, step 1)"},
+			&cli.BoolFlag{Name: "sorted", Usage: "join attached pairs sorted by their first field with the file sorted by id; score them (larger than memory, step 2)"},
 		}, commonFlags()),
 		Action: verifyAction,
 	}
@@ -67,6 +104,23 @@ func verifyAction(c *cli.Context, env *Env) error {
 		SkipBad:     c.Bool("skip-bad"),
 		NoHeader:    c.Bool("no-header"),
 		Progress:    c.Bool("progress"),
+		Attach:      c.Bool("attach"),
+		Sorted:      c.Bool("sorted"),
+	}
+	if opt.Attach && opt.Sorted {
+		return usagef("--attach and --sorted are the two steps of one join, with a sort between them: give one")
+	}
+	if opt.Attach || opt.Sorted {
+		if c.IsSet("memory") {
+			return usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
+		}
+	}
+	if opt.Attach {
+		for _, f := range []string{"threshold", "containment", "no-header"} {
+			if c.IsSet(f) {
+				return usagef("--%s goes to verify --sorted: --attach scores nothing and always writes its header", f)
+			}
+		}
 	}
 	if (opt.Shingles == "") == (opt.Sketches == "") {
 		return usagef("give --shingles FILE (exact) or --sketches FILE (estimate)")

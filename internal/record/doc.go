@@ -15,7 +15,16 @@
 //	candidate pair  idA TAB idB                  idA < idB bytewise, each pair once
 //	scored pair     idA TAB idB TAB similarity   (containment both ways when asked)
 //	cluster member  cluster TAB id
+//	attached pair   idB TAB idA TAB size TAB v v v …
 //
+// The attached pair is the intermediate record of verify's join over sorted
+// files (verify --attach, then sort, then verify --sorted): a candidate pair
+// keyed by the id still to be looked up, idB, carrying the set of the other,
+// idA: its shingle hashes as its shingle record has them, size being their
+// number, or its sketch's size and values. It always comes with the header
+// "#neardup stage=attach values=shingles" (or sketches), and only verify
+// --sorted takes it: every other reader refuses input with that header
+// (Writer.Header), since an attached pair would pass for a pair idB, idA.
 // Document ids are opaque bytes. They travel in their escaped form, and every
 // comparison between ids ("idA < idB", "the smallest id") is a bytewise
 // comparison of that escaped form, which is the order LC_ALL=C sort gives.

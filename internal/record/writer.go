@@ -40,6 +40,9 @@ func (w *Writer) Upstream() *HeaderSet { return &w.upstream }
 // seen for the same stage is an error.
 func (w *Writer) Header(h Header, pos Pos) error {
 	w.touched = true
+	if h.Stage == AttachStage {
+		return Errorf(pos, "the input holds attached pairs (%s), written by verify --attach: only verify --sorted reads them, sorted by their first field (LC_ALL=C sort -t$'\\t' -k1,1)", h)
+	}
 	for _, o := range w.own {
 		if o.Stage == h.Stage {
 			return Errorf(pos, "input already went through %s (%s); this run would add %s", h.Stage, h, o)

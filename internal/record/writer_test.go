@@ -95,6 +95,22 @@ func TestWriterConflicts(t *testing.T) {
 	}
 }
 
+// TestWriterRefusesAttachedPairs: the intermediate record of verify's join
+// is refused by every stage that reads headers through a Writer, as main
+// or as secondary input, even a stage whose own header is attach.
+func TestWriterRefusesAttachedPairs(t *testing.T) {
+	attach := record.NewHeader(record.AttachStage, "values", "shingles")
+	for _, own := range []record.Header{ownHeader, attach} {
+		w := record.NewWriter(&bytes.Buffer{}, false, false, own)
+		for _, add := range []func(record.Header, record.Pos) error{w.Header, w.Secondary} {
+			err := add(attach, record.Pos{File: "a.tsv", Line: 3})
+			if err == nil || !strings.HasPrefix(err.Error(), "a.tsv:3: the input holds attached pairs (#neardup stage=attach values=shingles), written by verify --attach: only verify --sorted reads them") {
+				t.Errorf("own %s: %v", own, err)
+			}
+		}
+	}
+}
+
 func TestWriterSecondary(t *testing.T) {
 	t.Run("main input empty", func(t *testing.T) {
 		var out bytes.Buffer

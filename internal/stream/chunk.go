@@ -23,6 +23,10 @@ type Chunk struct {
 	Docs []FileDoc
 	// Skipped holds files that could not be read, under SkipBad.
 	Skipped []*record.Error
+	// Value carries what a source attaches to a chunk for its workers
+	// (verify's join: the records of the sorted file that the chunk's
+	// lines name).
+	Value any
 
 	buf *[]byte
 }

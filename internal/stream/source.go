@@ -340,4 +340,5 @@ func (c *Chunk) Release() {
 	c.buf = nil
 	c.Data = nil
 	c.Docs = nil
+	c.Value = nil
 }

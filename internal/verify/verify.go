@@ -27,6 +27,13 @@ type Options struct {
 	// reaches the threshold.
 	Containment bool
 
+	// Attach and Sorted are the two steps of the join over sorted files
+	// (join.go), which holds neither the pairs nor the file in memory.
+	// Attach reads pairs sorted by their first id, and the file sorted by
+	// id, and writes attached pairs; Sorted reads attached pairs sorted by
+	// their first field, and the file, and writes scored pairs.
+	Attach, Sorted bool
+
 	// MemoryBytes bounds the candidate pairs read ahead to learn which
 	// documents to load; past it every document of the file is loaded.
 	MemoryBytes int64
@@ -38,20 +45,27 @@ type Options struct {
 	Progress     bool
 }
 
-// measure computes the scores of a pair of stored documents.
+// doc is what a measure scores: a document's shingle hashes (ascending)
+// or sketch values, and the size recorded with them.
+type doc struct {
+	values []uint64
+	size   uint64
+}
+
+// measure computes the scores of a pair of documents.
 type measure interface {
 	// score returns Jaccard (or its estimate) and, when containment is
 	// known, c(A,B) and c(B,A).
-	score(a, b int) (j, cab, cba float64)
+	score(a, b doc) (j, cab, cba float64)
 	name() string
 }
 
-type exact struct{ s *store.Store }
+type exact struct{}
 
-func (m exact) name() string { return "jaccard" }
+func (exact) name() string { return "jaccard" }
 
-func (m exact) score(a, b int) (float64, float64, float64) {
-	x, y := m.s.Values(a), m.s.Values(b)
+func (exact) score(a, b doc) (float64, float64, float64) {
+	x, y := a.values, b.values
 	inter := intersect(x, y)
 	union := len(x) + len(y) - inter
 	var j, cab, cba float64
@@ -88,38 +102,68 @@ func intersect(a, b []uint64) int {
 	return n
 }
 
-type signatures struct{ s *store.Store }
+type signatures struct{}
 
-func (m signatures) name() string { return "minhash-estimate" }
+func (signatures) name() string { return "minhash-estimate" }
 
-func (m signatures) score(a, b int) (float64, float64, float64) {
-	if m.s.Size(a) == 0 || m.s.Size(b) == 0 {
+func (signatures) score(a, b doc) (float64, float64, float64) {
+	if a.size == 0 || b.size == 0 {
 		// Two empty sets agree everywhere, but share nothing: 0, as
 		// their exact Jaccard similarity is taken to be.
 		return 0, -1, -1
 	}
-	j := minhash.Similarity(m.s.Values(a), m.s.Values(b))
-	return j, -1, -1
+	return minhash.Similarity(a.values, b.values), -1, -1
 }
 
-type bottomK struct {
-	s *store.Store
-	k int
+type bottomK struct{ k int }
+
+func (bottomK) name() string { return "bottomk-estimate" }
+
+func (m bottomK) score(a, b doc) (float64, float64, float64) {
+	return minhash.BottomKResemblance(a.values, b.values, m.k), -1, -1
 }
 
-func (m bottomK) name() string { return "bottomk-estimate" }
+type modM struct{}
 
-func (m bottomK) score(a, b int) (float64, float64, float64) {
-	return minhash.BottomKResemblance(m.s.Values(a), m.s.Values(b), m.k), -1, -1
-}
+func (modM) name() string { return "modm-estimate" }
 
-type modM struct{ s *store.Store }
-
-func (m modM) name() string { return "modm-estimate" }
-
-func (m modM) score(a, b int) (float64, float64, float64) {
-	x, y := m.s.Values(a), m.s.Values(b)
+func (modM) score(a, b doc) (float64, float64, float64) {
+	x, y := a.values, b.values
 	return minhash.ModMResemblance(x, y), minhash.ModMContainment(x, y), minhash.ModMContainment(y, x)
+}
+
+// sketchMeasure returns the estimate for the sketches of a file with the
+// given headers.
+func sketchMeasure(file string, headers []stream.HeaderAt, containment bool) (measure, error) {
+	method, k := "minhash", 0
+	for _, h := range headers {
+		if h.Header.Stage == "sketch" {
+			method, _ = h.Header.Get("method")
+			k = h.Header.Int("s", 0)
+		}
+	}
+	var m measure
+	switch method {
+	case "minhash", "oph":
+		m = signatures{}
+	case "bottomk":
+		m = bottomK{k}
+	case "modm":
+		m = modM{}
+	default:
+		return nil, fmt.Errorf("%s: verify can't estimate from %s sketches", file, method)
+	}
+	if containment && method != "modm" {
+		return nil, fmt.Errorf("--containment needs --shingles, or --sketches made by sketch --method modm (the file holds %s sketches)", method)
+	}
+	return m, nil
+}
+
+// ownHeader returns the stage's header line for measure m.
+func ownHeader(m measure, opt *Options) record.Header {
+	return record.NewHeader("verify", "measure", m.name(),
+		"threshold", strconv.FormatFloat(opt.Threshold, 'g', -1, 64),
+		"containment", yesNo(opt.Containment))
 }
 
 // Run reads candidate pairs and writes scored pairs.
@@ -127,82 +171,66 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if (opt.Shingles == "") == (opt.Sketches == "") {
 		return fmt.Errorf("give --shingles FILE or --sketches FILE")
 	}
-	var w *record.Writer
-	out := &stream.Output{Stage: "verify", Stderr: stderr}
-	var m measure
-	own := record.NewHeader("verify")
+	switch {
+	case opt.Attach && opt.Sorted:
+		return fmt.Errorf("--attach and --sorted are the two steps of one join: give one")
+	case opt.Attach:
+		return runAttach(ctx, opt, inputs, stdout, stderr)
+	case opt.Sorted:
+		return runSorted(ctx, opt, inputs, stdout, stderr)
+	}
 	// The writer needs the stage's header, which names the measure; the
 	// measure is known once the file is loaded, so the writer is made with
 	// a header filled in afterwards.
-	w = record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
-	out.W = w
-	src := newReadAhead(stream.NewLines(inputs), opt.MemoryBytes)
+	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
+	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	var m measure
+	lines := stream.NewLines(inputs)
+	src := newReadAhead(lines, opt.MemoryBytes)
 	defer src.Close()
+	// Attached pairs are refused before the file is loaded (by the
+	// writer, as every stage refuses them).
+	peeked, _, err := lines.Peek()
+	if err != nil {
+		return err
+	}
+	for _, h := range peeked {
+		if h.Header.Stage == record.AttachStage {
+			return w.Header(h.Header, h.Pos)
+		}
+	}
 	if err := src.fill(ctx); err != nil {
 		return err
 	}
 	needed := src.needed()
+	var st *store.Store
 	if opt.Shingles != "" {
 		s, _, err := load(ctx, opt.Shingles, false, needed, &opt, w, out)
 		if err != nil {
 			return err
 		}
-		m = exact{s}
+		st, m = s, exact{}
 	} else {
 		s, headers, err := load(ctx, opt.Sketches, true, needed, &opt, w, out)
 		if err != nil {
 			return err
 		}
-		method, k := "minhash", 0
-		for _, h := range headers {
-			if h.Header.Stage == "sketch" {
-				method, _ = h.Header.Get("method")
-				k = h.Header.Int("s", 0)
-			}
-		}
-		switch method {
-		case "minhash", "oph":
-			m = signatures{s}
-		case "bottomk":
-			m = bottomK{s, k}
-		case "modm":
-			m = modM{s}
-		default:
-			return fmt.Errorf("%s: verify can't estimate from %s sketches", opt.Sketches, method)
-		}
-		if opt.Containment && method != "modm" {
-			return fmt.Errorf("--containment needs --shingles, or --sketches made by sketch --method modm (the file holds %s sketches)", method)
+		st = s
+		if m, err = sketchMeasure(opt.Sketches, headers, opt.Containment); err != nil {
+			return err
 		}
 	}
-	own.Params = append(own.Params,
-		record.Param{Key: "measure", Value: m.name()},
-		record.Param{Key: "threshold", Value: strconv.FormatFloat(opt.Threshold, 'g', -1, 64)},
-		record.Param{Key: "containment", Value: yesNo(opt.Containment)})
-	w.SetOwn(own)
+	w.SetOwn(ownHeader(m, &opt))
 
 	if opt.Progress {
 		stop := stream.StartProgress("verify", stderr, src, out.Records)
 		defer stop()
 	}
-	newWorker := func() stream.Worker { return &worker{opt: &opt, m: m, st: storeOf(m)} }
+	newWorker := func() stream.Worker { return &worker{opt: &opt, m: m, st: st} }
 	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
 		return err
 	}
 	return out.Finish()
-}
-
-func storeOf(m measure) *store.Store {
-	switch m := m.(type) {
-	case exact:
-		return m.s
-	case signatures:
-		return m.s
-	case bottomK:
-		return m.s
-	case modM:
-		return m.s
-	}
-	return nil
 }
 
 func yesNo(b bool) string {
@@ -220,15 +248,9 @@ type worker struct {
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
-		a, b, ok := record.Cut(line)
-		if !ok {
-			return record.Bad("want idA TAB idB, found no TAB")
-		}
-		if i := bytes.IndexByte(b, '\t'); i >= 0 {
-			if i != len(b)-1 {
-				return record.Bad("want idA TAB idB, found more fields")
-			}
-			b = b[:i] // the empty last field Hadoop Streaming adds
+		a, b, err := parsePair(line)
+		if err != nil {
+			return err
 		}
 		cmp := bytes.Compare(a, b)
 		if cmp == 0 {
@@ -245,28 +267,48 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		if !ok {
 			return record.Bad("id %s is not in %s", b, w.source())
 		}
-		j, cab, cba := w.m.score(ia, ib)
-		keep := j >= w.opt.Threshold
-		if w.opt.Containment {
-			keep = keep || cab >= w.opt.Threshold || cba >= w.opt.Threshold
-		}
-		if !keep {
-			return nil
-		}
-		r.Out = append(r.Out, a...)
-		r.Out = append(r.Out, '\t')
-		r.Out = append(r.Out, b...)
-		r.Out = append(r.Out, '\t')
-		r.Out = appendScore(r.Out, j)
-		if w.opt.Containment {
-			r.Out = append(r.Out, '\t')
-			r.Out = appendScore(r.Out, cab)
-			r.Out = append(r.Out, '\t')
-			r.Out = appendScore(r.Out, cba)
-		}
-		r.Out = append(r.Out, '\n')
+		j, cab, cba := w.m.score(doc{w.st.Values(ia), w.st.Size(ia)}, doc{w.st.Values(ib), w.st.Size(ib)})
+		r.Out = appendScored(r.Out, w.opt, a, b, j, cab, cba)
 		return nil
 	})
+}
+
+// parsePair splits a candidate pair into its ids.
+func parsePair(line []byte) (a, b []byte, err error) {
+	a, b, ok := record.Cut(line)
+	if !ok {
+		return nil, nil, record.Bad("want idA TAB idB, found no TAB")
+	}
+	if i := bytes.IndexByte(b, '\t'); i >= 0 {
+		if i != len(b)-1 {
+			return nil, nil, record.Bad("want idA TAB idB, found more fields")
+		}
+		b = b[:i] // the empty last field Hadoop Streaming adds
+	}
+	return a, b, nil
+}
+
+// appendScored appends the scored pair a, b (a < b) if it is kept.
+func appendScored(dst []byte, opt *Options, a, b []byte, j, cab, cba float64) []byte {
+	keep := j >= opt.Threshold
+	if opt.Containment {
+		keep = keep || cab >= opt.Threshold || cba >= opt.Threshold
+	}
+	if !keep {
+		return dst
+	}
+	dst = append(dst, a...)
+	dst = append(dst, '\t')
+	dst = append(dst, b...)
+	dst = append(dst, '\t')
+	dst = appendScore(dst, j)
+	if opt.Containment {
+		dst = append(dst, '\t')
+		dst = appendScore(dst, cab)
+		dst = append(dst, '\t')
+		dst = appendScore(dst, cba)
+	}
+	return append(dst, '\n')
 }
 
 func (w *worker) source() string {

@@ -1,0 +1,151 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// joinFile returns the sorted file of the join modes and what it holds.
+func joinFile(opt *Options) (file, values string) {
+	if opt.Shingles != "" {
+		return opt.Shingles, "shingles"
+	}
+	return opt.Sketches, "sketches"
+}
+
+// joinSink passes on the side file's headers met while reading (a worker
+// leaves them in Result.Value) and then the result.
+func joinSink(w *record.Writer, out *stream.Output) func(*stream.Result) error {
+	return func(r *stream.Result) error {
+		if hs, ok := r.Value.([]stream.HeaderAt); ok {
+			for _, h := range hs {
+				if err := w.Secondary(h.Header, h.Pos); err != nil {
+					return err
+				}
+			}
+		}
+		return out.Sink(r)
+	}
+}
+
+// sideHeaders reads the headers at the top of the sorted file and gives
+// them to w.
+func sideHeaders(side *sideReader, w *record.Writer) ([]stream.HeaderAt, error) {
+	hs, _, err := side.src.Peek()
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hs {
+		if err := w.Secondary(h.Header, h.Pos); err != nil {
+			return nil, err
+		}
+	}
+	return hs, nil
+}
+
+// runAttach reads candidate pairs sorted by their first id and writes
+// attached pairs: "idB TAB idA TAB size TAB values", A's shingle hashes
+// (size is their number) or sketch, from the sorted file.
+func runAttach(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	file, values := joinFile(&opt)
+	// The header is always written: verify --sorted needs it, and every
+	// other stage refuses attached pairs by it.
+	w := record.NewWriter(stdout, false, opt.LineBuffered, record.NewHeader(record.AttachStage, "values", values))
+	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	side := newSideReader(file)
+	src := &joinSource{main: stream.NewLines(inputs), side: side,
+		order: "id %s comes after %s (line %d): verify --attach needs pairs sorted by their first id (LC_ALL=C sort -t$'\\t' -k1,1)"}
+	defer src.Close()
+	if _, err := sideHeaders(side, w); err != nil {
+		return err
+	}
+	if opt.Progress {
+		stop := stream.StartProgress("verify", stderr, src, out.Records)
+		defer stop()
+	}
+	newWorker := func() stream.Worker { return &attachWorker{opt: &opt, file: file} }
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, joinSink(w, out)); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+type attachWorker struct {
+	opt  *Options
+	file string
+	vals []uint64
+	sk   record.Sketch
+}
+
+// parseSide checks a record of the sorted file and returns the size and
+// values field an attached pair carries.
+func (w *attachWorker) parseSide(line []byte, pos record.Pos) (size uint64, values []byte, err error) {
+	if w.opt.Shingles != "" {
+		_, field, ok := record.Cut(line)
+		if !ok {
+			return 0, nil, record.Errorf(pos, "want id TAB shingle hashes, found no TAB")
+		}
+		w.vals, _, err = record.ParseShingles(w.vals[:0], nil, field)
+		if err != nil {
+			return 0, nil, atPos(err, pos)
+		}
+		return uint64(len(w.vals)), field, nil
+	}
+	if err := record.ParseSketch(&w.sk, line); err != nil {
+		return 0, nil, atPos(err, pos)
+	}
+	_, rest, _ := record.Cut(line)
+	_, values, _ = record.Cut(rest)
+	return w.sk.Size, values, nil
+}
+
+// atPos places an error found in a line of the sorted file.
+func atPos(err error, pos record.Pos) error {
+	if le, ok := err.(*record.LineError); ok {
+		return &record.Error{Pos: pos, Msg: le.Msg}
+	}
+	return err
+}
+
+func (w *attachWorker) Process(c *stream.Chunk, r *stream.Result) {
+	side := c.Value.(*sideRecords)
+	r.Value = side.headers
+	k, parsed := 0, -1
+	var size uint64
+	var values []byte
+	var sideErr error
+	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
+		a, b, err := parsePair(line)
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(a, b) {
+			return record.Bad("a pair of %s with itself", a)
+		}
+		var ok bool
+		if k, ok = side.find(a, k); !ok {
+			return record.Bad("id %s is not in %s (or the file is not sorted by id)", a, w.file)
+		}
+		if k != parsed {
+			parsed = k
+			size, values, sideErr = w.parseSide(side.lines[k], side.pos[k])
+		}
+		if sideErr != nil {
+			return sideErr
+		}
+		r.Out = append(r.Out, b...)
+		r.Out = append(r.Out, '\t')
+		r.Out = append(r.Out, a...)
+		r.Out = append(r.Out, '\t')
+		r.Out = strconv.AppendUint(r.Out, size, 10)
+		r.Out = append(r.Out, '\t')
+		r.Out = append(r.Out, values...)
+		r.Out = append(r.Out, '\n')
+		return nil
+	})
+}
