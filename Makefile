@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check vet fmt-check man man-check bench fuzz demo install clean
+.PHONY: all build test check vet fmt-check man man-check bench scale fuzz demo install clean
 
 all: build
 
@@ -38,6 +38,11 @@ man:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./internal/...
 	./examples/bench.sh
+
+# The pipeline on a corpus several times a hard memory limit per process,
+# against the in-memory pipeline (examples/scale-bench.sh; DOCS, LIMIT).
+scale: build
+	./examples/scale-bench.sh
 
 fuzz:
 	@for pkg in $$($(GO) list ./internal/...); do \

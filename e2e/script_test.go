@@ -61,6 +61,7 @@ func TestScript(t *testing.T) {
 			"checkrecall": cmdCheckRecall,
 			"hadoop":      cmdHadoop,
 			"samecanon":   cmdSameCanon,
+			"peakrss":     cmdPeakRSS,
 		},
 	})
 }
