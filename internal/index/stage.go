@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/record"
