@@ -108,7 +108,7 @@ EXAMPLES
 					&cli.IntFlag{Name: "k", Value: 3, Usage: "the largest distance in bits the index answers"},
 					&cli.IntFlag{Name: "blocks", Usage: "blocks the fingerprint is cut into, more than k (default: chosen from the number of fingerprints)"},
 					&cli.IntFlag{Name: "block-size", Value: index.DefaultBlockSize, Usage: "fingerprints per compressed block"},
-					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "write the index to `IDX`"},
+					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the index to `IDX` (required)"},
 					jobsFlag(), skipBadFlag(), progressFlag(),
 				},
 			}, indexBuildAction),
@@ -150,6 +150,9 @@ func indexOptions(c *cli.Context) index.Options {
 func indexBuildAction(c *cli.Context, env *Env) error {
 	opt := indexOptions(c)
 	opt.K, opt.Blocks, opt.BlockSize = c.Int("k"), c.Int("blocks"), c.Int("block-size")
+	if c.String("output") == "" {
+		return usagef("give the index file to write: index build -o IDX [FILE...]")
+	}
 	if opt.K < 0 || opt.K > 63 {
 		return usagef("-k %d: want a distance of 0 to 63 bits", opt.K)
 	}

@@ -67,7 +67,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	maxEntries := int(max(limit/BytesPerHash, 1024))
+	maxEntries := int(max(limit/BytesPerHash, 16))
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	w := record.NewWriter(stdout, false, false, header(0))

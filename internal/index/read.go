@@ -104,6 +104,9 @@ func (ix *Index) load(useMap bool) error {
 	if v := binary.LittleEndian.Uint32(pre[8:]); v != Version {
 		return fmt.Errorf("%s: index format version %d; this program reads version %d: rebuild the index", ix.Path, v, Version)
 	}
+	if binary.LittleEndian.Uint32(pre[12:]) != 0 {
+		return ix.corrupt("the preamble's reserved bytes are not zero")
+	}
 	var tr [trailerSize]byte
 	if _, err := ix.file.ReadAt(tr[:], ix.Size-trailerSize); err != nil {
 		return err
