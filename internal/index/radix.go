@@ -139,3 +139,55 @@ func lsdKeyed(vals, tmp []keyed) {
 		copy(vals, src)
 	}
 }
+
+// keySorter orders keyed values by their top keyBits bits only (the order
+// among equal keys is left as it falls): a counting sort on up to 24 top
+// bits, about one bucket per value, then insertion sort of each bucket on
+// the rest of the key. Its count table is kept for reuse.
+type keySorter struct {
+	counts []uint32
+}
+
+func (s *keySorter) sort(ks, tmp []keyed, keyBits int) []keyed {
+	n := len(ks)
+	if n < 2 {
+		return ks
+	}
+	b := min(keyBits, bits.Len(uint(n)), 24)
+	shift := uint(64 - b)
+	if cap(s.counts) < 1<<b+1 {
+		s.counts = make([]uint32, 1<<b+1)
+	}
+	counts := s.counts[:1<<b+1]
+	clear(counts)
+	for _, k := range ks {
+		counts[k.v>>shift+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	for _, k := range ks {
+		d := k.v >> shift
+		tmp[counts[d]] = k
+		counts[d]++
+	}
+	// counts[d] is now the end of bucket d.
+	if keyBits > b {
+		keyShift := uint(64 - keyBits)
+		start := uint32(0)
+		for _, end := range counts[:1<<b] {
+			bucket := tmp[start:end]
+			for i := 1; i < len(bucket); i++ {
+				x := bucket[i]
+				j := i
+				for j > 0 && bucket[j-1].v>>keyShift > x.v>>keyShift {
+					bucket[j] = bucket[j-1]
+					j--
+				}
+				bucket[j] = x
+			}
+			start = end
+		}
+	}
+	return tmp
+}

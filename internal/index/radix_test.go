@@ -49,3 +49,34 @@ func BenchmarkSortValues(b *testing.B) {
 		sortValues(work, tmp)
 	}
 }
+
+func TestKeySorter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var s keySorter
+	for _, n := range []int{0, 1, 2, 10, 1000, 50000} {
+		for _, keyBits := range []int{1, 7, 20, 33, 64} {
+			ks := make([]keyed, n)
+			for i := range ks {
+				ks[i] = keyed{rng.Uint64() >> rng.IntN(3), uint32(i)}
+			}
+			want := make(map[keyed]bool, n)
+			for _, k := range ks {
+				want[k] = true
+			}
+			got := s.sort(ks, make([]keyed, n), keyBits)
+			shift := uint(64 - keyBits)
+			for i := range got {
+				if !want[got[i]] {
+					t.Fatalf("n=%d bits=%d: %v is not an input, or twice", n, keyBits, got[i])
+				}
+				delete(want, got[i])
+				if i > 0 && got[i-1].v>>shift > got[i].v>>shift {
+					t.Fatalf("n=%d bits=%d: out of order at %d", n, keyBits, i)
+				}
+			}
+			if len(got) != n {
+				t.Fatalf("n=%d: %d out", n, len(got))
+			}
+		}
+	}
+}

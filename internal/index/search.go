@@ -185,14 +185,12 @@ func (ix *Index) SearchBatch(qs []uint64, k, jobs int) ([]Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var keyedBuf, tmp []keyed
+			keyedBuf := make([]keyed, len(qs))
+			tmp := make([]keyed, len(qs))
+			var sorter keySorter
 			var sc readScratch
 			for t := range next {
-				var ms []batchMatch
-				var err error
-				keyedBuf = slices.Grow(keyedBuf[:0], len(qs))[:len(qs)]
-				tmp = slices.Grow(tmp[:0], len(qs))[:len(qs)]
-				ms, err = ix.mergeTable(t, qs, k, keyedBuf, tmp, &sc)
+				ms, err := ix.mergeTable(t, qs, k, keyedBuf, tmp, &sorter, &sc)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -214,14 +212,14 @@ func (ix *Index) SearchBatch(qs []uint64, k, jobs int) ([]Result, error) {
 }
 
 // mergeTable merges the sorted queries with table t.
-func (ix *Index) mergeTable(t int, qs []uint64, k int, ks, tmp []keyed, sc *readScratch) ([]batchMatch, error) {
+func (ix *Index) mergeTable(t int, qs []uint64, k int, ks, tmp []keyed, sorter *keySorter, sc *readScratch) ([]batchMatch, error) {
 	h := ix.Scheme
 	tb := &ix.tables[t]
 	mask := h.KeyMask64(t)
 	for i, q := range qs {
 		ks[i] = keyed{h.Permute64(t, q), uint32(i)}
 	}
-	sortKeyed(ks, tmp)
+	ks = sorter.sort(ks, tmp, h.Tables[t].KeyBits)
 	var out []batchMatch
 	qi := 0
 	for i := 0; i < len(tb.last) && qi < len(ks); i++ {
@@ -266,14 +264,19 @@ func (ix *Index) mergeTable(t int, qs []uint64, k int, ks, tmp []keyed, sc *read
 // resolve looks up the ids of the matches in one pass over table 0 and the
 // id blocks, and returns the results in order.
 func (ix *Index) resolve(ms []batchMatch) ([]Result, error) {
-	slices.SortFunc(ms, func(a, b batchMatch) int { return cmp.Compare(a.FP, b.FP) })
+	byFP := make([]keyed, len(ms))
+	for i, m := range ms {
+		byFP[i] = keyed{m.FP, uint32(i)}
+	}
+	sortKeyed(byFP, make([]keyed, len(ms)))
 	var rs []Result
 	var sc, idsc readScratch
 	tb := &ix.tables[0]
 	block := -1
 	var vals []uint64
 	var entries [][][]byte // ids of each fingerprint of the block
-	for _, m := range ms {
+	for _, e := range byFP {
+		m := ms[e.i]
 		i := tb.firstBlock(m.FP)
 		if i == len(tb.last) {
 			return nil, ix.corrupt("fingerprint %016x found in a table is not in table 0", m.FP)
@@ -312,6 +315,25 @@ func (ix *Index) resolve(ms []batchMatch) ([]Result, error) {
 			rs = append(rs, Result{Q: m.Q, Dist: m.Dist, ID: id})
 		}
 	}
-	sortResults(rs)
-	return rs, nil
+	// By query and distance (a radix sort), then by id within each.
+	order := make([]keyed, len(rs))
+	for i, r := range rs {
+		order[i] = keyed{uint64(r.Q)<<8 | uint64(r.Dist), uint32(i)}
+	}
+	sortKeyed(order, make([]keyed, len(rs)))
+	sorted := make([]Result, len(rs))
+	for i, o := range order {
+		sorted[i] = rs[o.i]
+	}
+	for i := 0; i < len(order); {
+		j := i + 1
+		for j < len(order) && order[j].v == order[i].v {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(sorted[i:j], func(a, b Result) int { return bytes.Compare(a.ID, b.ID) })
+		}
+		i = j
+	}
+	return sorted, nil
 }
