@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
@@ -561,34 +562,79 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func BenchmarkSearch(b *testing.B) {
-	rng := rand.New(rand.NewPCG(9, 9))
-	const n = 1 << 20
-	recs := &Records{}
-	fps := make([]uint64, n)
-	for i := range fps {
-		fps[i] = rng.Uint64()
-		recs.Add(fps[i], []byte(strconv.Itoa(i)))
+// benchIndex is an index of 2^20 random fingerprints, built once for the
+// benchmarks.
+var benchIndex struct {
+	once sync.Once
+	path string
+	fps  []uint64
+	err  error
+}
+
+func openBenchIndex(b *testing.B) (*Index, []uint64) {
+	benchIndex.once.Do(func() {
+		rng := rand.New(rand.NewPCG(9, 9))
+		const n = 1 << 20
+		recs := &Records{}
+		benchIndex.fps = make([]uint64, n)
+		for i := range benchIndex.fps {
+			benchIndex.fps[i] = rng.Uint64()
+			recs.Add(benchIndex.fps[i], []byte(strconv.Itoa(i)))
+		}
+		dir, err := os.MkdirTemp("", "neardup-bench-")
+		if err != nil {
+			benchIndex.err = err
+			return
+		}
+		benchIndex.path = filepath.Join(dir, "bench.idx")
+		benchIndex.err = Build(benchIndex.path, recs, BuildOptions{K: 3, Blocks: 5})
+	})
+	if benchIndex.err != nil {
+		b.Fatal(benchIndex.err)
 	}
-	path := filepath.Join(b.TempDir(), "bench.idx")
-	if err := Build(path, recs, BuildOptions{K: 3}); err != nil {
-		b.Fatal(err)
-	}
-	ix, err := Open(path)
+	ix, err := Open(benchIndex.path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer ix.Close()
+	b.Cleanup(func() { ix.Close() })
+	return ix, benchIndex.fps
+}
+
+// BenchmarkSearch is one online query with a planted neighbour (2 bits
+// away) against 2^20 fingerprints, 10 tables.
+func BenchmarkSearch(b *testing.B) {
+	ix, fps := openBenchIndex(b)
 	s := ix.NewSearcher()
 	var ms []Match
+	var err error
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		q := flipBits(fps[i%n], i%64, (i*7)%64)
+		q := flipBits(fps[(i*7919)%len(fps)], i%64, (i*7)%64)
 		ms, err = s.Search(ms[:0], q, 3)
 		if err != nil || len(ms) == 0 {
 			b.Fatal(err, len(ms))
 		}
 		i++
 	}
+}
+
+// BenchmarkSearchBatch answers 2^17 queries (half planted) at once; ns/op is
+// per batch, ns/query alongside.
+func BenchmarkSearchBatch(b *testing.B) {
+	ix, fps := openBenchIndex(b)
+	rng := rand.New(rand.NewPCG(1, 2))
+	qs := make([]uint64, 1<<17)
+	for i := range qs {
+		qs[i] = rng.Uint64()
+		if i%2 == 0 {
+			qs[i] = flipBits(fps[rng.IntN(len(fps))], rng.IntN(64))
+		}
+	}
+	for b.Loop() {
+		if _, err := ix.SearchBatch(qs, 3, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(qs)), "ns/query")
 }

@@ -83,11 +83,8 @@ func (s *Searcher) Search(dst []Match, q uint64, k int) ([]Match, error) {
 				if v > pr.hi {
 					break
 				}
-				if d := bits.OnesCount64(v ^ pr.p); d <= k {
-					fp := h.Unpermute64(t, v)
-					if h.IsFirst64(t, q, fp) {
-						dst = append(dst, Match{fp, d})
-					}
+				if d := bits.OnesCount64(v ^ pr.p); d <= k && h.IsFirstPermuted64(t, pr.p, v) {
+					dst = append(dst, Match{h.Unpermute64(t, v), d})
 				}
 			}
 			if tb.last[i] >= pr.hi {
@@ -248,12 +245,8 @@ func (ix *Index) mergeTable(t int, qs []uint64, k int, ks, tmp []keyed, sorter *
 			next = ks[qi].v & mask
 			for j := qi; j < len(ks) && ks[j].v&mask == key; j++ {
 				p := ks[j].v
-				if d := bits.OnesCount64(v ^ p); d <= k {
-					q := qs[ks[j].i]
-					fp := h.Unpermute64(t, v)
-					if h.IsFirst64(t, q, fp) {
-						out = append(out, batchMatch{Match{fp, d}, ks[j].i})
-					}
+				if d := bits.OnesCount64(v ^ p); d <= k && h.IsFirstPermuted64(t, p, v) {
+					out = append(out, batchMatch{Match{h.Unpermute64(t, v), d}, ks[j].i})
 				}
 			}
 		}
@@ -274,7 +267,8 @@ func (ix *Index) resolve(ms []batchMatch) ([]Result, error) {
 	tb := &ix.tables[0]
 	block := -1
 	var vals []uint64
-	var entries [][][]byte // ids of each fingerprint of the block
+	var ids [][]byte // the ids of the block's fingerprints, one after another
+	var starts []int // fingerprint j's ids are ids[starts[j]:starts[j+1]]
 	for _, e := range byFP {
 		m := ms[e.i]
 		i := tb.firstBlock(m.FP)
@@ -295,23 +289,23 @@ func (ix *Index) resolve(ms []batchMatch) ([]Result, error) {
 				// Positioned reads reuse the buffer: keep the ids.
 				b = bytes.Clone(b)
 			}
-			entries = entries[:0]
+			ids, starts = ids[:0], starts[:0]
 			for range vals {
-				var ids [][]byte
+				starts = append(starts, len(ids))
 				var ok bool
-				ids, b, ok = nextIDs(b, nil)
+				ids, b, ok = nextIDs(b, ids)
 				if !ok {
 					return nil, ix.corrupt("id block %d is malformed", i)
 				}
-				entries = append(entries, ids)
 			}
+			starts = append(starts, len(ids))
 			block = i
 		}
 		j, found := slices.BinarySearch(vals, m.FP)
 		if !found {
 			return nil, ix.corrupt("fingerprint %016x found in a table is not in table 0", m.FP)
 		}
-		for _, id := range entries[j] {
+		for _, id := range ids[starts[j]:starts[j+1]] {
 			rs = append(rs, Result{Q: m.Q, Dist: m.Dist, ID: id})
 		}
 	}

@@ -47,6 +47,16 @@ type HammingTable struct {
 	keyMask simhash.Fingerprint
 	fwd     []move // permutation, as moves of bit runs
 	inv     []move // its inverse
+	// For 64-bit fingerprints: the moves as masks and rotations, and the
+	// blocks' masks in permuted positions.
+	fwd64, inv64 []rotMove
+	permMask64   []uint64
+}
+
+// rotMove moves the bits of Mask by rotating them left by Rot.
+type rotMove struct {
+	Mask uint64
+	Rot  int
 }
 
 // move copies Width bits starting at Src to Dst (bit 0 is the first bit).
@@ -122,12 +132,28 @@ func (h *Hamming) newTable(chosen []int) HammingTable {
 	}
 	t.keyMask = maskBits(0, t.KeyBits)
 	dst := 0
+	t.permMask64 = make([]uint64, h.Blocks)
 	for _, b := range t.Order {
 		t.fwd = appendMove(t.fwd, move{Src: h.Starts[b], Dst: dst, Width: h.Widths[b]})
 		t.inv = appendMove(t.inv, move{Src: dst, Dst: h.Starts[b], Width: h.Widths[b]})
+		if h.F == 64 {
+			t.permMask64[b] = maskBits(dst, h.Widths[b]).Hi
+		}
 		dst += h.Widths[b]
 	}
+	if h.F == 64 {
+		t.fwd64, t.inv64 = rotMoves(t.fwd), rotMoves(t.inv)
+	}
 	return t
+}
+
+// rotMoves turns moves within 64 bits into masks and rotations.
+func rotMoves(ms []move) []rotMove {
+	var out []rotMove
+	for _, m := range ms {
+		out = append(out, rotMove{Mask: maskBits(m.Src, m.Width).Hi, Rot: (m.Src - m.Dst + 64) % 64})
+	}
+	return out
 }
 
 // appendMove appends m, joining it to the last move when both runs continue.
@@ -182,10 +208,10 @@ func apply(ms []move, x simhash.Fingerprint) simhash.Fingerprint {
 	return out
 }
 
-func apply64(ms []move, x uint64) uint64 {
+func apply64(ms []rotMove, x uint64) uint64 {
 	var out uint64
 	for _, m := range ms {
-		out |= x << m.Src >> (64 - m.Width) << (64 - m.Dst - m.Width)
+		out |= bits.RotateLeft64(x&m.Mask, m.Rot)
 	}
 	return out
 }
@@ -201,10 +227,10 @@ func (h *Hamming) Unpermute(t int, x simhash.Fingerprint) simhash.Fingerprint {
 }
 
 // Permute64 and Unpermute64 are Permute and Unpermute for 64-bit schemes.
-func (h *Hamming) Permute64(t int, x uint64) uint64 { return apply64(h.Tables[t].fwd, x) }
+func (h *Hamming) Permute64(t int, x uint64) uint64 { return apply64(h.Tables[t].fwd64, x) }
 
 // Unpermute64 undoes Permute64.
-func (h *Hamming) Unpermute64(t int, x uint64) uint64 { return apply64(h.Tables[t].inv, x) }
+func (h *Hamming) Unpermute64(t int, x uint64) uint64 { return apply64(h.Tables[t].inv64, x) }
 
 // Key returns the key of x in table t: its permuted leading KeyBits bits,
 // the rest zero.
@@ -269,6 +295,20 @@ func (h *Hamming) IsFirst(t int, a, b simhash.Fingerprint) bool {
 // IsFirst64 is IsFirst for 64-bit fingerprints.
 func (h *Hamming) IsFirst64(t int, a, b uint64) bool {
 	c, ok := h.firstChosen(h.Agree64(a, b))
+	return ok && c == h.Tables[t].Chosen
+}
+
+// IsFirstPermuted64 is IsFirst64 for two fingerprints permuted for table t,
+// without undoing the permutation.
+func (h *Hamming) IsFirstPermuted64(t int, pa, pb uint64) bool {
+	x := pa ^ pb
+	var z uint64
+	for i, m := range h.Tables[t].permMask64 {
+		if x&m == 0 {
+			z |= 1 << i
+		}
+	}
+	c, ok := h.firstChosen(z)
 	return ok && c == h.Tables[t].Chosen
 }
 

@@ -119,8 +119,15 @@ func checkPair(t *testing.T, h *Hamming, a, b simhash.Fingerprint) {
 	if h.FirstTable(a, b) != first {
 		t.Fatalf("FirstTable %d, IsFirst %d", h.FirstTable(a, b), first)
 	}
-	if h.F == 64 && !h.IsFirst64(first, a.Hi, b.Hi) {
-		t.Fatalf("IsFirst64 disagrees")
+	if h.F == 64 {
+		if !h.IsFirst64(first, a.Hi, b.Hi) {
+			t.Fatalf("IsFirst64 disagrees")
+		}
+		for ti := range h.Tables {
+			if h.IsFirstPermuted64(ti, h.Permute64(ti, a.Hi), h.Permute64(ti, b.Hi)) != (ti == first) {
+				t.Fatalf("IsFirstPermuted64 disagrees in table %d (first %d)", ti, first)
+			}
+		}
 	}
 }
 
