@@ -278,11 +278,16 @@ func TestChooseBlocks(t *testing.T) {
 // path and bytes.
 func smallIndex(t *testing.T) (string, []byte) {
 	t.Helper()
+	return smallIndexFor(t, t.TempDir())
+}
+
+func smallIndexFor(t testing.TB, dir string) (string, []byte) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 3))
 	cor := newCorpus(rng, 100, 2)
 	r := cor.records()
 	r.Headers.Add(record.NewHeader("sketch", "method", "simhash", "f", "64", "seed", "0"), record.Pos{})
-	path := filepath.Join(t.TempDir(), "small.idx")
+	path := filepath.Join(dir, "small.idx")
 	if err := Build(path, r, BuildOptions{K: 2, BlockSize: 16}); err != nil {
 		t.Fatal(err)
 	}
