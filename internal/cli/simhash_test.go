@@ -228,6 +228,9 @@ func TestDocFreq(t *testing.T) {
 	sh := mustRun(t, Shingle(), "--unit", "word", "-k", "1", "--counts", docs)
 	shingles := write(t, dir, "shingles.tsv", sh)
 	whole := mustRun(t, DocFreq(), shingles)
+	if one := mustRun(t, DocFreq(), "-j", "1", shingles); one != whole {
+		t.Fatal("docfreq -j 1 and the default differ")
+	}
 	if !strings.Contains(whole, "#neardup stage=docfreq docs=301\n") {
 		t.Fatalf("no docs=301 header:\n%.300s", whole)
 	}
@@ -306,7 +309,10 @@ func TestIndexCommands(t *testing.T) {
 	if _, errs, code := run(t, Index(), "add", idx, second); code != 0 || !strings.Contains(errs, "1 document(s) without shingles") {
 		t.Fatalf("add: %d %s", code, errs)
 	}
-	online := mustRun(t, Index(), "query", idx, all)
+	online := mustRun(t, Index(), "query", "-j", "3", idx, all)
+	if one := mustRun(t, Index(), "query", "-j", "1", idx, all); one != online {
+		t.Fatal("query -j 1 and -j 3 differ")
+	}
 	if batch := mustRun(t, Index(), "query", "--batch", "-j", "2", idx, all); batch != online {
 		t.Fatal("query --batch and online differ")
 	}
