@@ -90,7 +90,9 @@ about 20 bytes per block (0.3 bytes per fingerprint and table with blocks of
 queries need them, so an index larger than memory answers (each block not in
 the page cache costs a disk read). build and add hold the records they read
 (8 bytes per fingerprint, the id and 8 bytes more) and, per job, one table
-being encoded: 8 bytes per fingerprint and its compressed bytes.
+being encoded: 8 bytes per fingerprint and its compressed bytes. query
+--batch holds the queries (the id and 8 bytes each; 32 bytes more per job
+while a table is merged) and the answers.
 
 EXAMPLES
    shingle --unit word -k 1 --counts --files site/ | sketch --method simhash > fp.tsv
@@ -99,6 +101,7 @@ EXAMPLES
    index query --batch crawl.idx todays-pages.tsv > near.tsv
    index add crawl.idx new-fp.tsv
    index stats --check crawl.idx`,
+		Action: indexAction,
 		Commands: []*cli.Command{
 			subcommand(&cli.Command{
 				Name:      "build",
@@ -106,7 +109,7 @@ EXAMPLES
 				ArgsUsage: "[FILE...]",
 				Flags: []cli.Flag{
 					&cli.IntFlag{Name: "k", Value: 3, Usage: "the largest distance in bits the index answers"},
-					&cli.IntFlag{Name: "blocks", Usage: "blocks the fingerprint is cut into, more than k (default: chosen from the number of fingerprints)"},
+					&cli.IntFlag{Name: "blocks", Usage: "blocks the fingerprint is cut into, more than k", DefaultText: "chosen from the number of fingerprints"},
 					&cli.IntFlag{Name: "block-size", Value: index.DefaultBlockSize, Usage: "fingerprints per compressed block"},
 					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the index to `IDX` (required)"},
 					jobsFlag(), skipBadFlag(), progressFlag(),
@@ -123,7 +126,7 @@ EXAMPLES
 				Usage:     "find the stored fingerprints within k bits of each query",
 				ArgsUsage: "IDX [FILE...]",
 				Flags: merge([]cli.Flag{
-					&cli.IntFlag{Name: "distance", Aliases: []string{"d"}, Value: -1, Usage: "largest distance in bits (default: the index's k)"},
+					&cli.IntFlag{Name: "distance", Aliases: []string{"d"}, Value: -1, Usage: "largest distance in bits", DefaultText: "the index's k"},
 					&cli.BoolFlag{Name: "batch", Usage: "read all queries, then merge them with each table in one pass"},
 				}, commonFlags()),
 			}, indexQueryAction),
@@ -137,6 +140,15 @@ EXAMPLES
 			}, indexStatsAction),
 		},
 	}
+}
+
+// indexAction runs when no known command is given.
+func indexAction(c *cli.Context, env *Env) error {
+	if c.NArg() == 0 {
+		cli.ShowAppHelp(c)
+		return usagef("give a command: build, add, query or stats")
+	}
+	return usagef("unknown command %q: want build, add, query or stats", c.Args().First())
 }
 
 func indexOptions(c *cli.Context) index.Options {
