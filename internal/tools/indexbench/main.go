@@ -31,12 +31,15 @@ func main() {
 	queries := flag.Int("queries", 100000, "online queries timed")
 	batch := flag.Int("batch", 1000000, "queries of the batch run")
 	brute := flag.Int("brute", 20, "queries answered by a brute-force scan (and checked)")
-	jobs := flag.Int("j", 1, "jobs for build and batch")
+	jobs := flag.Int("j", 1, "jobs for build and batch (0: one per core)")
 	dir := flag.String("dir", os.TempDir(), "directory for the index file")
 	keep := flag.Bool("keep", false, "keep the index file")
 	reuse := flag.Bool("reuse", false, "use the index file a run with -keep left, if there is one")
 	profile := flag.String("cpuprofile", "", "write a CPU profile to `FILE`")
 	flag.Parse()
+	if *jobs <= 0 {
+		*jobs = runtime.GOMAXPROCS(0)
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
