@@ -187,7 +187,12 @@ func (t *table) index() {
 // number of blocks).
 func (t *table) firstBlock(v uint64) int {
 	p := v >> t.shift
-	lo, hi := int(t.dir[p]), int(t.dir[p+1])
+	return t.searchBlock(v, int(t.dir[p]), int(t.dir[p+1]))
+}
+
+// searchBlock returns the first block in [lo, hi] whose last value is ≥ v,
+// given that those before lo are below v and hi is ≥ v or the end.
+func (t *table) searchBlock(v uint64, lo, hi int) int {
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if t.last[m] < v {

@@ -56,13 +56,16 @@ func (s *Searcher) Search(dst []Match, q uint64, k int) ([]Match, error) {
 	for t := range probes {
 		p := h.Permute64(t, q)
 		mask := h.KeyMask64(t)
-		probes[t] = probe{p: p, lo: p & mask, hi: p | ^mask}
+		tb := &ix.tables[t]
+		d := p & mask >> tb.shift
+		probes[t] = probe{p: p, lo: p & mask, hi: p | ^mask, block: int(tb.dir[d]), end: int(tb.dir[d+1])}
 	}
 	var touch byte
 	for t := range probes {
 		tb := &ix.tables[t]
-		i := tb.firstBlock(probes[t].lo)
-		probes[t].block = i
+		pr := &probes[t]
+		i := tb.searchBlock(pr.lo, pr.block, pr.end)
+		pr.block = i
 		if i < len(tb.last) && ix.data != nil {
 			touch ^= ix.data[tb.off+tb.offs[i]]
 		}
@@ -97,8 +100,8 @@ func (s *Searcher) Search(dst []Match, q uint64, k int) ([]Match, error) {
 
 // probe is a query's search in one table.
 type probe struct {
-	p, lo, hi uint64 // the permuted query and its key's range
-	block     int
+	p, lo, hi  uint64 // the permuted query and its key's range
+	block, end int    // the blocks to search for lo, then the one found
 }
 
 // IDs appends to dst the ids stored with fingerprint fp. The ids alias the
