@@ -40,7 +40,7 @@ func (ix *Index) checkK(k int) error {
 // q, once, with its distance. In each table it finds the first block that
 // can hold q's key (the directory in memory), decodes it and the blocks
 // after it while they can hold the key, and keeps the values within k bits
-// that this table is the first to find (lsh.Hamming.IsFirst64).
+// that this table is the first to find (lsh.Hamming.IsFirstPermuted64).
 func (s *Searcher) Search(dst []Match, q uint64, k int) ([]Match, error) {
 	ix := s.ix
 	if err := ix.checkK(k); err != nil {
