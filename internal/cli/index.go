@@ -81,8 +81,9 @@ parameters, seeds); add and query refuse records made under other
 parameters. Its footer has a checksum, checked when the index is opened,
 and every block its own, checked when it is read (index stats --check reads
 them all): a damaged or truncated file is refused with a message. build and
-add write a new file beside IDX, sync it and rename it over IDX, so a crash
-leaves the previous index intact.
+add write a new file beside IDX (.IDX.tmp-*), sync it and rename it over
+IDX, so a crash leaves the previous index intact (and perhaps that file,
+which can be removed).
 
 Memory: the last fingerprint and the offset of every block of every table,
 about 20 bytes per block (0.3 bytes per fingerprint and table with blocks of

@@ -186,6 +186,27 @@ func writeIndex(fsys fileSystem, path string, c *content) (err error) {
 	if c.jobs == 0 {
 		c.jobs = runtime.GOMAXPROCS(0)
 	}
+	// With more than one job the ids are encoded into memory meanwhile.
+	type idResult struct {
+		sec     section
+		records uint64
+		buf     bytes.Buffer
+		err     error
+	}
+	var idsDone chan *idResult
+	if c.jobs > 1 {
+		idsDone = make(chan *idResult, 1)
+		go func() {
+			r := &idResult{}
+			r.sec, r.records, r.err = encodeIDs(c.entries, c.blockSize, &r.buf)
+			idsDone <- r
+		}()
+		defer func() {
+			if idsDone != nil {
+				<-idsDone
+			}
+		}()
+	}
 	if c.jobs <= 1 {
 		distinct = make([]uint64, len(ft.tables))
 		for t := range ft.tables {
@@ -210,8 +231,19 @@ func writeIndex(fsys fileSystem, path string, c *content) (err error) {
 	}
 	ft.distinct = distinct[0]
 	start := w.off
-	ids, records, err := encodeIDs(c.entries, c.blockSize, w)
-	if err != nil {
+	var ids section
+	var records uint64
+	if idsDone != nil {
+		r := <-idsDone
+		idsDone = nil
+		if r.err != nil {
+			return r.err
+		}
+		if _, err := w.Write(r.buf.Bytes()); err != nil {
+			return err
+		}
+		ids, records = r.sec, r.records
+	} else if ids, records, err = encodeIDs(c.entries, c.blockSize, w); err != nil {
 		return err
 	}
 	if ids.blocks() != ft.tables[0].blocks() {
