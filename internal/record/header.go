@@ -12,7 +12,7 @@ const HeaderPrefix = "#neardup"
 
 // stageOrder is the order of the stages in a pipeline, which is the order
 // their headers are written in.
-var stageOrder = []string{"shingle", "df", "sketch", "band", "index", "pairs", "verify", "cluster", "keep"}
+var stageOrder = []string{"shingle", "docfreq", "sketch", "band", "index", "pairs", "verify", "cluster", "keep"}
 
 // StageRank returns the place of a stage in a pipeline; unknown stages come
 // last.
