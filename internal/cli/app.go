@@ -101,6 +101,9 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 			if err := checkArgs(c, env.operands); err != nil {
 				return err
 			}
+			if c.Bool("counters") {
+				env.Stderr = counterStderr{env.Stderr}
+			}
 			return s.Action(c, env)
 		}
 	}

@@ -27,6 +27,11 @@ func subcommand(cmd *cli.Command, action func(c *cli.Context, env *Env) error) *
 		if err := checkArgs(c, env.operands); err != nil {
 			return err
 		}
+		if c.Bool("counters") {
+			e := *env
+			e.Stderr = counterStderr{env.Stderr}
+			env = &e
+		}
 		return action(c, env)
 	}
 	cmd.HideHelpCommand = true
