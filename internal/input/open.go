@@ -93,6 +93,20 @@ func Open(name string) (*File, error) {
 		}
 		raw = osf
 	}
+	return f.detect(raw)
+}
+
+// NewFile wraps a stream opened elsewhere (another file system: a Beam
+// pipeline reads from object stores) as a File named name, detecting gzip or
+// zstd compression from its first bytes as Open does. Closing the File
+// closes r.
+func NewFile(name string, r io.ReadCloser, size int64) (*File, error) {
+	f := &File{Name: name, Size: size, closers: []func() error{r.Close}}
+	return f.detect(r)
+}
+
+// detect reads the first bytes of raw and sets up decompression.
+func (f *File) detect(raw io.Reader) (*File, error) {
 	f.counter = &countingReader{r: raw}
 	head := &headReader{r: f.counter}
 	magic, err := head.fill()

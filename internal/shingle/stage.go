@@ -97,14 +97,18 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 		stop := stream.StartProgress("shingle", stderr, src, out.Records)
 		defer stop()
 	}
-	newWorker := func() stream.Worker {
-		return &worker{opt: &opt, sh: New(opt.Shingle), json: input.JSONFields{IDKey: opt.IDField, TextKey: opt.TextField}}
-	}
+	newWorker := func() stream.Worker { return NewWorker(&opt) }
 	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink)
 	if err != nil {
 		return err
 	}
 	return out.Finish()
+}
+
+// NewWorker returns the stage's worker: it turns a chunk of document lines
+// (or of whole files) into shingle records. The Beam pipeline runs it too.
+func NewWorker(opt *StageOptions) stream.Worker {
+	return &worker{opt: opt, sh: New(opt.Shingle), json: input.JSONFields{IDKey: opt.IDField, TextKey: opt.TextField}}
 }
 
 type worker struct {

@@ -79,6 +79,8 @@ func putBuf(l *bufList, p *[]byte) {
 type Lines struct {
 	names   []string
 	MaxLine int
+	// Open opens an input; nil means input.Open.
+	Open func(name string) (*input.File, error)
 
 	cur      *input.File
 	nextName int
@@ -123,7 +125,11 @@ func (l *Lines) open() error {
 		if l.nextName >= len(l.names) {
 			return io.EOF
 		}
-		f, err := input.Open(l.names[l.nextName])
+		open := l.Open
+		if open == nil {
+			open = input.Open
+		}
+		f, err := open(l.names[l.nextName])
 		l.nextName++
 		if err != nil {
 			return err
