@@ -107,11 +107,12 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 
 // NewWorker returns the stage's worker: it turns a chunk of document lines
 // (or of whole files) into shingle records. The Beam pipeline runs it too.
-func NewWorker(opt *StageOptions) stream.Worker {
-	return &worker{opt: opt, sh: New(opt.Shingle), json: input.JSONFields{IDKey: opt.IDField, TextKey: opt.TextField}}
+func NewWorker(opt *StageOptions) *Worker {
+	return &Worker{opt: opt, sh: New(opt.Shingle), json: input.JSONFields{IDKey: opt.IDField, TextKey: opt.TextField}}
 }
 
-type worker struct {
+// Worker is the stage's worker. It keeps scratch space: one per goroutine.
+type Worker struct {
 	opt    *StageOptions
 	sh     *Shingler
 	json   input.JSONFields
@@ -121,7 +122,15 @@ type worker struct {
 	id     []byte
 }
 
-func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+// Process appends to r.Out the shingle record of each document of a chunk.
+func (w *Worker) Process(c *stream.Chunk, r *stream.Result) {
+	w.Documents(c, r, func(id, text []byte) { r.Out = w.AppendRecord(r.Out, id, text) })
+}
+
+// Documents calls fn with the id (escaped, as records carry it) and the
+// text of each document of a chunk, under the stage's id rules; bad lines
+// go to r as in Process. The slices are valid until fn returns.
+func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte)) {
 	if c.Docs != nil || c.Skipped != nil {
 		for _, e := range c.Skipped {
 			r.Fail(e, e.Pos, true)
@@ -129,7 +138,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		for _, d := range c.Docs {
 			r.Records++
 			w.id = record.Escape(w.id[:0], []byte(d.Name))
-			r.Out = w.emit(r.Out, w.id, d.Data)
+			fn(w.id, d.Data)
 		}
 		return
 	}
@@ -144,9 +153,10 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		switch format {
 		case FormatLines:
 			w.id = strconv.AppendInt(w.id[:0], ordinal, 10)
-			return w.emitTo(r, w.id, line)
+			fn(w.id, line)
+			return nil
 		case FormatJSONL:
-			return w.jsonLine(r, line, ordinal)
+			return w.jsonLine(line, ordinal, fn)
 		}
 		id, text, ok := record.Cut(line)
 		if !ok {
@@ -157,11 +167,12 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		w.id = record.CanonicalID(w.id[:0], id)
 		w.text = record.Unescape(w.text[:0], text)
-		return w.emitTo(r, w.id, w.text)
+		fn(w.id, w.text)
+		return nil
 	})
 }
 
-func (w *worker) jsonLine(r *stream.Result, line []byte, ordinal int64) error {
+func (w *Worker) jsonLine(line []byte, ordinal int64, fn func(id, text []byte)) error {
 	if len(strings.TrimSpace(string(line))) == 0 {
 		return record.Bad("empty line: want a JSON object")
 	}
@@ -185,7 +196,8 @@ func (w *worker) jsonLine(r *stream.Result, line []byte, ordinal int64) error {
 	default:
 		return record.Bad("field %q is %s, want a string or a number", w.opt.IDField, jsonKind(id.Bytes))
 	}
-	return w.emitTo(r, w.id, text.Bytes)
+	fn(w.id, text.Bytes)
+	return nil
 }
 
 func jsonKind(lit []byte) string {
@@ -202,13 +214,8 @@ func jsonKind(lit []byte) string {
 	return "a number"
 }
 
-func (w *worker) emitTo(r *stream.Result, id, text []byte) error {
-	r.Out = w.emit(r.Out, id, text)
-	return nil
-}
-
-// emit appends the shingle record of one document.
-func (w *worker) emit(out, id, text []byte) []byte {
+// AppendRecord appends the shingle record of one document.
+func (w *Worker) AppendRecord(out, id, text []byte) []byte {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
 	w.sorter.Sort(w.hashes)
 	out = append(out, id...)
