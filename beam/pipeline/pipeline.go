@@ -8,8 +8,8 @@
 // the record package's headers and formats. What Beam adds is the grouping:
 // band keys are grouped by a GroupByKey instead of in pairs' memory, pairs
 // found in several buckets are made distinct, candidate pairs are joined
-// with the shingle records of both their ids (two CoGroupByKeys) instead of
-// verify's in-memory store, and connected components are found in rounds
+// with the documents of both their ids (two CoGroupByKeys) instead of
+// verify's in-memory store of shingle sets, and connected components are found in rounds
 // (components.go) instead of by one union-find.
 //
 // Outputs are record files in the command-line format, header lines
@@ -31,7 +31,8 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 	}
 	written := map[string]beam.PCollection{}
 	chunks, seen := readDocuments(s, opt)
-	records, docHeaders := beam.ParDo2(s.Scope("shingle"), &shingleFn{Opt: opt}, chunks)
+	shingled := beam.ParDoN(s.Scope("shingle"), &shingleFn{Opt: opt, Docs: opt.needs(OutPairs)}, chunks)
+	records, docs, docHeaders := shingled[0], shingled[1], shingled[2]
 	write := func(output string, lines beam.PCollection) {
 		if opt.writes(output) {
 			written[output] = writeRecords(s, opt, output, lines, docHeaders, seen)
@@ -58,9 +59,8 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 		return written, nil
 	}
 	vs := s.Scope("verify")
-	byID := beam.ParDo(vs, keyByFirstField, records)
-	firsts := beam.ParDo(vs, &joinFirstFn{}, beam.CoGroupByKey(vs, beam.ParDo(vs, splitPair, candidates), byID))
-	scored := beam.ParDo(vs, &scoreFn{Threshold: opt.VerifyThreshold, Containment: opt.Containment}, beam.CoGroupByKey(vs, firsts, byID))
+	firsts := beam.ParDo(vs, &joinFirstFn{}, beam.CoGroupByKey(vs, beam.ParDo(vs, splitPair, candidates), docs))
+	scored := beam.ParDo(vs, &scoreFn{Opt: opt}, beam.CoGroupByKey(vs, firsts, docs))
 	write(OutPairs, scored)
 	if !opt.needs(OutClusters) {
 		return written, nil

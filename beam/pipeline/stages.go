@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -27,14 +28,21 @@ type HeaderLine struct {
 	Text string
 }
 
+// document is a document's id, escaped as records carry it, and its text.
+type document struct {
+	ID   string
+	Text []byte
+}
+
 func init() {
 	beam.RegisterType(reflect.TypeOf((*HeaderLine)(nil)).Elem())
-	register.DoFn4x1[context.Context, Chunk, func([]byte), func(HeaderLine), error](&shingleFn{})
+	beam.RegisterType(reflect.TypeOf((*document)(nil)).Elem())
+	register.DoFn5x1[context.Context, Chunk, func([]byte), func(string, []byte), func(HeaderLine), error](&shingleFn{})
 	register.DoFn3x1[context.Context, []byte, func([]byte), error](&sketchFn{})
 	register.DoFn3x1[context.Context, []byte, func(string, string), error](&bandFn{})
 	register.DoFn4x1[context.Context, string, func(*string) bool, func(string), error](&bucketFn{})
-	register.DoFn4x1[string, func(*string) bool, func(*string) bool, func(string, string), error](&joinFirstFn{})
-	register.DoFn4x1[string, func(*string) bool, func(*string) bool, func(string), error](&scoreFn{})
+	register.DoFn4x1[string, func(*string) bool, func(*[]byte) bool, func(string, document), error](&joinFirstFn{})
+	register.DoFn4x1[string, func(*document) bool, func(*[]byte) bool, func(string), error](&scoreFn{})
 	register.Function2x0[[]byte, func(string)](splitLines)
 	register.Function2x0[[]byte, func(string, string)](keyByFirstField)
 	register.Function1x2[string, string, string](splitPair)
@@ -42,7 +50,11 @@ func init() {
 	register.Emitter1[HeaderLine]()
 	register.Emitter1[string]()
 	register.Emitter2[string, string]()
+	register.Emitter2[string, []byte]()
+	register.Emitter2[string, document]()
 	register.Iter1[string]()
+	register.Iter1[[]byte]()
+	register.Iter1[document]()
 }
 
 // skipped handles the lines a worker skipped under SkipBad: counted, the
@@ -58,10 +70,12 @@ func skipped(ctx context.Context, stage string, r *stream.Result) error {
 }
 
 // shingleFn runs the shingle stage's worker on chunks of documents: it
-// emits chunks of shingle records and the header lines of the documents.
+// emits chunks of shingle records, the header lines of the documents and,
+// when Docs is set, each document's id and text for verify.
 type shingleFn struct {
-	Opt Options
-	w   stream.Worker
+	Opt  Options
+	Docs bool
+	w    *shingle.Worker
 }
 
 func (fn *shingleFn) Setup() error {
@@ -73,9 +87,14 @@ func (fn *shingleFn) Setup() error {
 	return nil
 }
 
-func (fn *shingleFn) ProcessElement(ctx context.Context, c Chunk, emit func([]byte), emitHeader func(HeaderLine)) error {
+func (fn *shingleFn) ProcessElement(ctx context.Context, c Chunk, emit func([]byte), emitDoc func(string, []byte), emitHeader func(HeaderLine)) error {
 	var r stream.Result
-	fn.w.Process(c.streamChunk(), &r)
+	fn.w.Documents(c.streamChunk(), &r, func(id, text []byte) {
+		r.Out = fn.w.AppendRecord(r.Out, id, text)
+		if fn.Docs {
+			emitDoc(string(id), slices.Clone(text))
+		}
+	})
 	for _, h := range r.Headers {
 		emitHeader(HeaderLine{File: h.Pos.File, Line: h.Pos.Line, Text: h.Header.String()})
 	}
@@ -194,86 +213,96 @@ func splitPair(p string) (string, string) {
 	return a, b
 }
 
-// onlyRecord returns the one shingle record of an id. More than one is an
-// error, as in verify; none is an error only when a pair needs it.
-func onlyRecord(id string, records func(*string) bool) (string, int) {
-	var rec, r string
+// onlyText returns the text of the one document of an id. More than one is
+// an error, as in verify; none is an error only when a pair needs it.
+func onlyText(texts func(*[]byte) bool) ([]byte, int) {
+	var text, t []byte
 	n := 0
-	for records(&r) {
-		rec = r
+	for texts(&t) {
+		text = t
 		n++
 	}
-	return rec, n
+	return text, n
 }
 
-func recordError(id string, n int) error {
+func documentError(id string, n int) error {
 	if n == 0 {
-		return fmt.Errorf("id %s is in a pair but has no shingle record", id)
+		return fmt.Errorf("id %s is in a pair but has no document", id)
 	}
 	return fmt.Errorf("id %s appears more than once in the documents", id)
 }
 
 // joinFirstFn joins candidate pairs keyed by their first id with the
-// shingle records keyed by id, and emits each pair's second id with the
-// first id's shingle record.
+// documents keyed by id, and emits each pair's second id with the first
+// document.
 type joinFirstFn struct{}
 
-func (*joinFirstFn) ProcessElement(id string, seconds func(*string) bool, records func(*string) bool, emit func(string, string)) error {
-	rec, n := onlyRecord(id, records)
+func (*joinFirstFn) ProcessElement(id string, seconds func(*string) bool, texts func(*[]byte) bool, emit func(string, document)) error {
+	text, n := onlyText(texts)
 	var b string
 	for seconds(&b) {
 		if n != 1 {
-			return recordError(id, n)
+			return documentError(id, n)
 		}
-		emit(b, rec)
+		emit(b, document{ID: id, Text: text})
 	}
 	return nil
 }
 
-// scoreFn joins the output of joinFirstFn with the shingle records keyed by
-// id and scores each pair exactly, as verify --shingles does.
+// scoreFn joins the output of joinFirstFn with the documents keyed by id
+// and scores each pair as verify --shingles does: exact similarity of the
+// sets parsed from the documents' shingle records, made by the shingle
+// stage's worker. Documents travel instead of their shingle records, which
+// are many times larger (17 bytes per shingle).
 type scoreFn struct {
-	Threshold   float64
-	Containment bool
+	Opt Options
+	w   *shingle.Worker
+	rec []byte
 }
 
-func (fn *scoreFn) ProcessElement(id string, firsts func(*string) bool, records func(*string) bool, emit func(string)) error {
-	rec, n := onlyRecord(id, records)
-	var setB, setA []uint64
+func (fn *scoreFn) Setup() error {
+	so, err := fn.Opt.shingleOptions()
+	if err != nil {
+		return err
+	}
+	fn.w = shingle.NewWorker(&so)
+	return nil
+}
+
+// set returns the shingle set of a document, parsed from its record.
+func (fn *scoreFn) set(dst []uint64, id string, text []byte) ([]uint64, error) {
+	fn.rec = fn.w.AppendRecord(fn.rec[:0], []byte(id), text)
+	_, field, _ := bytes.Cut(fn.rec[:len(fn.rec)-1], []byte{'\t'})
+	set, _, err := record.ParseShingles(dst[:0], nil, field)
+	if err != nil {
+		return nil, fmt.Errorf("shingle record of %s: %v", id, err)
+	}
+	return set, nil
+}
+
+func (fn *scoreFn) ProcessElement(id string, firsts func(*document) bool, texts func(*[]byte) bool, emit func(string)) error {
+	text, n := onlyText(texts)
+	var setA, setB []uint64
 	var out []byte
-	parsed := false
-	var recA string
-	for firsts(&recA) {
+	var a document
+	for i := 0; firsts(&a); i++ {
 		if n != 1 {
-			return recordError(id, n)
+			return documentError(id, n)
 		}
-		if !parsed {
-			var err error
-			if setB, err = parseSet(rec); err != nil {
+		var err error
+		if i == 0 {
+			if setB, err = fn.set(setB, id, text); err != nil {
 				return err
 			}
-			parsed = true
 		}
-		a, field, _ := strings.Cut(recA, "\t")
-		var err error
-		setA, _, err = record.ParseShingles(setA[:0], nil, []byte(field))
-		if err != nil {
-			return fmt.Errorf("shingle record of %s: %v", a, err)
+		if setA, err = fn.set(setA, a.ID, a.Text); err != nil {
+			return err
 		}
 		j, cab, cba := verify.Exact(setA, setB)
-		out = verify.AppendScored(out[:0], []byte(a), []byte(id), j, cab, cba, fn.Threshold, fn.Containment)
+		out = verify.AppendScored(out[:0], []byte(a.ID), []byte(id), j, cab, cba, fn.Opt.VerifyThreshold, fn.Opt.Containment)
 		if len(out) > 0 {
 			emit(string(out[:len(out)-1]))
 		}
 	}
 	return nil
-}
-
-func parseSet(rec string) ([]uint64, error) {
-	id, field, _ := strings.Cut(rec, "\t")
-	set, _, err := record.ParseShingles(nil, nil, []byte(field))
-	if err != nil {
-		return nil, fmt.Errorf("shingle record of %s: %v", id, err)
-	}
-	return set, nil
 }
