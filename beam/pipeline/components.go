@@ -125,8 +125,10 @@ func (*unsettledFn) ProcessElement(ctx context.Context, u string, labels, told f
 	var l string
 	unsettled := int64(0)
 	for told(&l) {
-		if l != own {
-			emit(min(l, own) + "\t" + max(l, own))
+		// Each such edge is seen from both ends; the end with the smaller
+		// label emits it.
+		if own < l {
+			emit(own + "\t" + l)
 			unsettled++
 		}
 	}

@@ -353,3 +353,63 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestShards(t *testing.T) {
+	dir := t.TempDir()
+	inputs := writeCorpus(t, dir, 600, 2, synth.JSONL)
+	opt := Defaults()
+	opt.Inputs = inputs
+	opt.Write = AllOutputs
+	opt.Threshold, opt.VerifyThreshold = 0.6, 0.6
+	opt.Output = filepath.Join(t.TempDir(), "one")
+	one := runBeam(t, opt)
+	opt.Output = filepath.Join(t.TempDir(), "three")
+	opt.Shards = 3
+	three := runBeam(t, opt)
+	for _, o := range AllOutputs {
+		sameLines(t, o, three[o], one[o])
+		var headers string
+		for i := range 3 {
+			data, err := os.ReadFile(ShardPath(opt.Output, o, i, 3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			n := 0
+			for n < len(lines) && strings.HasPrefix(lines[n], "#neardup ") {
+				n++
+			}
+			if i == 0 {
+				headers = strings.Join(lines[:n], "\n")
+			} else if h := strings.Join(lines[:n], "\n"); h != headers {
+				t.Errorf("%s shard %d: headers\n%s\nwant\n%s", o, i, h, headers)
+			}
+			if !slices.IsSorted(lines[n:]) {
+				t.Errorf("%s shard %d: records not sorted", o, i)
+			}
+		}
+	}
+	if n := bytes.Count(withoutHeaders(one[OutClusters]), []byte{'\n'}); n < 50 {
+		t.Fatalf("only %d clustered documents: the fixture plants too few", n)
+	}
+}
+
+func TestEmptyInput(t *testing.T) {
+	// An empty input gives empty outputs, as on the command line.
+	path := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := runStage(t, "shingle", path); len(out) != 0 {
+		t.Fatalf("shingle wrote %q", out)
+	}
+	opt := Defaults()
+	opt.Inputs = []string{path}
+	opt.Output = filepath.Join(t.TempDir(), "out")
+	opt.Write = AllOutputs
+	for o, data := range runBeam(t, opt) {
+		if len(data) != 0 {
+			t.Errorf("%s: %q", o, data)
+		}
+	}
+}

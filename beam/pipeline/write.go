@@ -16,8 +16,9 @@ import (
 func init() {
 	register.DoFn1x2[string, int, string](&shardFn{})
 	register.Function1x2[int, int, bool](shardMark)
-	register.DoFn7x1[context.Context, int, func(*string) bool, func(*bool) bool, func(*HeaderLine) bool, int64, func(string), error](&writeFn{})
+	register.DoFn7x1[context.Context, int, func(*string) bool, func(*bool) bool, func(*HeaderLine) bool, func(*int64) bool, func(string), error](&writeFn{})
 	register.Iter1[bool]()
+	register.Iter1[int64]()
 	register.Iter1[HeaderLine]()
 }
 
@@ -54,7 +55,7 @@ type writeFn struct {
 	NoHeader bool
 }
 
-func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, _ func(*bool) bool, docHeaders func(*HeaderLine) bool, seen int64, emitPath func(string)) error {
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, _ func(*bool) bool, docHeaders func(*HeaderLine) bool, chunks func(*int64) bool, emitPath func(string)) error {
 	var recs []string
 	var l string
 	for lines(&l) {
@@ -87,6 +88,12 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*st
 	if err != nil {
 		return err
 	}
+	// The count of chunks read is one value, or none when the input is
+	// empty (a global combine of nothing).
+	var n, seen int64
+	for chunks(&n) {
+		seen += n
+	}
 	w := record.NewWriter(f, fn.NoHeader, false, own)
 	err = fn.write(w, docs, recs, seen > 0)
 	if cerr := f.Close(); err == nil {
@@ -100,6 +107,10 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*st
 }
 
 func (fn *writeFn) write(w *record.Writer, docs []HeaderLine, recs []string, seen bool) error {
+	if !seen {
+		// An empty input: no stage saw a line, so none writes a header.
+		return w.Close()
+	}
 	for _, d := range docs {
 		h, err := record.ParseHeader([]byte(d.Text))
 		if err != nil {
@@ -118,9 +129,7 @@ func (fn *writeFn) write(w *record.Writer, docs []HeaderLine, recs []string, see
 			return err
 		}
 	}
-	if seen {
-		w.Touch()
-	}
+	w.Touch()
 	var buf []byte
 	for _, r := range recs {
 		buf = append(append(buf, r...), '\n')
