@@ -48,7 +48,7 @@ func runBeam(t *testing.T, opt Options) map[string][]byte {
 
 // runStage runs a command-line stage in process, as a user types it, and
 // returns its output.
-func runStage(t *testing.T, args ...string) []byte {
+func runStage(t testing.TB, args ...string) []byte {
 	t.Helper()
 	var stage cli.Stage
 	for _, st := range cli.Stages() {
@@ -66,7 +66,7 @@ func runStage(t *testing.T, args ...string) []byte {
 // commandLine runs shingle | sketch | band | pairs | verify on the inputs
 // with the flags given per stage, and returns the output of each stage,
 // named as the pipeline names its outputs.
-func commandLine(t *testing.T, dir string, inputs []string, flags map[string][]string) map[string][]byte {
+func commandLine(t testing.TB, dir string, inputs []string, flags map[string][]string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	run := func(stage, output string, in []string, extra ...string) string {
@@ -167,7 +167,7 @@ func withoutHeaders(data []byte) []byte {
 
 // writeCorpus writes a synthetic corpus of n documents with planted
 // near-duplicates in parts files and returns their names.
-func writeCorpus(t *testing.T, dir string, n, parts int, format synth.Format) []string {
+func writeCorpus(t testing.TB, dir string, n, parts int, format synth.Format) []string {
 	t.Helper()
 	opt := synth.DefaultOptions()
 	opt.Docs = n

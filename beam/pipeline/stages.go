@@ -44,7 +44,6 @@ func init() {
 	register.DoFn4x1[string, func(*string) bool, func(*[]byte) bool, func(string, document), error](&joinFirstFn{})
 	register.DoFn4x1[string, func(*document) bool, func(*[]byte) bool, func(string), error](&scoreFn{})
 	register.Function2x0[[]byte, func(string)](splitLines)
-	register.Function2x0[[]byte, func(string, string)](keyByFirstField)
 	register.Function1x2[string, string, string](splitPair)
 	register.Emitter1[[]byte]()
 	register.Emitter1[HeaderLine]()

@@ -101,6 +101,9 @@ func run() int {
 		printOwnFlags(flag.CommandLine.Output())
 	}
 	flag.Parse()
+	// A worker started by the runner runs the same binary with its own
+	// flags: Init serves it and does not return.
+	beam.Init()
 
 	opt.Inputs = append(inputs, flag.Args()...)
 	opt.Write = strings.Split(write, ",")
@@ -125,7 +128,6 @@ func run() int {
 			opt.Threshold, opt.N, b.B, b.R, lsh.Threshold(b.B, b.R), opt.Threshold, c.AtThreshold)
 	}
 
-	beam.Init()
 	p, s := beam.NewPipelineWithRoot()
 	if _, err := pipeline.Build(s, opt); err != nil {
 		fmt.Fprintf(os.Stderr, "neardup-beam: %v\n", err)
@@ -141,7 +143,7 @@ func run() int {
 	}
 	for _, o := range pipeline.AllOutputs {
 		if slices.Contains(opt.Write, o) {
-			fmt.Fprintf(os.Stderr, "neardup-beam: wrote %s\n", pipeline.ShardPath(opt.Output, o, 0, opt.Shards))
+			fmt.Fprintf(os.Stderr, "neardup-beam: wrote %s-%s-*-of-%05d.tsv\n", opt.Output, o, opt.Shards)
 		}
 	}
 	return 0
