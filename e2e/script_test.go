@@ -24,7 +24,8 @@ var update = flag.Bool("update", false, "rewrite the expected files of the scrip
 // binary runs as the command its name says.
 func TestMain(m *testing.M) {
 	commands := map[string]func(){
-		"gencorpus": func() { os.Exit(synth.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"gencorpus":  func() { os.Exit(synth.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"firstvalue": func() { os.Exit(firstValue()) },
 	}
 	for _, s := range cli.Stages() {
 		commands[s.Name] = func() { os.Exit(cli.Main(s)) }
@@ -58,6 +59,8 @@ func TestScript(t *testing.T) {
 			"gzipfile":    cmdGzipFile,
 			"zstdfile":    cmdZstdFile,
 			"checkrecall": cmdCheckRecall,
+			"hadoop":      cmdHadoop,
+			"samecanon":   cmdSameCanon,
 		},
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/cluster"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/record"
@@ -217,16 +218,13 @@ func (o *Options) sketchOptions() sketch.Options {
 	return sketch.Options{Method: o.Method, N: o.N, Seed: o.SketchSeed}
 }
 
-// ClusterHeader is the header of cluster records made by connected
-// components, as the cluster stage writes it.
-var ClusterHeader = record.NewHeader("cluster", "method", "components")
-
 // headers returns the header lines of each stage, in pipeline order, as the
 // command-line stages write them. Check must have succeeded.
 func (o *Options) headers() map[string]record.Header {
 	so, _ := o.shingleOptions()
 	sko := o.sketchOptions()
 	po := pairs.Options{MaxBucket: o.MaxBucket}
+	co := cluster.Options{Method: cluster.Components}
 	banding, _ := o.Banding()
 	return map[string]record.Header{
 		OutShingles:   so.Header(),
@@ -234,6 +232,6 @@ func (o *Options) headers() map[string]record.Header {
 		OutBands:      band.Header(banding),
 		OutCandidates: po.Header(),
 		OutPairs:      verify.Header(verify.MeasureExact, o.VerifyThreshold, o.Containment),
-		OutClusters:   ClusterHeader,
+		OutClusters:   co.Header(),
 	}
 }

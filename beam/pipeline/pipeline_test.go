@@ -63,7 +63,7 @@ func runStage(t testing.TB, args ...string) []byte {
 	return stdout.Bytes()
 }
 
-// commandLine runs shingle | sketch | band | pairs | verify on the inputs
+// commandLine runs shingle | sketch | band | pairs | verify | cluster on the inputs
 // with the flags given per stage, and returns the output of each stage,
 // named as the pipeline names its outputs.
 func commandLine(t testing.TB, dir string, inputs []string, flags map[string][]string) map[string][]byte {
@@ -83,7 +83,8 @@ func commandLine(t testing.TB, dir string, inputs []string, flags map[string][]s
 	sk := run("sketch", OutSketches, []string{sh})
 	bd := run("band", OutBands, []string{sk})
 	cd := run("pairs", OutCandidates, []string{bd})
-	run("verify", OutPairs, []string{cd}, "--shingles", sh)
+	vf := run("verify", OutPairs, []string{cd}, "--shingles", sh)
+	run("cluster", OutClusters, []string{vf})
 	return out
 }
 
@@ -228,11 +229,11 @@ func TestPipelineMatchesCommandLine(t *testing.T) {
 			opt.Write = AllOutputs
 			tc.opt(&opt)
 			got := runBeam(t, opt)
-			for _, o := range []string{OutShingles, OutSketches, OutBands, OutCandidates, OutPairs} {
+			for _, o := range AllOutputs {
 				sameLines(t, o, got[o], want[o])
 			}
 			// Outputs that the command line sorts are byte-identical.
-			for _, o := range []string{OutCandidates, OutPairs} {
+			for _, o := range []string{OutCandidates, OutPairs, OutClusters} {
 				if !bytes.Equal(got[o], want[o]) {
 					t.Errorf("%s: sorted the same, but not byte-identical", o)
 				}

@@ -136,30 +136,35 @@ func (*listFn) ProcessElement(ctx context.Context, p pattern, emit func(fileRef)
 }
 
 // openLines returns the stream package's line source over one file of a
-// Beam file system, decompressed as the command line does.
-func openLines(ctx context.Context, path string) *stream.Lines {
-	l := stream.NewLines([]string{path})
-	l.Open = func(name string) (*input.File, error) {
+// Beam file system, decompressed as the command line does, and the function
+// that closes the file.
+func openLines(ctx context.Context, path string) (*stream.Lines, func()) {
+	var r io.ReadCloser
+	l := stream.NewLinesOpen([]string{path}, func(name string) (*input.File, error) {
 		fs, err := filesystem.New(ctx, name)
 		if err != nil {
 			return nil, err
 		}
 		defer fs.Close()
-		r, err := fs.OpenRead(ctx, name)
-		if err != nil {
+		if r, err = fs.OpenRead(ctx, name); err != nil {
 			return nil, err
 		}
-		return input.NewFile(name, r, -1)
+		return input.Wrap(name, r)
+	})
+	return l, func() {
+		l.Close()
+		if r != nil {
+			r.Close()
+		}
 	}
-	return l
 }
 
 // countFn counts the lines of a file, all under one key.
 type countFn struct{}
 
 func (*countFn) ProcessElement(ctx context.Context, f fileRef) (int, fileRef, error) {
-	l := openLines(ctx, f.Path)
-	defer l.Close()
+	l, closeLines := openLines(ctx, f.Path)
+	defer closeLines()
 	for {
 		c, err := l.Next()
 		if err != nil {
@@ -204,8 +209,8 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileRef, emit func(Chunk
 	if fn.Format == shingle.FormatFiles {
 		return readWhole(ctx, f.Path, emit)
 	}
-	l := openLines(ctx, f.Path)
-	defer l.Close()
+	l, closeLines := openLines(ctx, f.Path)
+	defer closeLines()
 	for {
 		c, err := l.Next()
 		if err != nil {
@@ -228,7 +233,8 @@ func readWhole(ctx context.Context, path string, emit func(Chunk)) error {
 	if err != nil {
 		return err
 	}
-	in, err := input.NewFile(path, r, -1)
+	defer r.Close()
+	in, err := input.Wrap(path, r)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ EXAMPLES
 			&cli.IntFlag{Name: "max-bucket", Usage: "pair only the `N` smallest ids of a larger bucket (0: no cap)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
 			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "`DIR` for spilled runs (default: the system's)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
 			outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(),
 		},
 		Action: pairsAction,

@@ -41,7 +41,7 @@ EXAMPLES
    sketch --method oph -n 256 shingles.tsv
    sketch --method modm -m 32 shingles.tsv > samples.tsv`,
 		Flags: merge([]cli.Flag{
-			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "`METHOD`: minhash, oph, bottomk or modm"},
+			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk or modm"},
 			&cli.IntFlag{Name: "n", Value: 128, Usage: "signature length (minhash, oph)"},
 			&cli.IntFlag{Name: "s", Value: 128, Usage: "sample size (bottomk)"},
 			&cli.Uint64Flag{Name: "m", Value: 32, Usage: "modulus (modm): keeps about one value in m"},

@@ -1,7 +1,6 @@
 package input
 
 import (
-	"errors"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -122,7 +121,13 @@ func (p *jsonParser) fail(msg string) error {
 	if p.i >= len(p.b) {
 		return &jsonError{p.i, msg + ", got end of line"}
 	}
-	return &jsonError{p.i, fmt.Sprintf("%s, got %q", msg, p.b[p.i])}
+	// Name the character, not its first byte: a byte order mark or a
+	// letter outside ASCII shows as itself.
+	r, size := utf8.DecodeRune(p.b[p.i:])
+	if r == utf8.RuneError && size == 1 {
+		return &jsonError{p.i, fmt.Sprintf("%s, got byte %#02x", msg, p.b[p.i])}
+	}
+	return &jsonError{p.i, fmt.Sprintf("%s, got %q", msg, r)}
 }
 
 func (p *jsonParser) end() error {
@@ -257,12 +262,10 @@ func (p *jsonParser) hex4() (rune, bool) {
 	return r, true
 }
 
-var errTooDeep = errors.New("JSON nested too deeply")
-
 // value skips over one value, checking its syntax.
 func (p *jsonParser) value(depth int) error {
 	if depth > maxJSONDepth {
-		return errTooDeep
+		return &jsonError{p.i, fmt.Sprintf("nested too deeply (more than %d levels)", maxJSONDepth)}
 	}
 	switch c := p.peek(); {
 	case c == '"':

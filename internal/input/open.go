@@ -68,57 +68,60 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // Open opens name ("-" is standard input) and detects gzip or zstd
 // compression from the first bytes.
 func Open(name string) (*File, error) {
-	f := &File{Name: name, Size: -1}
 	var raw io.Reader
+	size := int64(-1)
+	var closer func() error
 	if name == "-" {
-		f.Name = StdinName
+		name = StdinName
 		raw = os.Stdin
 		if st, err := os.Stdin.Stat(); err == nil && st.Mode().IsRegular() {
-			f.Size = st.Size()
+			size = st.Size()
 		}
 	} else {
 		osf, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		f.closers = append(f.closers, osf.Close)
 		if st, err := osf.Stat(); err == nil {
 			if st.IsDir() {
 				osf.Close()
 				return nil, fmt.Errorf("%s: is a directory", name)
 			}
 			if st.Mode().IsRegular() {
-				f.Size = st.Size()
+				size = st.Size()
 			}
 		}
-		raw = osf
+		raw, closer = osf, osf.Close
 	}
-	return f.detect(raw)
+	f, err := Wrap(name, raw)
+	if err != nil {
+		if closer != nil {
+			closer()
+		}
+		return nil, err
+	}
+	f.Size = size
+	if closer != nil {
+		f.closers = append([]func() error{closer}, f.closers...)
+	}
+	return f, nil
 }
 
-// NewFile wraps a stream opened elsewhere (another file system: a Beam
-// pipeline reads from object stores) as a File named name, detecting gzip or
-// zstd compression from its first bytes as Open does. Closing the File
-// closes r.
-func NewFile(name string, r io.ReadCloser, size int64) (*File, error) {
-	f := &File{Name: name, Size: size, closers: []func() error{r.Close}}
-	return f.detect(r)
-}
-
-// detect reads the first bytes of raw and sets up decompression.
-func (f *File) detect(raw io.Reader) (*File, error) {
-	f.counter = &countingReader{r: raw}
+// Wrap returns a File that reads r as Open reads a file: named name in
+// messages and decompressed when it starts with the gzip or zstd magic bytes.
+// Its Size is -1. Closing it releases the decoder but does not close r.
+func Wrap(name string, r io.Reader) (*File, error) {
+	f := &File{Name: name, Size: -1}
+	f.counter = &countingReader{r: r}
 	head := &headReader{r: f.counter}
 	magic, err := head.fill()
 	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
 		zr, err := gzip.NewReader(bufio.NewReaderSize(head, 64<<10))
 		if err != nil {
-			f.Close()
 			return nil, fmt.Errorf("%s: gzip: %w", f.Name, err)
 		}
 		f.Compression = "gzip"
@@ -127,7 +130,6 @@ func (f *File) detect(raw io.Reader) (*File, error) {
 	case bytes.HasPrefix(magic, zstdMagic):
 		zr, err := zstd.NewReader(head, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
-			f.Close()
 			return nil, fmt.Errorf("%s: zstd: %w", f.Name, err)
 		}
 		f.Compression = "zstd"

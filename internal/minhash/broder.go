@@ -1,13 +1,18 @@
 package minhash
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/neardup/neardup/internal/hashsort"
+)
 
 // BottomK keeps the s smallest values of a permutation of the set (Broder's
 // MIN_s sample).
 type BottomK struct {
-	S   int
-	key uint64
-	tmp []uint64
+	S      int
+	key    uint64
+	tmp    []uint64
+	sorter hashsort.Sorter
 }
 
 // NewBottomK returns a MIN_s sketcher.
@@ -26,7 +31,7 @@ func (b *BottomK) Sample(dst []uint64, set []uint64) []uint64 {
 	for _, x := range set {
 		t = append(t, b.Permute(x))
 	}
-	slices.Sort(t)
+	b.sorter.Sort(t)
 	t = slices.Compact(t)
 	b.tmp = t
 	if len(t) > b.S {
@@ -39,9 +44,10 @@ func (b *BottomK) Sample(dst []uint64, set []uint64) []uint64 {
 // (Broder's MOD_m sample): a sample whose size grows with the set, from
 // which containment can be estimated.
 type ModM struct {
-	M   uint64
-	key uint64
-	tmp []uint64
+	M      uint64
+	key    uint64
+	tmp    []uint64
+	sorter hashsort.Sorter
 }
 
 // NewModM returns a MOD_m sketcher.
@@ -58,7 +64,7 @@ func (s *ModM) Sample(dst []uint64, set []uint64) []uint64 {
 			t = append(t, v)
 		}
 	}
-	slices.Sort(t)
+	s.sorter.Sort(t)
 	t = slices.Compact(t)
 	s.tmp = t
 	return append(dst, t...)

@@ -6,18 +6,20 @@
 //
 // Signature position i holds min over x in S of h_i(x), with
 //
-//	h_i(x) = a_i·x + b_i  (mod 2^64),  a_i odd
+//	h_i(x) = a_i·M(x) + b_i  (mod 2^64),  a_i odd
 //
-// and (a_i, b_i) drawn from the seed by SplitMix64. Each h_i is a bijection
-// of the 64-bit words, so it is a permutation of the shingle hashes; the
-// shingle hashes themselves are already uniform (XXH64, or a polynomial
-// finished by a 64-bit mixer), and for uniform inputs the order that an
-// odd multiplier plus an offset induces is, for the purpose of taking a
-// minimum, as good as a random one: the tests measure the estimator's bias
-// (under 0.01) and its spread (within 15% of sqrt(J(1-J)/n)) over many random
-// set pairs, and the independence of positions. It costs one multiplication
-// and one addition per shingle and position, which the inner loop keeps in
-// registers.
+// where M is a bijective 64-bit mixer applied once per shingle and (a_i, b_i)
+// are drawn from the seed by SplitMix64. Each h_i is a bijection of the
+// 64-bit words, so it is a permutation of the shingle hashes. M makes the
+// inputs uniform whatever they are (a user's own shingle records may hold
+// consecutive numbers, for which a bare multiply-add is biased by 0.05), and
+// for uniform inputs the order that an odd multiplier plus an offset induces
+// is, for the purpose of taking a minimum, as good as a random one: the tests
+// measure the estimator's bias (under 0.01) and its spread (within 15% of
+// sqrt(J(1-J)/n)) over many random set pairs, and the independence of
+// positions. It costs one multiplication and one addition per shingle and
+// position, which the inner loop keeps in registers (32 positions at a time
+// in AVX-512 registers where the CPU has them).
 //
 // # One-permutation hashing
 //

@@ -27,7 +27,7 @@ func Mix64(x uint64) uint64 {
 // Empty is the value of a signature position of the empty set.
 const Empty = ^uint64(0)
 
-// Family is n hash functions h_i(x) = a_i·x + b_i mod 2^64.
+// Family is n hash functions h_i(x) = a_i·Mix64(x) + b_i mod 2^64.
 type Family struct {
 	A, B []uint64
 }
@@ -46,17 +46,38 @@ func NewFamily(n int, seed uint64) *Family {
 // Len returns n.
 func (f *Family) Len() int { return len(f.A) }
 
+// mixBatch is how many mixed set values Signature holds at a time (on the
+// stack).
+const mixBatch = 256
+
 // Signature writes into sig (length n) the minimum of each function over
-// set. An empty set gives Empty everywhere.
-func (f *Family) Signature(sig []uint64, set []uint64) {
-	if f.signatureVector(sig, set) {
-		return
+// the set: sig[i] = min over x in set of a_i·Mix64(x) + b_i. Mixing each
+// value once first makes the signature as good for inputs that are not
+// uniform hashes (consecutive numbers, say) as for those that are. An empty
+// set gives Empty everywhere.
+func (f *Family) Signature(sig []uint64, set []uint64) { f.signature(sig, set, true) }
+
+// signature is Signature, with the vector path allowed or not.
+func (f *Family) signature(sig []uint64, set []uint64, vector bool) {
+	sig = sig[:len(f.A)]
+	for i := range sig {
+		sig[i] = Empty
 	}
-	f.signatureScalar(sig, set)
+	var mixed [mixBatch]uint64
+	for len(set) > 0 {
+		m := min(len(set), mixBatch)
+		for j, x := range set[:m] {
+			mixed[j] = Mix64(x)
+		}
+		if !vector || !f.signatureVector(sig, mixed[:m]) {
+			f.signatureScalar(sig, mixed[:m])
+		}
+		set = set[m:]
+	}
 }
 
-// signatureScalar is Signature in Go: four running minima per function hide
-// the latency of the comparison.
+// signatureScalar lowers sig to the minima over set, in Go: four running
+// minima per function hide the latency of the comparison.
 func (f *Family) signatureScalar(sig []uint64, set []uint64) {
 	a, b := f.A, f.B[:len(f.A)]
 	sig = sig[:len(a)]
@@ -73,7 +94,7 @@ func (f *Family) signatureScalar(sig []uint64, set []uint64) {
 		for ; j < len(set); j++ {
 			m0 = min(m0, ai*set[j]+bi)
 		}
-		sig[i] = min(min(m0, m1), min(m2, m3))
+		sig[i] = min(sig[i], min(m0, m1), min(m2, m3))
 	}
 }
 

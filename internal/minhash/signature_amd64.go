@@ -9,8 +9,8 @@ var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 //go:noescape
 func signatureAVX512(a, b, sig *uint64, n int, set *uint64, m int)
 
-// signatureVector computes the signature with AVX-512 when the CPU has it
-// and the length allows; it reports whether it did.
+// signatureVector lowers sig to the minima over set with AVX-512 when the
+// CPU has it and the length allows; it reports whether it did.
 func (f *Family) signatureVector(sig, set []uint64) bool {
 	n := len(f.A)
 	if !hasAVX512 || n%8 != 0 || n == 0 || len(set) == 0 || len(sig) < n || len(f.B) < n {

@@ -2,10 +2,10 @@
 
 // func signatureAVX512(a, b, sig *uint64, n int, set *uint64, m int)
 //
-// sig[i] = min over j < m of a[i]*set[j] + b[i] (mod 2^64), for i < n,
-// n a multiple of 8. Blocks of 32 functions keep a, b and the four running
-// minima in registers while the set streams past; a last block of 8 handles
-// the rest.
+// sig[i] = min(sig[i], min over j < m of a[i]*set[j] + b[i] (mod 2^64)), for
+// i < n, n a multiple of 8. Blocks of 32 functions keep a, b and the four
+// running minima in registers while the set streams past; a last block of 8
+// handles the rest.
 TEXT ·signatureAVX512(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
@@ -25,10 +25,10 @@ block32:
 	VMOVDQU64 64(DI), Z5
 	VMOVDQU64 128(DI), Z6
 	VMOVDQU64 192(DI), Z7
-	VPTERNLOGQ $0xff, Z8, Z8, Z8
-	VMOVDQA64 Z8, Z9
-	VMOVDQA64 Z8, Z10
-	VMOVDQA64 Z8, Z11
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
 	MOVQ R8, R10
 	MOVQ R9, R11
 
@@ -68,7 +68,7 @@ block8:
 	JLT  end
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 (DI), Z4
-	VPTERNLOGQ $0xff, Z8, Z8, Z8
+	VMOVDQU64 (DX), Z8
 	MOVQ R8, R10
 	MOVQ R9, R11
 

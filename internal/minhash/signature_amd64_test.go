@@ -22,6 +22,15 @@ func TestSignatureVectorEqualsScalar(t *testing.T) {
 			}
 			want := make([]uint64, n)
 			got := make([]uint64, n)
+			for i := range want {
+				// Both lower what is there: start from a mix of values
+				// below and above the minima.
+				want[i] = r.Uint64() | 1<<63
+				if i%3 == 0 {
+					want[i] = uint64(i)
+				}
+				got[i] = want[i]
+			}
 			f.signatureScalar(want, set)
 			if !f.signatureVector(got, set) {
 				t.Fatalf("n=%d m=%d: vector path not taken", n, m)

@@ -17,6 +17,10 @@ import (
 // DefaultMemoryBytes is the pair buffer of the sorted mode.
 const DefaultMemoryBytes = 512 << 20
 
+// maxOpenRuns bounds the spilled runs kept open: when there are that many
+// they are merged into one.
+const maxOpenRuns = 64
+
 // pairBuffer holds pairs as "idA TAB idB" strings in one arena.
 type pairBuffer struct {
 	arena []byte
@@ -94,7 +98,29 @@ func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 		if err := buf.sortUnique(f); err != nil {
 			return fmt.Errorf("spilling pairs: %w", err)
 		}
-		_, err = f.Seek(0, io.SeekStart)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		if len(runs) < maxOpenRuns {
+			return nil
+		}
+		// Merge the runs into one, so that no more than maxOpenRuns
+		// files are ever open at once.
+		merged, err := os.CreateTemp(opt.TempDir, "neardup-pairs-*")
+		if err != nil {
+			return err
+		}
+		if err := mergeRuns(runs, merged); err != nil {
+			merged.Close()
+			os.Remove(merged.Name())
+			return fmt.Errorf("merging spilled pairs: %w", err)
+		}
+		for _, r := range runs {
+			r.Close()
+			os.Remove(r.Name())
+		}
+		runs = append(runs[:0], merged)
+		_, err = merged.Seek(0, io.SeekStart)
 		return err
 	}
 

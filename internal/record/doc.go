@@ -23,7 +23,7 @@
 // A line that begins with "#neardup" is a header (other lines that begin with
 // '#' are records: an id may start with it):
 //
-//	#neardup stage=sketch method=minhash n=128 seed=0 family=muladd64
+//	#neardup stage=sketch method=minhash n=128 seed=0 family=mixmuladd64
 //
 // Each stage copies the headers it reads and adds its own line, so the headers
 // of a file name the parameters of every stage that made it. Identical header

@@ -108,6 +108,9 @@ func ParseHeader(line []byte) (h Header, err error) {
 			return Header{}, fmt.Errorf("malformed header field %q: want key=value", f)
 		}
 		if k == "stage" {
+			if v == "" {
+				return Header{}, fmt.Errorf("header has an empty stage=")
+			}
 			if h.Stage != "" {
 				return Header{}, fmt.Errorf("header names two stages, %s and %s", h.Stage, v)
 			}

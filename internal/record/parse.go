@@ -8,17 +8,20 @@ import "strconv"
 // (1 where none is written) are appended to it.
 func ParseShingles(hashes []uint64, counts []uint32, field []byte) ([]uint64, []uint32, error) {
 	withCounts := counts != nil
+	// Hashes are numbered, and compared with the one before, within this
+	// field only: hashes may already hold other records' hashes.
+	start := len(hashes)
 	var prev uint64
 	for i := 0; i < len(field); {
 		if len(field)-i < 16 {
-			return hashes, counts, Bad("hash %d: want 16 hex digits, found %q", len(hashes)+1, clip(field[i:]))
+			return hashes, counts, Bad("hash %d: want 16 hex digits, found %q", len(hashes)-start+1, clip(field[i:]))
 		}
 		h, ok := ParseHex64(field[i : i+16])
 		if !ok {
-			return hashes, counts, Bad("hash %d: want 16 hex digits, found %q", len(hashes)+1, clip(field[i:]))
+			return hashes, counts, Bad("hash %d: want 16 hex digits, found %q", len(hashes)-start+1, clip(field[i:]))
 		}
-		if len(hashes) > 0 && h <= prev {
-			return hashes, counts, Bad("hash %d (%016x) is not above the one before it: shingle hashes are distinct and ascending", len(hashes)+1, h)
+		if len(hashes) > start && h <= prev {
+			return hashes, counts, Bad("hash %d (%016x) is not above the one before it: shingle hashes are distinct and ascending", len(hashes)-start+1, h)
 		}
 		prev = h
 		i += 16
@@ -31,7 +34,7 @@ func ParseShingles(hashes []uint64, counts []uint32, field []byte) ([]uint64, []
 			var ok bool
 			c, ok = ParseUint(field[i+1 : j])
 			if !ok || c == 0 || c > 1<<32-1 {
-				return hashes, counts, Bad("hash %d: bad count %q", len(hashes)+1, clip(field[i+1:j]))
+				return hashes, counts, Bad("hash %d: bad count %q", len(hashes)-start+1, clip(field[i+1:j]))
 			}
 			i = j
 		}
@@ -41,7 +44,7 @@ func ParseShingles(hashes []uint64, counts []uint32, field []byte) ([]uint64, []
 		}
 		if i < len(field) {
 			if field[i] != ' ' || i+1 == len(field) {
-				return hashes, counts, Bad("hash %d: want one space between hashes, found %q", len(hashes), clip(field[i:]))
+				return hashes, counts, Bad("hash %d: want one space between hashes, found %q", len(hashes)-start, clip(field[i:]))
 			}
 			i++
 		}

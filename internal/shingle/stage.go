@@ -3,9 +3,7 @@ package shingle
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
@@ -13,13 +11,13 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
-// Document formats.
+// Document formats (input.DocParser reads them).
 const (
-	FormatAuto  = ""
-	FormatTSV   = "tsv"
-	FormatJSONL = "jsonl"
-	FormatFiles = "files"
-	FormatLines = "lines"
+	FormatAuto  = input.FormatAuto
+	FormatTSV   = input.FormatTSV
+	FormatJSONL = input.FormatJSONL
+	FormatFiles = input.FormatFiles
+	FormatLines = input.FormatLines
 )
 
 // StageOptions configure the shingle stage.
@@ -65,13 +63,7 @@ func yesNo(b bool) string {
 }
 
 // FormatOf returns the document format of a file name under FormatAuto.
-func FormatOf(name string) string {
-	switch strings.ToLower(filepath.Ext(input.TrimCompressionSuffix(name))) {
-	case ".jsonl", ".json", ".ndjson":
-		return FormatJSONL
-	}
-	return FormatTSV
-}
+func FormatOf(name string) string { return input.FormatOf(name) }
 
 // Run reads documents from the named inputs (standard input when there are
 // none) and writes shingle records to stdout.
@@ -108,17 +100,16 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 // NewWorker returns the stage's worker: it turns a chunk of document lines
 // (or of whole files) into shingle records. The Beam pipeline runs it too.
 func NewWorker(opt *StageOptions) *Worker {
-	return &Worker{opt: opt, sh: New(opt.Shingle), json: input.JSONFields{IDKey: opt.IDField, TextKey: opt.TextField}}
+	return &Worker{opt: opt, sh: New(opt.Shingle), doc: input.NewDocParser(opt.IDField, opt.TextField)}
 }
 
 // Worker is the stage's worker. It keeps scratch space: one per goroutine.
 type Worker struct {
 	opt    *StageOptions
 	sh     *Shingler
-	json   input.JSONFields
+	doc    *input.DocParser
 	hashes []uint64
 	sorter hashsort.Sorter
-	text   []byte
 	id     []byte
 }
 
@@ -137,81 +128,20 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		}
 		for _, d := range c.Docs {
 			r.Records++
-			w.id = record.Escape(w.id[:0], []byte(d.Name))
+			w.id = input.FileID(w.id[:0], d.Name)
 			fn(w.id, d.Data)
 		}
 		return
 	}
-	format := w.opt.Format
-	if format == FormatAuto {
-		format = FormatOf(c.File)
-		if c.File == input.StdinName {
-			format = FormatTSV
-		}
-	}
+	format := input.ResolveFormat(w.opt.Format, c.File)
 	c.Lines(r, w.opt.SkipBad, func(line []byte, ordinal int64) error {
-		switch format {
-		case FormatLines:
-			w.id = strconv.AppendInt(w.id[:0], ordinal, 10)
-			fn(w.id, line)
-			return nil
-		case FormatJSONL:
-			return w.jsonLine(line, ordinal, fn)
+		id, text, err := w.doc.Parse(format, line, ordinal)
+		if err != nil {
+			return err
 		}
-		id, text, ok := record.Cut(line)
-		if !ok {
-			return record.Bad("want id TAB text, found no TAB")
-		}
-		if _, _, more := record.Cut(text); more {
-			return record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(text), "\t"))
-		}
-		w.id = record.CanonicalID(w.id[:0], id)
-		w.text = record.Unescape(w.text[:0], text)
-		fn(w.id, w.text)
+		fn(id, text)
 		return nil
 	})
-}
-
-func (w *Worker) jsonLine(line []byte, ordinal int64, fn func(id, text []byte)) error {
-	if len(strings.TrimSpace(string(line))) == 0 {
-		return record.Bad("empty line: want a JSON object")
-	}
-	id, text, err := w.json.Parse(line)
-	if err != nil {
-		return record.Bad("%v", err)
-	}
-	if !text.Found {
-		return record.Bad("no %q field", w.opt.TextField)
-	}
-	if !text.IsString {
-		return record.Bad("field %q is %s, want a string", w.opt.TextField, jsonKind(text.Bytes))
-	}
-	switch {
-	case !id.Found || string(id.Bytes) == "null" && !id.IsString:
-		w.id = strconv.AppendInt(w.id[:0], ordinal, 10)
-	case id.IsString:
-		w.id = record.Escape(w.id[:0], id.Bytes)
-	case id.Bytes[0] == '-' || id.Bytes[0] >= '0' && id.Bytes[0] <= '9':
-		w.id = append(w.id[:0], id.Bytes...)
-	default:
-		return record.Bad("field %q is %s, want a string or a number", w.opt.IDField, jsonKind(id.Bytes))
-	}
-	fn(w.id, text.Bytes)
-	return nil
-}
-
-func jsonKind(lit []byte) string {
-	switch lit[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // AppendRecord appends the shingle record of one document.

@@ -50,8 +50,8 @@ func English() *Stopwords {
 	return s
 }
 
-// ReadStopwords reads a list of stop words separated by white space; lines
-// starting with '#' are comments. Words are lower-cased and must be single
+// ReadStopwords reads a list of stop words separated by white space; '#'
+// starts a comment that runs to the end of its line. Words are lower-cased and must be single
 // tokens.
 func ReadStopwords(r io.Reader) (*Stopwords, error) {
 	s, err := readStopwords(r)
@@ -74,8 +74,9 @@ func readStopwords(r io.Reader) (*Stopwords, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
+		text, _, _ := strings.Cut(sc.Text(), "#") // a comment runs to the end of the line
+		text = strings.TrimSpace(text)
+		if text == "" {
 			continue
 		}
 		for _, f := range strings.Fields(text) {

@@ -69,7 +69,7 @@ func (o *Options) Header() record.Header {
 	seed := strconv.FormatUint(o.Seed, 10)
 	switch o.Method {
 	case MinHash:
-		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "family", "muladd64")
+		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "family", "mixmuladd64")
 	case OPH:
 		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "densify", "optimal")
 	case BottomK:

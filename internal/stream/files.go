@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -115,7 +116,12 @@ func (f *Files) Next() (*Chunk, error) {
 		f.mu.Unlock()
 		if err != nil {
 			if f.SkipBad {
-				c.Skipped = append(c.Skipped, &record.Error{Pos: record.Pos{File: name}, Msg: err.Error()})
+				msg := err.Error()
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					msg = pe.Err.Error() // the path is already the place
+				}
+				c.Skipped = append(c.Skipped, &record.Error{Pos: record.Pos{File: name}, Msg: msg})
 				continue
 			}
 			return nil, err

@@ -87,7 +87,14 @@ func Run(ctx context.Context, src Source, cfg Config, newWorker func() Worker, s
 	}
 
 	for done := range order {
-		r := <-done
+		var r *Result
+		select {
+		case r = <-done:
+		case <-ctx.Done():
+			// The reader gives up a chunk it could not hand to a worker,
+			// whose result would never come.
+			return ctx.Err()
+		}
 		err := sink(r)
 		r.release()
 		if err != nil {

@@ -77,10 +77,12 @@ func putBuf(l *bufList, p *[]byte) {
 // Lines reads the named inputs ("-" is standard input) one after another and
 // cuts them into chunks of whole lines.
 type Lines struct {
-	names   []string
+	names []string
+	// MaxLine bounds the memory one line takes: a line is refused once
+	// more than MaxLine bytes of it have been read without its end.
 	MaxLine int
-	// Open opens an input; nil means input.Open.
-	Open func(name string) (*input.File, error)
+	// open opens an input; tests replace it to control the reads.
+	open func(name string) (*input.File, error)
 
 	cur      *input.File
 	nextName int
@@ -91,8 +93,11 @@ type Lines struct {
 	seq      int
 	done     int64 // consumed bytes of closed files
 	total    int64
-	mu       sync.Mutex
 	peeked   []*Chunk
+
+	mu      sync.Mutex // guards cur, done, reading and closed
+	reading bool       // a call of next is under way
+	closed  bool
 }
 
 // NewLines returns a source over the named inputs, or standard input when
@@ -101,8 +106,17 @@ func NewLines(names []string) *Lines {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
-	l := &Lines{names: names, MaxLine: DefaultMaxLine, ordinal: 1}
+	l := &Lines{names: names, MaxLine: DefaultMaxLine, open: input.Open, ordinal: 1}
 	l.total = TotalSize(names)
+	return l
+}
+
+// NewLinesOpen returns a source over the named inputs that opens each with
+// open instead of input.Open (another file system: the Beam pipeline reads
+// object stores).
+func NewLinesOpen(names []string, open func(name string) (*input.File, error)) *Lines {
+	l := NewLines(names)
+	l.open = open
 	return l
 }
 
@@ -120,16 +134,12 @@ func TotalSize(names []string) int64 {
 	return total
 }
 
-func (l *Lines) open() error {
+func (l *Lines) openNext() error {
 	for l.cur == nil {
 		if l.nextName >= len(l.names) {
 			return io.EOF
 		}
-		open := l.Open
-		if open == nil {
-			open = input.Open
-		}
-		f, err := open(l.names[l.nextName])
+		f, err := l.open(l.names[l.nextName])
 		l.nextName++
 		if err != nil {
 			return err
@@ -146,14 +156,18 @@ func (l *Lines) open() error {
 
 func (l *Lines) closeCur() error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cur == nil {
+		return nil
+	}
 	l.done += l.cur.Consumed()
 	err := l.cur.Close()
 	l.cur = nil
-	l.mu.Unlock()
 	return err
 }
 
-// Next returns the next chunk of whole lines.
+// Next returns the next chunk of whole lines. It may run in another
+// goroutine than Close; after Close it returns nil.
 func (l *Lines) Next() (*Chunk, error) {
 	if len(l.peeked) > 0 {
 		c := l.peeked[0]
@@ -196,8 +210,16 @@ func (l *Lines) Peek() (headers []HeaderAt, first []byte, err error) {
 }
 
 func (l *Lines) next() (*Chunk, error) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, nil
+	}
+	l.reading = true
+	l.mu.Unlock()
+	defer l.doneReading()
 	for {
-		if err := l.open(); err == io.EOF {
+		if err := l.openNext(); err == io.EOF {
 			return nil, nil
 		} else if err != nil {
 			return nil, err
@@ -225,6 +247,12 @@ func (l *Lines) read() (*Chunk, error) {
 	buf := append(*p, l.carry...)
 	l.carry = l.carry[:0]
 	for {
+		// buf holds the start of one line, l.line, and not its end.
+		if len(buf) > l.MaxLine {
+			putBuf(&inPool, p)
+			return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line},
+				Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
+		}
 		if l.eof {
 			if len(buf) == 0 {
 				putBuf(&inPool, p)
@@ -234,10 +262,6 @@ func (l *Lines) read() (*Chunk, error) {
 			return l.chunk(p, buf), nil
 		}
 		if len(buf) == cap(buf) {
-			if len(buf) >= l.MaxLine {
-				return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line + int64(bytes.Count(buf, []byte{'\n'}))},
-					Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
-			}
 			nb := make([]byte, len(buf), 2*cap(buf))
 			copy(nb, buf)
 			buf = nb
@@ -289,12 +313,33 @@ func (l *Lines) Progress() (int64, int64) {
 	return done, l.total
 }
 
-// Close closes the current input.
-func (l *Lines) Close() error {
-	if l.cur != nil {
-		return l.closeCur()
+// doneReading ends a call of next, and closes the input if Close was
+// called meanwhile.
+func (l *Lines) doneReading() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reading = false
+	if l.closed && l.cur != nil {
+		l.cur.Close()
+		l.cur = nil
 	}
-	return nil
+}
+
+// Close closes the current input and ends the reading. Run returns
+// on an error without waiting for a read that may be blocked on a slow
+// input, so Close may come while Next is under way in Run's reader: the
+// input is then closed when that read returns.
+func (l *Lines) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if l.reading || l.cur == nil {
+		return nil
+	}
+	l.done += l.cur.Consumed()
+	err := l.cur.Close()
+	l.cur = nil
+	return err
 }
 
 // Release returns a chunk's buffer for reuse; the chunk must not be used

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"sync"
 
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -23,6 +24,10 @@ type readAhead struct {
 	kept    []*stream.Chunk
 	ids     map[string]struct{}
 	partial bool
+	// mu guards kept and closed once the pool runs: its reader may be in
+	// Next when the stage, stopped by an error, calls Close.
+	mu     sync.Mutex
+	closed bool
 }
 
 func newReadAhead(src *stream.Lines, limit int64) *readAhead {
@@ -95,11 +100,18 @@ func (r *readAhead) needed() map[string]struct{} {
 
 // Next hands out the chunks read ahead, then the rest of the input.
 func (r *readAhead) Next() (*stream.Chunk, error) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, nil
+	}
 	if len(r.kept) > 0 {
 		c := r.kept[0]
 		r.kept = r.kept[1:]
+		r.mu.Unlock()
 		return c, nil
 	}
+	r.mu.Unlock()
 	return r.src.Next()
 }
 
@@ -108,9 +120,13 @@ func (r *readAhead) Progress() (int64, int64) { return r.src.Progress() }
 
 // Close releases the kept chunks and the input.
 func (r *readAhead) Close() error {
-	for _, c := range r.kept {
+	r.mu.Lock()
+	r.closed = true
+	kept := r.kept
+	r.kept = nil
+	r.mu.Unlock()
+	for _, c := range kept {
 		c.Release()
 	}
-	r.kept = nil
 	return r.src.Close()
 }

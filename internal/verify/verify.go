@@ -98,6 +98,11 @@ type signatures struct{ s *store.Store }
 func (m signatures) name() string { return "minhash-estimate" }
 
 func (m signatures) score(a, b int) (float64, float64, float64) {
+	if m.s.Size(a) == 0 || m.s.Size(b) == 0 {
+		// Two empty sets agree everywhere, but share nothing: 0, as
+		// their exact Jaccard similarity is taken to be.
+		return 0, -1, -1
+	}
 	j := minhash.Similarity(m.s.Values(a), m.s.Values(b))
 	return j, -1, -1
 }
@@ -219,8 +224,11 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		if !ok {
 			return record.Bad("want idA TAB idB, found no TAB")
 		}
-		if _, _, more := record.Cut(b); more {
-			return record.Bad("want idA TAB idB, found more fields")
+		if i := bytes.IndexByte(b, '\t'); i >= 0 {
+			if i != len(b)-1 {
+				return record.Bad("want idA TAB idB, found more fields")
+			}
+			b = b[:i] // the empty last field Hadoop Streaming adds
 		}
 		cmp := bytes.Compare(a, b)
 		if cmp == 0 {

@@ -1,0 +1,10 @@
+// Command cluster groups near-duplicate documents; see its man page.
+package main
+
+import (
+	"os"
+
+	"github.com/neardup/neardup/internal/cli"
+)
+
+func main() { os.Exit(cli.Main(cli.Cluster())) }

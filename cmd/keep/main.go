@@ -1,0 +1,10 @@
+// Command keep writes the deduplicated corpus; see its man page.
+package main
+
+import (
+	"os"
+
+	"github.com/neardup/neardup/internal/cli"
+)
+
+func main() { os.Exit(cli.Main(cli.Keep())) }

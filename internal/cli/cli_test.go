@@ -1,0 +1,309 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/cli"
+)
+
+// emptyStdin makes standard input an empty file for the test, so that a
+// stage given no file reads nothing.
+func emptyStdin(t *testing.T) {
+	t.Helper()
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdin
+	os.Stdin = f
+	t.Cleanup(func() {
+		os.Stdin = saved
+		f.Close()
+	})
+}
+
+func stage(t *testing.T, name string) cli.Stage {
+	t.Helper()
+	for _, s := range cli.Stages() {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no stage %q", name)
+	return cli.Stage{}
+}
+
+// run runs a stage in-process with args (without the program name).
+func run(t *testing.T, name string, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	status = cli.Run(stage(t, name), append([]string{name}, args...), &out, &errb)
+	return status, out.String(), errb.String()
+}
+
+// examples returns the command lines of the EXAMPLES section of a help text.
+func examples(help string) []string {
+	_, after, ok := strings.Cut(help, "\n   EXAMPLES\n")
+	if !ok {
+		return nil
+	}
+	var lines []string
+	for _, line := range strings.Split(after, "\n") {
+		if !strings.HasPrefix(line, "      ") {
+			break
+		}
+		lines = append(lines, strings.TrimSpace(line))
+	}
+	return lines
+}
+
+func TestHelp(t *testing.T) {
+	for _, s := range cli.Stages() {
+		status, stdout, stderr := run(t, s.Name, "--help")
+		if status != 0 || stderr != "" {
+			t.Errorf("%s --help: status %d, stderr %q", s.Name, status, stderr)
+		}
+		wants := []string{"USAGE:\n   " + s.Name + " [options] [FILE...]", "EXIT STATUS", "--output FILE, -o FILE"}
+		if s.Name != "keep" { // keep writes documents, which have no headers
+			wants = append(wants, "--no-header")
+		}
+		for _, want := range wants {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s --help lacks %q", s.Name, want)
+			}
+		}
+		ex := examples(stdout)
+		if len(ex) == 0 {
+			t.Errorf("%s --help has no EXAMPLES section", s.Name)
+		}
+		runs := false
+		for _, line := range ex {
+			for _, segment := range strings.Split(line, "|") {
+				if f := strings.Fields(segment); len(f) > 0 && f[0] == s.Name {
+					runs = true
+				}
+			}
+		}
+		if !runs {
+			t.Errorf("%s: no example runs it: %q", s.Name, ex)
+		}
+	}
+}
+
+// shellWords splits a command at spaces, keeping single-quoted words whole.
+func shellWords(s string) []string {
+	var words []string
+	var w strings.Builder
+	quoted, inWord := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+			inWord = true
+		case r == ' ' && !quoted:
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// Every stage invocation in every example is a valid command line: run in
+// an empty directory (its files missing, so status 1 is fine) with empty
+// standard input, it is never a usage error.
+func TestExamplesAreValid(t *testing.T) {
+	emptyStdin(t)
+	t.Chdir(t.TempDir())
+	subst := regexp.MustCompile(`\$\([^)]*\)`)
+	names := map[string]bool{}
+	for _, s := range cli.Stages() {
+		names[s.Name] = true
+	}
+	for _, s := range cli.Stages() {
+		_, help, _ := run(t, s.Name, "--help")
+		for _, line := range examples(help) {
+			for _, segment := range strings.Split(line, "|") {
+				segment, _, _ = strings.Cut(segment, ">")
+				words := shellWords(subst.ReplaceAllString(segment, "missing-dir"))
+				if len(words) == 0 || !names[words[0]] {
+					continue
+				}
+				status, _, stderr := run(t, words[0], words[1:]...)
+				if status == 2 || strings.Contains(stderr, "--help") {
+					t.Errorf("%s example %q: %q gives status %d:\n%s", s.Name, line, strings.TrimSpace(segment), status, stderr)
+				}
+			}
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	emptyStdin(t)
+	tests := []struct {
+		stage string
+		args  []string
+		want  string // in stderr
+	}{
+		{"shingle", []string{"--bogus"}, "flag provided but not defined: -bogus"},
+		{"sketch", []string{"-x"}, "flag provided but not defined: -x"},
+		{"shingle", []string{"in.tsv", "-k", "5"}, "-k given after the file arguments: flags come first (shingle [options] FILE...)"},
+		{"verify", []string{"--shingles", "s.tsv", "pairs.tsv", "--containment"}, "--containment given after the file arguments"},
+		{"shingle", []string{"--unit", "bogus"}, `unknown unit "bogus": want char, word or stopword`},
+		{"shingle", []string{"--hash", "md5"}, `unknown hash "md5": want tok64 or xxh64`},
+		{"shingle", []string{"-k", "0"}, "-k 0: want at least 1"},
+		{"shingle", []string{"-k", "x"}, `invalid value "x" for flag -k`},
+		{"shingle", []string{"--format", "xml"}, `unknown --format "xml"`},
+		{"shingle", []string{"--files", "--lines"}, "--files and --lines exclude each other"},
+		{"shingle", []string{"--files", "--format", "jsonl"}, "--files and --format jsonl exclude each other"},
+		{"shingle", []string{"--stopwords", "list.txt"}, "--stopwords is for --unit stopword"},
+		{"sketch", []string{"--method", "bogus"}, "bogus"},
+		{"sketch", []string{"-n", "0"}, "-n 0: want 1 to 65536"},
+		{"band", []string{"-b", "3"}, "give both -b and -r, or neither"},
+		{"band", []string{"-r", "3"}, "give both -b and -r, or neither"},
+		{"band", []string{"-b", "-2", "-r", "-2"}, "-b and -r must be positive"},
+		{"band", []string{"--threshold", "1.5"}, "--threshold 1.5: want a similarity between 0 and 1"},
+		{"band", []string{"--fp-weight", "0", "--fn-weight", "0"}, "--fp-weight and --fn-weight must be non-negative and not both 0"},
+		{"pairs", []string{"--memory", "lots"}, `bad size "lots"`},
+		{"pairs", []string{"--max-bucket", "-1"}, "--max-bucket -1: want 0 (no cap) or more"},
+		{"verify", nil, "give --shingles FILE (exact) or --sketches FILE (estimate)"},
+		{"verify", []string{"--shingles", "a", "--sketches", "b"}, "give --shingles FILE (exact) or --sketches FILE (estimate)"},
+		{"verify", []string{"--shingles", "a", "--threshold", "2"}, "--threshold 2: want a similarity between 0 and 1"},
+	}
+	for _, tt := range tests {
+		status, stdout, stderr := run(t, tt.stage, tt.args...)
+		if status != 2 || !strings.HasPrefix(stderr, tt.stage+": ") || !strings.Contains(stderr, tt.want) ||
+			!strings.Contains(stderr, "Run '"+tt.stage+" --help' for usage.") || stdout != "" {
+			t.Errorf("%s %q: status %d, stdout %q, stderr\n%s\nwant status 2 and %q", tt.stage, tt.args, status, stdout, stderr, tt.want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	status, stdout, _ := run(t, "band", "--version")
+	if status != 0 || stdout != "band version "+cli.Version+"\n" {
+		t.Errorf("--version: status %d, %q", status, stdout)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	docs := writeFile(t, dir, "docs.tsv", "a\tthe quick brown fox\nb\tthe quick brown cat\n")
+	bad := writeFile(t, dir, "bad.tsv", "a\tfine\nno tab here\n")
+
+	status, stdout, stderr := run(t, "shingle", "--unit", "word", "-k", "2", docs)
+	if status != 0 || stderr != "" || !strings.HasPrefix(stdout, "#neardup stage=shingle unit=word k=2 ") || strings.Count(stdout, "\n") != 3 {
+		t.Errorf("shingle: status %d, stderr %q, stdout\n%s", status, stderr, stdout)
+	}
+	status, _, stderr = run(t, "shingle", bad)
+	if status != 2 || stderr != "shingle: "+bad+":2: want id TAB text, found no TAB\n" {
+		t.Errorf("bad input: status %d, stderr %q", status, stderr)
+	}
+	status, stdout, stderr = run(t, "shingle", "--skip-bad", bad)
+	if status != 0 || strings.Count(stdout, "\n") != 2 || !strings.Contains(stderr, "shingle: skipped 1 bad line(s)") {
+		t.Errorf("--skip-bad: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+	status, _, stderr = run(t, "sketch", filepath.Join(dir, "missing.tsv"))
+	if status != 1 || !strings.Contains(stderr, "missing.tsv") {
+		t.Errorf("missing input: status %d, stderr %q", status, stderr)
+	}
+}
+
+func TestOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	docs := writeFile(t, dir, "docs.tsv", "a\tsome text\n")
+	bad := writeFile(t, dir, "bad.tsv", "no tab\n")
+	out := filepath.Join(dir, "out.tsv")
+	if status, stdout, stderr := run(t, "shingle", "-o", out, docs); status != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("-o: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(b), "#neardup stage=shingle") {
+		t.Errorf("-o wrote %q, %v", b, err)
+	}
+	// A failed run leaves the old file alone and no temporary file behind.
+	if status, _, _ := run(t, "shingle", "-o", out, bad); status != 2 {
+		t.Errorf("failed run with -o: status %d", status)
+	}
+	if b2, _ := os.ReadFile(out); !bytes.Equal(b2, b) {
+		t.Errorf("a failed run changed the output file")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("files left in the directory: %v", entries)
+	}
+}
+
+// The output is the same for any number of workers, over an input of
+// several chunks.
+func TestJobsSameOutput(t *testing.T) {
+	var b strings.Builder
+	for i := range 30000 {
+		b.WriteString("doc")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString("\tsome words of document number ")
+		b.WriteString(strings.Repeat("word ", i%13))
+		b.WriteString("and the end\n")
+	}
+	docs := writeFile(t, t.TempDir(), "docs.tsv", b.String())
+	var first string
+	for _, jobs := range []string{"1", "2", "8"} {
+		status, stdout, stderr := run(t, "shingle", "-j", jobs, "--unit", "word", "-k", "3", docs)
+		if status != 0 {
+			t.Fatalf("-j %s: status %d, %s", jobs, status, stderr)
+		}
+		if first == "" {
+			first = stdout
+			continue
+		}
+		if stdout != first {
+			t.Errorf("-j %s output differs from -j 1", jobs)
+		}
+	}
+}
+
+// The man pages in man/ are those the flag definitions give (make man).
+func TestManPagesUpToDate(t *testing.T) {
+	for _, s := range cli.Stages() {
+		page, err := cli.Man(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		file := filepath.Join("..", "..", "man", s.Name+".1")
+		have, err := os.ReadFile(file)
+		if err != nil {
+			t.Errorf("%v (run make man)", err)
+			continue
+		}
+		if string(have) != page {
+			t.Errorf("%s is out of date: run make man", file)
+		}
+		for _, want := range []string{".TH " + s.Name + " 1", ".SH EXAMPLES", ".SH EXIT STATUS", ".SH OPTIONS"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s man page lacks %q", s.Name, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"github.com/neardup/neardup/internal/cluster"
+	"github.com/urfave/cli/v2"
+)
+
+// Cluster is the cluster stage.
+func Cluster() Stage {
+	return Stage{
+		Name:  "cluster",
+		Usage: "group near-duplicate documents into clusters",
+		Args:  "[FILE...]",
+		Description: `Writes one record per document:
+
+   cluster TAB id
+
+A cluster is named by one of its ids. Three methods:
+
+COMPONENTS
+--method components (the default) reads scored pairs (verify) or candidate
+pairs (pairs): "idA TAB idB" with any further fields. Two documents are in
+one cluster when a chain of pairs joins them: the connected components of
+the pair graph, found by union-find with path compression and union by size.
+Every document in a pair is written, its cluster named by the cluster's
+smallest id (bytewise, in the escaped form ids travel in), sorted by cluster,
+then id (the order of LC_ALL=C sort). The input need not be sorted.
+
+--singletons --ids FILE also writes the documents in no pair, each as a
+cluster of its own: FILE is any record file whose first field is the id
+(the shingle or sketch file lists every document).
+
+Memory: the documents, never the pairs: about 50 bytes plus the id's length
+per document (an interning table, the union-find forest, and at the end the
+sort; 80 bytes of peak resident memory per document measured over 6.7
+million documents with 9-byte ids), so the pairs may be far larger than
+memory, the documents not.
+
+Chaining: A~B and B~C put A and C in one cluster even if A and C are not
+alike. Two guards, both for scored pairs only; a similarity is known only
+for a pair that verify scored, so a member joined to the representative
+through others has none:
+
+--report FILE writes one line per cluster, "cluster TAB size TAB verified
+TAB min-similarity": how many members other than the representative (the
+smallest id) have a verified pair with it, and the smallest of those
+similarities ("-" when none). size-1-verified members are in the cluster
+only through chains.
+
+--min-similarity-to-representative t splits: going through the documents in
+id order, a document not yet placed becomes the representative of a new
+cluster and takes every document not yet placed whose pair with it was
+verified with similarity at least t (the third field: Jaccard, also under
+verify --containment). So every member's verified similarity to its
+representative, the cluster's smallest id, reaches t; what falls below is
+split off and clustered again the same way among itself. It costs memory per
+pair: the pairs at or above t are held, 12 bytes each plus 8 for their
+adjacency lists (--report alone holds every pair, 12 bytes each), and a
+linear pass over them. With --stats it reports how many components were
+split into how many clusters.
+
+LEADER
+--method leader reads sketches (sketch --method minhash or oph) in input
+order and assigns each at once, without revisiting any: the leaders of
+existing clusters that an LSH index over the leaders proposes are compared
+with it, and it joins the most similar whose estimated similarity (the
+fraction of equal signature positions) reaches --threshold; ties go to the
+leader with the smallest id. Else it becomes the leader of a new cluster,
+named by its id. The index cuts each leader's signature into b bands of r
+rows (-b, -r, or chosen from --threshold as band does, so that a leader at
+the threshold is proposed with probability at least 0.995) and maps each
+band to the leaders that have it: a document is compared only with the
+leaders that share a band with it, never with all of them. Each record is
+written as its line arrives; --line-buffered flushes every line, so a live
+stream works:
+
+   tail -f crawl.jsonl | shingle --format jsonl --line-buffered |
+      sketch --line-buffered | cluster --method leader --line-buffered
+
+--state FILE loads the leaders and rebuilds their index before reading, and
+saves them at the end (also when interrupted: the lines written so far are
+kept), so a later run continues the same clustering: two runs over two
+halves of a stream write the lines one run over the whole writes. The file
+is written beside FILE, synced and renamed into place, so a crash leaves the
+old state or the new one. It records the parameters (the input's headers,
+threshold, banding); a run with others is refused. A document without
+shingles is a cluster of its own and no leader. SimHash fingerprints are
+not supported yet.
+
+Memory: per leader, 4 bytes per signature value (the low 32 bits are kept;
+the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
+about 1.25 KB for 128 values and 18 bands (--stats prints it). Followers
+cost nothing.
+
+GREEDY
+--method greedy is Broder's greedy clustering. A sketch is taken as a set of
+values: the n (position, value) pairs of a MinHash or OPH signature, or the
+values of a bottom-k sample (sketch --method bottomk). A cluster has a
+representative set R: its first member's values, or with --represent
+popular the s values (-s, default the sketch length) held by the most
+members, ties to the smaller value (a cluster of one member: its s smallest
+values). A table maps each value of each representative to the clusters
+that hold it. A document E, in input order, is looked up value by value,
+which counts |E ∩ R| for every cluster that shares a value with it; its
+similarity to a cluster is |E ∩ R| / max(|E|, |R|) (for signatures and first
+members: the fraction of equal positions). It joins the cluster of highest
+similarity if that reaches --threshold (ties to the smallest name), else it
+starts a new cluster named by its id. Unlike leader, no cluster that shares
+a value is missed. Memory per cluster: about 26 bytes per representative
+value (3.4 KB for 128 values); with popular, also about 20 bytes per
+distinct value among its members (5.1 KB a cluster measured).
+
+Leader and greedy write every document, in input order.
+
+--stats prints on standard error the number of clusters, how many there are
+of each size (in powers of two), and the largest ones (with --report or the
+guard, with their members' verified similarities).
+
+EXAMPLES
+   verify --shingles s.tsv candidates.tsv | cluster > clusters.tsv
+   cluster --singletons --ids shingles.tsv --stats scored.tsv
+   cluster --min-similarity-to-representative 0.8 --report report.tsv scored.tsv
+   sketch shingles.tsv | cluster --method leader --threshold 0.8 --state leaders.bin
+   cluster --method greedy --represent popular sketches.tsv
+   keep --clusters clusters.tsv corpus.jsonl > deduplicated.jsonl`,
+		Flags: merge([]cli.Flag{
+			&cli.StringFlag{Name: "method", Value: cluster.Components, Usage: "clustering `METHOD`: components (of pairs), leader or greedy (of sketches)"},
+			&cli.BoolFlag{Name: "singletons", Usage: "components: also write the documents in no pair, each its own cluster (needs --ids)"},
+			&cli.StringFlag{Name: "ids", Usage: "components: `FILE` whose records' first field lists every document (a shingle or sketch file)"},
+			&cli.Float64Flag{Name: "min-similarity-to-representative", Usage: "components: split clusters so that every member's verified similarity to the representative reaches `T`"},
+			&cli.StringFlag{Name: "report", Usage: "components: write to `FILE` per cluster its size, members verified to the representative and their least similarity"},
+			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "leader, greedy: least estimated similarity with which a document joins a cluster"},
+			&cli.IntFlag{Name: "b", Usage: "leader: bands of the leader index (with -r; default: chosen from --threshold)"},
+			&cli.IntFlag{Name: "r", Usage: "leader: rows per band of the leader index"},
+			&cli.StringFlag{Name: "state", Usage: "leader: load the leaders from `FILE` if it exists, and save them there"},
+			&cli.StringFlag{Name: "represent", Value: cluster.RepresentFirst, Usage: "greedy: a cluster's representative, first (its first member) or popular (its s most frequent values)"},
+			&cli.IntFlag{Name: "s", Usage: "greedy: values of a popular representative (default: the sketch length)"},
+			&cli.BoolFlag{Name: "stats", Usage: "print on standard error the number of clusters, their sizes and the largest"},
+		}, commonFlags()),
+		Action: clusterAction,
+	}
+}
+
+func clusterAction(c *cli.Context, env *Env) error {
+	opt := cluster.Options{
+		Method:        c.String("method"),
+		IDs:           c.String("ids"),
+		Singletons:    c.Bool("singletons"),
+		Split:         c.IsSet("min-similarity-to-representative"),
+		MinSimilarity: c.Float64("min-similarity-to-representative"),
+		Report:        c.String("report"),
+		Threshold:     c.Float64("threshold"),
+		B:             c.Int("b"),
+		R:             c.Int("r"),
+		State:         c.String("state"),
+		Represent:     c.String("represent"),
+		S:             c.Int("s"),
+		Stats:         c.Bool("stats"),
+		Jobs:          c.Int("jobs"),
+		SkipBad:       c.Bool("skip-bad"),
+		NoHeader:      c.Bool("no-header"),
+		Progress:      c.Bool("progress"),
+	}
+	if err := opt.Check(); err != nil {
+		return &UsageError{err}
+	}
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	opt.LineBuffered = lineBuffered(c, out)
+	return out.finish(cluster.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+}

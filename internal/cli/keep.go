@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"github.com/neardup/neardup/internal/keep"
+	"github.com/urfave/cli/v2"
+)
+
+// Keep is the keep stage.
+func Keep() Stage {
+	return Stage{
+		Name:  "keep",
+		Usage: "write the deduplicated corpus: one document per cluster",
+		Args:  "[FILE...]",
+		Description: `Reads the documents again, with a cluster file (--clusters FILE, the
+"cluster TAB id" records of cluster), and writes the documents that remain,
+byte for byte as they came in (a last line without a line end gets one):
+
+   by default    one document per cluster, the one --prefer names, and every
+                 document in no cluster (a cluster of its own)
+   --drop        the documents removed: the others of each cluster
+   --annotate    every document with its cluster: a field (--cluster-field,
+                 default "cluster") added last to a JSON object, a last
+                 column (TAB cluster) otherwise; a document in no cluster
+                 gets its own id
+
+The documents are read as shingle reads them, with the same ids: TSV
+"id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
+document; what is written is its path, one a line, escaped as ids are) or
+--lines (each line a document, its id the line number). gzip and zstd
+are read transparently; the output is not compressed. Ids are compared in
+the escaped form records carry them in. Lines that are neardup headers are
+copied (not with --drop).
+
+--prefer chooses the document that stays:
+   first     the first member in input order. One pass: the first member met
+             is the first there is, so it is exact as the documents stream.
+   id        the member with the smallest id among those in the input
+   longest   the longest text (in bytes, after unescaping or JSON decoding;
+             a file's bytes); ties to the smallest id, then the first
+   shortest  the shortest, ties the same way
+id, longest and shortest read the documents twice: a first pass finds each
+cluster's choice among the members that are present, a second writes.
+Standard input is copied to a temporary file (--temp-dir) for that.
+
+Memory: the cluster map, about 40 bytes plus the id's length per document
+in a cluster, and as much plus the name per cluster (16 more bytes with two
+passes). The documents stream.
+
+EXAMPLES
+   cluster scored.tsv > clusters.tsv
+   keep --clusters clusters.tsv corpus.jsonl.zst > deduplicated.jsonl
+   keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
+   keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
+   find pages -type f | keep --clusters clusters.tsv --files | xargs cat`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "clusters", Usage: "cluster records `FILE` (cluster TAB id)"},
+			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
+			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
+			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
+			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
+			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
+			&cli.StringFlag{Name: "format", Category: catInput, Usage: "document format: tsv, jsonl, files or lines (default: from the file name)"},
+			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "each FILE (or each path read from standard input) is one document; same as --format files"},
+			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "each line is one document, its id the line number; same as --format lines"},
+			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "JSON Lines: the `NAME` of the id field"},
+			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "JSON Lines: the `NAME` of the text field"},
+			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(),
+		},
+		Action: keepAction,
+	}
+}
+
+func keepAction(c *cli.Context, env *Env) error {
+	format := c.String("format")
+	if c.Bool("files") && c.Bool("lines") {
+		return usagef("--files and --lines exclude each other")
+	}
+	for _, f := range []string{"files", "lines"} {
+		if c.Bool(f) {
+			if format != "" && format != f {
+				return usagef("--%s and --format %s exclude each other", f, format)
+			}
+			format = f
+		}
+	}
+	opt := keep.Options{
+		Clusters:     c.String("clusters"),
+		Prefer:       c.String("prefer"),
+		Drop:         c.Bool("drop"),
+		Annotate:     c.Bool("annotate"),
+		ClusterField: c.String("cluster-field"),
+		Format:       format,
+		IDField:      c.String("id-field"),
+		TextField:    c.String("text-field"),
+		TempDir:      c.String("temp-dir"),
+		Stats:        c.Bool("stats"),
+		Jobs:         c.Int("jobs"),
+		SkipBad:      c.Bool("skip-bad"),
+		Progress:     c.Bool("progress"),
+	}
+	if err := opt.Check(); err != nil {
+		return &UsageError{err}
+	}
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	opt.LineBuffered = lineBuffered(c, out)
+	return out.finish(keep.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+}

@@ -1,0 +1,144 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/record"
+)
+
+// Methods.
+const (
+	Components = "components"
+	Leader     = "leader"
+	Greedy     = "greedy"
+)
+
+// Representatives of greedy clusters.
+const (
+	RepresentFirst   = "first"
+	RepresentPopular = "popular"
+)
+
+// Options configure the stage.
+type Options struct {
+	Method string
+
+	// IDs names a record file whose first field is a document id (a
+	// shingle or sketch file). With Singletons, the documents it holds that
+	// are in no pair are written as clusters of their own.
+	IDs        string
+	Singletons bool
+	// Split turns on the chaining guard: a member stays in a component's
+	// cluster only if its pair with the representative was verified with
+	// a similarity of at least MinSimilarity; see splitStars.
+	Split         bool
+	MinSimilarity float64
+	// Report names a file for one line per cluster: its size, how many
+	// members have a verified similarity to the representative, and the
+	// smallest of those similarities.
+	Report string
+
+	// Threshold is the least estimated similarity with which a document
+	// joins a cluster (leader, greedy).
+	Threshold float64
+	// B and R give the banding of the leader index; when both are 0 it is
+	// chosen from Threshold and the signature length.
+	B, R int
+	// State names the file that holds the leaders between runs.
+	State string
+	// Represent is RepresentFirst or RepresentPopular (greedy); S is the
+	// number of values of a popular representative (0: the sketch length).
+	Represent string
+	S         int
+
+	// Stats prints the number of clusters, their sizes and the largest on
+	// Stderr at the end.
+	Stats bool
+
+	Jobs         int
+	SkipBad      bool
+	NoHeader     bool
+	LineBuffered bool
+	Progress     bool
+}
+
+// Check validates the options.
+func (o *Options) Check() error {
+	switch o.Method {
+	case Components:
+		if o.Singletons != (o.IDs != "") {
+			return fmt.Errorf("--singletons needs --ids FILE, the list of all documents (and --ids is for --singletons)")
+		}
+		if o.Split && (o.MinSimilarity < 0 || o.MinSimilarity > 1) {
+			return fmt.Errorf("--min-similarity-to-representative %g: want a similarity between 0 and 1", o.MinSimilarity)
+		}
+		if o.State != "" {
+			return fmt.Errorf("--state is for --method leader")
+		}
+	case Leader, Greedy:
+		if o.Singletons || o.IDs != "" || o.Split || o.Report != "" {
+			return fmt.Errorf("--singletons, --ids, --min-similarity-to-representative and --report are for --method components (leader and greedy write every document)")
+		}
+		if o.Threshold <= 0 || o.Threshold > 1 {
+			return fmt.Errorf("--threshold %g: want a similarity above 0 and at most 1", o.Threshold)
+		}
+		if o.Method == Greedy {
+			if o.State != "" {
+				return fmt.Errorf("--state is for --method leader")
+			}
+			if o.Represent != RepresentFirst && o.Represent != RepresentPopular {
+				return fmt.Errorf("--represent %q: want first or popular", o.Represent)
+			}
+			if o.S < 0 {
+				return fmt.Errorf("-s %d: want 0 (the sketch length) or more", o.S)
+			}
+		}
+		if (o.B == 0) != (o.R == 0) || o.B < 0 || o.R < 0 {
+			return fmt.Errorf("give both -b and -r (positive), or neither")
+		}
+	default:
+		return fmt.Errorf("unknown --method %q: want components, leader or greedy", o.Method)
+	}
+	return nil
+}
+
+// Header returns the stage's header line (the Beam pipeline's components
+// write it too).
+func (o *Options) Header() record.Header { return o.header() }
+
+// header returns the stage's header line for the parameters that decide the
+// clustering.
+func (o *Options) header(kv ...string) record.Header {
+	h := record.NewHeader("cluster", "method", o.Method)
+	switch o.Method {
+	case Components:
+		if o.Split {
+			h.Params = append(h.Params, record.Param{Key: "min-similarity-to-representative", Value: formatFloat(o.MinSimilarity)})
+		}
+	case Leader, Greedy:
+		h.Params = append(h.Params, record.Param{Key: "threshold", Value: formatFloat(o.Threshold)})
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		h.Params = append(h.Params, record.Param{Key: kv[i], Value: kv[i+1]})
+	}
+	return h
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// Run reads the named inputs (standard input when there are none): pairs for
+// Components, sketches for Leader and Greedy; it writes cluster records to
+// stdout.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	switch opt.Method {
+	case Components:
+		return runComponents(ctx, opt, inputs, stdout, stderr)
+	}
+	return runSketches(ctx, opt, inputs, stdout, stderr)
+}

@@ -1,0 +1,279 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// assigner places sketches in clusters one at a time, in input order.
+type assigner interface {
+	// assign returns the name of the cluster the sketch joins (its own id
+	// when it starts one). The result is valid until the next call.
+	assign(id []byte, size uint64, values []uint64) []byte
+	stats(s *sizeStats)
+	memory() string
+}
+
+// sketchKind is what the input's sketch header says.
+type sketchKind struct {
+	method string // minhash, oph, bottomk, modm, simhash; "" without a header
+	n      int    // the signature length or sample size; -1 if unknown
+	pos    record.Pos
+}
+
+func inputKind(headers []stream.HeaderAt, first []byte) sketchKind {
+	k := sketchKind{n: -1}
+	for _, h := range headers {
+		if h.Header.Stage != "sketch" {
+			continue
+		}
+		k.method, _ = h.Header.Get("method")
+		k.pos = h.Pos
+		switch k.method {
+		case "minhash", "oph":
+			k.n = h.Header.Int("n", -1)
+		case "bottomk":
+			k.n = h.Header.Int("s", -1)
+		}
+	}
+	if k.n < 0 && first != nil && (k.method == "" || k.method == "minhash" || k.method == "oph") {
+		var s record.Sketch
+		if record.ParseSketch(&s, first) == nil {
+			k.n = len(s.Values)
+		}
+	}
+	return k
+}
+
+// check refuses sketches the method can't use.
+func (k sketchKind) check(method string) error {
+	switch k.method {
+	case "", "minhash", "oph":
+		return nil
+	case "simhash":
+		return record.Errorf(k.pos, "SimHash fingerprints (method=simhash) can't be clustered yet: cluster MinHash or OPH signatures (sketch --method minhash)")
+	case "bottomk":
+		if method == Greedy {
+			return nil
+		}
+	}
+	want := "minhash or oph signatures"
+	if method == Greedy {
+		want = "minhash or oph signatures or bottomk samples"
+	}
+	return record.Errorf(k.pos, "cluster --method %s needs %s; the input holds %s sketches", method, want, k.method)
+}
+
+// runSketches is the leader and greedy methods.
+func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) (err error) {
+	src := stream.NewLines(inputs)
+	defer func() {
+		// After a sink error stream.Run returns while its reader may still
+		// read src: closing src then would pull the file from under it.
+		if err == nil {
+			err = src.Close()
+		}
+	}()
+	headers, first, err := src.Peek()
+	if err != nil {
+		return err
+	}
+	kind := inputKind(headers, first)
+	if err := kind.check(opt.Method); err != nil {
+		return err
+	}
+	fixed := kind.method != "bottomk" // every sketch has n values
+	var a assigner
+	var own record.Header
+	var lead *leaders
+	switch opt.Method {
+	case Leader:
+		n := max(kind.n, 1) // an empty input has nothing to index
+		banding := lsh.Banding{B: opt.B, R: opt.R}
+		if opt.B == 0 {
+			c := lsh.ChooseBanding(n, opt.Threshold, 0.5, 0.5, 0.995)
+			banding = c.Banding
+			if first != nil {
+				fmt.Fprintf(stderr, "cluster: leader index: %d-value signatures, %d bands of %d rows; a leader at similarity %.3g is proposed with probability %.4f\n",
+					n, c.B, c.R, opt.Threshold, c.AtThreshold)
+			}
+		} else if err := banding.Check(n); err != nil && first != nil {
+			return err
+		}
+		own = opt.header("index", "banding", "n", strconv.Itoa(n), "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "values", "low32")
+		lead = &leaders{index: NewBandIndex(n, banding), threshold: opt.Threshold}
+		a = lead
+	case Greedy:
+		g := newGreedy(opt, kind)
+		own = opt.header("represent", opt.Represent, "s", strconv.Itoa(g.s))
+		a = g
+	}
+	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, own)
+	// An empty input leaves the state alone.
+	useState := lead != nil && opt.State != "" && first != nil
+	if useState {
+		if err := restore(opt.State, lead, own, w); err != nil {
+			return err
+		}
+	}
+	out := &stream.Output{Stage: "cluster", Stderr: stderr, W: w}
+	if opt.Progress {
+		stop := stream.StartProgress("cluster", stderr, src, out.Records)
+		defer stop()
+	}
+	var line []byte
+	sink := func(r *stream.Result) error {
+		for _, h := range r.Headers {
+			if h.Header.Stage == "sketch" {
+				k := inputKind([]stream.HeaderAt{h}, nil)
+				if k.method != kind.method || k.n != kind.n {
+					// A different sketch header is refused by w.Header
+					// with both values named; a first one after records
+					// must still fit the method.
+					if err := k.check(opt.Method); err != nil {
+						return err
+					}
+				}
+			}
+			if err := w.Header(h.Header, h.Pos); err != nil {
+				return err
+			}
+		}
+		w.Touch()
+		b := r.Value.(*batch)
+		for i := range b.sizes {
+			id := b.id(i)
+			name := a.assign(id, b.sizes[i], b.values(i))
+			line = append(line[:0], name...)
+			line = append(line, '\t')
+			line = append(line, id...)
+			line = append(line, '\n')
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+		out.Count(r.Records)
+		out.Skip(r.Skipped, r.NSkipped)
+		return r.Err
+	}
+	newWorker := func() stream.Worker {
+		return &sketchWorker{n: kind.n, fixed: fixed, skipBad: opt.SkipBad}
+	}
+	runErr := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink)
+	if useState && (runErr == nil || ctx.Err() != nil) {
+		// Interrupted, the documents assigned so far are kept: their
+		// lines have been written.
+		if err := w.Flush(); err != nil && runErr == nil {
+			runErr = err
+		}
+		all := append(append([]record.Header(nil), w.Upstream().All()...), own)
+		if err := saveState(opt.State, lead, all); err != nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if opt.Stats {
+		st := newSizeStats()
+		a.stats(st)
+		st.print(stderr, 0, false)
+		fmt.Fprintf(stderr, "cluster: memory: %s\n", a.memory())
+	}
+	return out.Finish()
+}
+
+// restore loads the state file into l and checks that it was made with the
+// same parameters: the stage's own header must be the same, and the input's
+// headers go to w to be checked against those of the state.
+func restore(name string, l *leaders, own record.Header, w *record.Writer) error {
+	headers, err := loadState(name, l)
+	if err != nil {
+		return err
+	}
+	pos := record.Pos{File: name}
+	for _, h := range headers {
+		if h.Stage == "cluster" {
+			var set record.HeaderSet
+			set.Add(h, pos)
+			if _, err := set.Add(own, record.Pos{File: "this run"}); err != nil {
+				return fmt.Errorf("%s: the state was made with other parameters: %v", name, err)
+			}
+			continue
+		}
+		if err := w.Secondary(h, pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batch is a chunk's sketches, parsed by a worker.
+type batch struct {
+	ids    []byte
+	idEnds []int
+	sizes  []uint64
+	vals   []uint64
+	ends   []int
+}
+
+func (b *batch) id(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.idEnds[i-1]
+	}
+	return b.ids[start:b.idEnds[i]]
+}
+
+func (b *batch) values(i int) []uint64 {
+	start := 0
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return b.vals[start:b.ends[i]]
+}
+
+type sketchWorker struct {
+	n       int
+	fixed   bool
+	skipBad bool
+	sk      record.Sketch
+	canon   []byte
+}
+
+func (w *sketchWorker) Process(c *stream.Chunk, r *stream.Result) {
+	b := &batch{}
+	if w.fixed && w.n > 0 {
+		lines := bytes.Count(c.Data, []byte{'\n'})
+		b.vals = make([]uint64, 0, lines*w.n)
+		b.sizes = make([]uint64, 0, lines)
+		b.idEnds = make([]int, 0, lines)
+		b.ends = make([]int, 0, lines)
+	}
+	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+		if err := record.ParseSketch(&w.sk, line); err != nil {
+			return err
+		}
+		if len(w.sk.ID) == 0 {
+			return record.Bad("empty id")
+		}
+		if w.fixed && len(w.sk.Values) != w.n {
+			return record.Bad("sketch has %d values, the first had %d: signatures of one clustering have one length", len(w.sk.Values), w.n)
+		}
+		w.canon = record.CanonicalID(w.canon[:0], w.sk.ID)
+		b.ids = append(b.ids, w.canon...)
+		b.idEnds = append(b.idEnds, len(b.ids))
+		b.sizes = append(b.sizes, w.sk.Size)
+		b.vals = append(b.vals, w.sk.Values...)
+		b.ends = append(b.ends, len(b.vals))
+		return nil
+	})
+	r.Value = b
+}

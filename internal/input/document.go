@@ -1,0 +1,133 @@
+package input
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/neardup/neardup/internal/record"
+)
+
+// Document formats.
+const (
+	FormatAuto  = ""
+	FormatTSV   = "tsv"
+	FormatJSONL = "jsonl"
+	FormatFiles = "files"
+	FormatLines = "lines"
+)
+
+// FormatOf returns the document format of a file name under FormatAuto:
+// JSON Lines for .jsonl, .json and .ndjson (also under .gz or .zst), else
+// TSV.
+func FormatOf(name string) string {
+	switch strings.ToLower(filepath.Ext(TrimCompressionSuffix(name))) {
+	case ".jsonl", ".json", ".ndjson":
+		return FormatJSONL
+	}
+	return FormatTSV
+}
+
+// ResolveFormat returns the format of the input named file: format, or
+// under FormatAuto the one its name gives (TSV for standard input).
+func ResolveFormat(format, file string) string {
+	if format != FormatAuto {
+		return format
+	}
+	if file == StdinName {
+		return FormatTSV
+	}
+	return FormatOf(file)
+}
+
+// DocParser reads documents from lines, as every stage that reads documents
+// does, so that they all give a document the same id. It keeps scratch
+// space between calls and is not safe for concurrent use.
+type DocParser struct {
+	json JSONFields
+	id   []byte
+	text []byte
+}
+
+// NewDocParser returns a parser that takes JSON Lines ids and texts from the
+// fields named.
+func NewDocParser(idField, textField string) *DocParser {
+	return &DocParser{json: JSONFields{IDKey: idField, TextKey: textField}}
+}
+
+// Parse returns the id, in the escaped form records carry, and the text of
+// the document in line (without its line end) in format (TSV, JSONL or
+// lines); ordinal is the line's number counted across all inputs. Both are
+// valid until the next call. Errors are *record.LineError.
+//
+//	tsv    id TAB text, both escaped; the id is written canonically
+//	       (record.CanonicalID) and the text unescaped
+//	jsonl  the id field: a string (escaped), a number (as written), or, when
+//	       missing or null, the ordinal; the text field must be a string
+//	lines  the ordinal, and the line
+func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
+	switch format {
+	case FormatLines:
+		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
+		return p.id, line, nil
+	case FormatJSONL:
+		return p.jsonLine(line, ordinal)
+	}
+	rawID, rawText, ok := record.Cut(line)
+	if !ok {
+		return nil, nil, record.Bad("want id TAB text, found no TAB")
+	}
+	if _, _, more := record.Cut(rawText); more {
+		return nil, nil, record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(rawText), "\t"))
+	}
+	p.id = record.CanonicalID(p.id[:0], rawID)
+	p.text = record.Unescape(p.text[:0], rawText)
+	return p.id, p.text, nil
+}
+
+func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err error) {
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return nil, nil, record.Bad("empty line: want a JSON object")
+	}
+	jid, jtext, err := p.json.Parse(line)
+	if err != nil {
+		return nil, nil, record.Bad("%v", err)
+	}
+	if !jtext.Found {
+		return nil, nil, record.Bad("no %q field", p.json.TextKey)
+	}
+	if !jtext.IsString {
+		return nil, nil, record.Bad("field %q is %s, want a string", p.json.TextKey, jsonKind(jtext.Bytes))
+	}
+	switch {
+	case !jid.Found || string(jid.Bytes) == "null" && !jid.IsString:
+		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
+	case jid.IsString:
+		p.id = record.Escape(p.id[:0], jid.Bytes)
+	case jid.Bytes[0] == '-' || jid.Bytes[0] >= '0' && jid.Bytes[0] <= '9':
+		p.id = append(p.id[:0], jid.Bytes...)
+	default:
+		return nil, nil, record.Bad("field %q is %s, want a string or a number", p.json.IDKey, jsonKind(jid.Bytes))
+	}
+	return p.id, jtext.Bytes, nil
+}
+
+func jsonKind(lit []byte) string {
+	switch lit[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// FileID appends the id of a document read whole from a file: its path,
+// escaped.
+func FileID(dst []byte, name string) []byte {
+	return record.Escape(dst, []byte(name))
+}

@@ -1,0 +1,49 @@
+package input
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDocParser(t *testing.T) {
+	p := NewDocParser("id", "text")
+	for _, c := range []struct {
+		format, line string
+		ordinal      int64
+		id, text     string
+		err          string
+	}{
+		{FormatTSV, `a\qb` + "\t" + `x\ty`, 1, `a\\qb`, "x\ty", ""},
+		{FormatTSV, "id\ttext\tmore", 1, "", "", "want 2 fields"},
+		{FormatTSV, "no tab", 1, "", "", "found no TAB"},
+		{FormatLines, "any\ttext", 7, "7", "any\ttext", ""},
+		{FormatJSONL, `{"id":"a\tb","text":"t"}`, 3, `a\tb`, "t", ""},
+		{FormatJSONL, `{"id":-12.5e3,"text":"t"}`, 3, "-12.5e3", "t", ""},
+		{FormatJSONL, `{"text":"t","id":null}`, 3, "3", "t", ""},
+		{FormatJSONL, `{"id":true,"text":"t"}`, 3, "", "", "a boolean"},
+		{FormatJSONL, `{"id":"x","text":5}`, 3, "", "", `field "text" is a number`},
+		{FormatJSONL, `  `, 3, "", "", "empty line"},
+	} {
+		id, text, err := p.Parse(c.format, []byte(c.line), c.ordinal)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s %q: err = %v, want %q", c.format, c.line, err, c.err)
+			}
+			continue
+		}
+		if err != nil || string(id) != c.id || string(text) != c.text {
+			t.Errorf("%s %q: got %q %q %v, want %q %q", c.format, c.line, id, text, err, c.id, c.text)
+		}
+	}
+	for name, want := range map[string]string{"a.jsonl.zst": FormatJSONL, "b.JSON": FormatJSONL, "c.ndjson.gz": FormatJSONL, "d.tsv": FormatTSV, "e": FormatTSV} {
+		if got := ResolveFormat(FormatAuto, name); got != want {
+			t.Errorf("ResolveFormat(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if ResolveFormat(FormatAuto, StdinName) != FormatTSV || ResolveFormat(FormatLines, "x.jsonl") != FormatLines {
+		t.Error("ResolveFormat: standard input is TSV, and a format given wins")
+	}
+	if got := string(FileID(nil, "dir/a\tb")); got != `dir/a\tb` {
+		t.Errorf("FileID = %q", got)
+	}
+}

@@ -1,0 +1,263 @@
+// Package keep is the keep stage: it reads the documents again with a
+// cluster file ("cluster TAB id", from cluster) and writes the documents
+// that remain, byte for byte as they came in: one per cluster, or the ones
+// removed, or every document annotated with its cluster. Documents in no
+// cluster are clusters of their own: they pass through.
+//
+// Which member of a cluster stays (Prefer):
+//
+//	first     the first in input order: one pass, exact, since the first member
+//	          met is the first there is
+//	id        the smallest id among the members in the input
+//	longest   the longest text (bytes, after unescaping or JSON decoding; a
+//	          file's bytes), ties to the smallest id, then the first
+//	shortest  the shortest, the same ties
+//
+// id, longest and shortest read the documents twice: the first pass finds
+// each cluster's choice among the members actually present, the second
+// writes. Standard input is copied to a temporary file for that.
+//
+// Memory: the cluster map, about 40 bytes plus the id's length per member
+// and as much plus the name per cluster (16 more bytes a cluster for the
+// two-pass choices); the documents stream.
+package keep
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/intern"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Preferences: which member of a cluster stays.
+const (
+	PreferFirst    = "first"
+	PreferID       = "id"
+	PreferLongest  = "longest"
+	PreferShortest = "shortest"
+)
+
+// Options configure the stage.
+type Options struct {
+	// Clusters names the cluster file.
+	Clusters string
+	Prefer   string
+	// Drop writes the documents removed instead of those kept.
+	Drop bool
+	// Annotate writes every document with its cluster: a field named
+	// ClusterField for JSON Lines, a last column otherwise.
+	Annotate     bool
+	ClusterField string
+
+	// Format, IDField and TextField read the documents as shingle does.
+	Format             string
+	IDField, TextField string
+	// TempDir holds the copy of standard input for two-pass choices.
+	TempDir string
+
+	Stats        bool
+	Jobs         int
+	SkipBad      bool
+	LineBuffered bool
+	Progress     bool
+}
+
+// Check validates the options.
+func (o *Options) Check() error {
+	if o.Clusters == "" {
+		return fmt.Errorf("give --clusters FILE (cluster records from cluster)")
+	}
+	switch o.Prefer {
+	case PreferFirst, PreferID, PreferLongest, PreferShortest:
+	default:
+		return fmt.Errorf("--prefer %q: want first, longest, shortest or id", o.Prefer)
+	}
+	if o.Drop && o.Annotate {
+		return fmt.Errorf("--drop and --annotate exclude each other")
+	}
+	switch o.Format {
+	case input.FormatAuto, input.FormatTSV, input.FormatJSONL, input.FormatFiles, input.FormatLines:
+	default:
+		return fmt.Errorf("unknown --format %q: want tsv, jsonl, files or lines", o.Format)
+	}
+	return nil
+}
+
+// twoPass says whether the choice needs a first pass over the documents.
+func (o *Options) twoPass() bool { return !o.Annotate && o.Prefer != PreferFirst }
+
+// clusterMap is what the cluster file says.
+type clusterMap struct {
+	members *intern.Table
+	// clusterOf[m] is the cluster of member m.
+	clusterOf []uint32
+	names     *intern.Table
+}
+
+// loadClusters reads the cluster file.
+func loadClusters(ctx context.Context, name string, skipBad bool, stderr io.Writer) (*clusterMap, error) {
+	cm := &clusterMap{members: intern.New(), names: intern.New()}
+	sc := stream.NewScanner(stream.NewLines([]string{name}))
+	defer sc.Close()
+	out := &stream.Output{Stage: "keep", Stderr: stderr, W: record.NewWriter(io.Discard, true, false)}
+	var fields [][]byte
+	var bufName, bufID []byte
+	for sc.Scan() {
+		var n int
+		fields, n = record.SplitN(fields, sc.Line(), 2)
+		var err error
+		switch {
+		case n != 2:
+			err = record.Bad("want cluster TAB id, found %d field(s)", n)
+		case len(fields[0]) == 0 || len(fields[1]) == 0:
+			err = record.Bad("empty cluster or id")
+		}
+		if err == nil {
+			bufName = record.CanonicalID(bufName[:0], fields[0])
+			bufID = record.CanonicalID(bufID[:0], fields[1])
+			c, _ := cm.names.Add(bufName)
+			m, added := cm.members.Add(bufID)
+			if added {
+				cm.clusterOf = append(cm.clusterOf, c)
+			} else if old := cm.clusterOf[m]; old != c {
+				err = record.Bad("id %s is in cluster %s and in cluster %s", bufID, cm.names.ID(old), bufName)
+			}
+		}
+		if err != nil {
+			if err := out.Bad(err, sc.Pos(), skipBad); err != nil {
+				return nil, err
+			}
+		}
+		if cm.members.Len()%(1<<16) == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	out.Finish()
+	return cm, nil
+}
+
+// choice is a cluster's member chosen by the first pass.
+type choice struct {
+	found  bool
+	member uint32
+	length int64
+	doc    int64 // the document's number in input order
+}
+
+// Run reads the cluster file and the documents in the named inputs
+// (standard input when there are none) and writes the documents to stdout.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	cm, err := loadClusters(ctx, opt.Clusters, opt.SkipBad, stderr)
+	if err != nil {
+		return err
+	}
+	k := &keeper{opt: &opt, cm: cm, done: make([]bool, cm.names.Len()), first: opt.twoPass()}
+	if opt.twoPass() {
+		inputs, cleanup, err := spool(inputs, opt)
+		defer cleanup()
+		if err != nil {
+			return err
+		}
+		k.choices = make([]choice, cm.names.Len())
+		if err := k.pass(ctx, inputs, nil, io.Discard); err != nil {
+			return err
+		}
+		k.first = false
+		w := record.NewWriter(stdout, true, opt.LineBuffered)
+		if err := k.pass(ctx, inputs, w, stderr); err != nil {
+			return err
+		}
+		return k.finish(w, stderr)
+	}
+	w := record.NewWriter(stdout, true, opt.LineBuffered)
+	if err := k.pass(ctx, inputs, w, stderr); err != nil {
+		return err
+	}
+	return k.finish(w, stderr)
+}
+
+func (k *keeper) finish(w *record.Writer, stderr io.Writer) error {
+	if k.opt.Stats {
+		missing := 0
+		for c, d := range k.done {
+			if !d && (k.choices == nil || !k.choices[c].found) {
+				missing++
+			}
+		}
+		fmt.Fprintf(stderr, "keep: %d documents read, %d in %d clusters; %d written\n", k.docs, k.inClusters, k.cm.names.Len(), k.written)
+		if missing > 0 && !k.opt.Annotate {
+			fmt.Fprintf(stderr, "keep: %d cluster(s) had no member among the documents\n", missing)
+		}
+	}
+	return w.Close()
+}
+
+// spool copies standard input to a temporary file when the documents must
+// be read twice, and returns the inputs to read.
+func spool(inputs []string, opt Options) ([]string, func(), error) {
+	cleanup := func() {}
+	if opt.Format == input.FormatFiles && len(inputs) == 0 {
+		// The paths come on standard input: read the list once.
+		names, err := readList(os.Stdin)
+		return names, cleanup, err
+	}
+	if len(inputs) == 0 {
+		inputs = []string{"-"}
+	}
+	var out []string
+	spooled := false
+	for _, name := range inputs {
+		if name != "-" {
+			out = append(out, name)
+			continue
+		}
+		if spooled {
+			continue // standard input is read once, by the first "-"
+		}
+		spooled = true
+		f, err := os.CreateTemp(opt.TempDir, "keep-stdin-*")
+		if err != nil {
+			return nil, cleanup, err
+		}
+		cleanup = func() { os.Remove(f.Name()) }
+		if _, err := io.Copy(f, os.Stdin); err != nil {
+			f.Close()
+			return nil, cleanup, fmt.Errorf("copying standard input to %s: %w", f.Name(), err)
+		}
+		if err := f.Close(); err != nil {
+			return nil, cleanup, err
+		}
+		out = append(out, f.Name())
+	}
+	return out, cleanup, nil
+}
+
+func readList(r io.Reader) ([]string, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for len(data) > 0 {
+		i := 0
+		for i < len(data) && data[i] != '\n' {
+			i++
+		}
+		if name := string(record.TrimEOL(data[:min(i+1, len(data))])); name != "" {
+			names = append(names, name)
+		}
+		data = data[min(i+1, len(data)):]
+	}
+	return names, nil
+}

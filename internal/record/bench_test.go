@@ -1,0 +1,101 @@
+package record
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// benchHashes returns n distinct random hashes, ascending.
+func benchHashes(n int) []uint64 {
+	rng := rand.New(rand.NewPCG(1, 2))
+	hs := make([]uint64, n)
+	for i := range hs {
+		hs[i] = rng.Uint64()
+	}
+	slices.Sort(hs)
+	return slices.Compact(hs)
+}
+
+// shingleField is the hash field of a shingle record of n hashes.
+func shingleField(n int) []byte { return AppendHexList(nil, benchHashes(n)) }
+
+func BenchmarkParseShingles(b *testing.B) {
+	field := shingleField(1000)
+	hs, _, _ := ParseShingles(nil, nil, field)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(field)))
+	for b.Loop() {
+		var err error
+		hs, _, err = ParseShingles(hs[:0], nil, field)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAppendHex64(b *testing.B) {
+	vals := benchHashes(1024)
+	dst := make([]byte, 0, 16*len(vals))
+	b.ReportAllocs()
+	b.SetBytes(16 * int64(len(vals)))
+	for b.Loop() {
+		dst = dst[:0]
+		for _, v := range vals {
+			dst = AppendHex64(dst, v)
+		}
+	}
+}
+
+func BenchmarkAppendSketch(b *testing.B) {
+	vals := benchHashes(128)
+	id := []byte("doc-000123")
+	dst := AppendSketch(nil, id, 1000, vals)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(dst)))
+	for b.Loop() {
+		dst = AppendSketch(dst[:0], id, 1000, vals)
+	}
+}
+
+func BenchmarkParseSketch(b *testing.B) {
+	line := AppendSketch(nil, []byte("doc-000123"), 1000, benchHashes(128))
+	line = line[:len(line)-1]
+	var s Sketch
+	b.ReportAllocs()
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if err := ParseSketch(&s, line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestHotPathAllocs pins the per-record parsers and writers to no
+// allocation once their slices have grown.
+func TestHotPathAllocs(t *testing.T) {
+	field := shingleField(1000)
+	hs, counts, _ := ParseShingles(nil, []uint32{}, field)
+	if a := testing.AllocsPerRun(50, func() { hs, _, _ = ParseShingles(hs[:0], nil, field) }); a != 0 {
+		t.Errorf("ParseShingles into a reused slice: %.1f allocations, want 0", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { hs, counts, _ = ParseShingles(hs[:0], counts[:0], field) }); a != 0 {
+		t.Errorf("ParseShingles with counts into reused slices: %.1f allocations, want 0", a)
+	}
+	id := []byte("doc-1")
+	dst := AppendSketch(nil, id, uint64(len(hs)), hs[:128])
+	if a := testing.AllocsPerRun(50, func() { dst = AppendSketch(dst[:0], id, uint64(len(hs)), hs[:128]) }); a != 0 {
+		t.Errorf("AppendSketch into a reused buffer: %.1f allocations, want 0", a)
+	}
+	line := dst[:len(dst)-1]
+	var s Sketch
+	if err := ParseSketch(&s, line); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Values, hs[:128]) || s.Size != uint64(len(hs)) || string(s.ID) != "doc-1" {
+		t.Fatalf("ParseSketch(AppendSketch(x)) = %s %d %x…, want the values back", s.ID, s.Size, s.Values[:1])
+	}
+	if a := testing.AllocsPerRun(50, func() { _ = ParseSketch(&s, line) }); a != 0 {
+		t.Errorf("ParseSketch into a reused Sketch: %.1f allocations, want 0", a)
+	}
+}

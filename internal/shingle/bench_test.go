@@ -1,0 +1,53 @@
+package shingle
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// goText returns about 1.5 MB of Go source: 100 files of GOROOT/src joined.
+func goText(tb testing.TB) []byte {
+	return bytes.Join(goSources(tb, 100), []byte("\n"))
+}
+
+var benchConfigs = []Options{
+	{Unit: Word, K: 5, Scheme: Tok64},
+	{Unit: Word, K: 5, Scheme: XXH64},
+	{Unit: Char, K: 9, Scheme: Tok64},
+	{Unit: Char, K: 9, Scheme: XXH64},
+	{Unit: Stopword, K: 3, Scheme: Tok64},
+}
+
+func configName(o Options) string { return fmt.Sprintf("%s-k%d-%s", o.Unit, o.K, o.Scheme) }
+
+// BenchmarkShingler hashes every shingle of Go source text; MB/s is of
+// input text.
+func BenchmarkShingler(b *testing.B) {
+	text := goText(b)
+	for _, opt := range benchConfigs {
+		b.Run(configName(opt), func(b *testing.B) {
+			s := New(opt)
+			dst := s.Append(nil, text)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				dst = s.Append(dst[:0], text)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(dst)), "ns/shingle")
+		})
+	}
+}
+
+// TestAppendAllocs pins Append to no allocation once its scratch space has
+// grown for a text.
+func TestAppendAllocs(t *testing.T) {
+	text := goText(t)[:64<<10]
+	for _, opt := range benchConfigs {
+		s := New(opt)
+		dst := s.Append(nil, text)
+		if allocs := testing.AllocsPerRun(20, func() { dst = s.Append(dst[:0], text) }); allocs != 0 {
+			t.Errorf("%s: %.1f allocations per Append, want 0", configName(opt), allocs)
+		}
+	}
+}

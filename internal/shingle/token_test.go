@@ -1,0 +1,182 @@
+package shingle
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// refTokens is the specification of word tokens, written the slow and
+// obvious way: lower-case the text as strings.ToLower does (invalid UTF-8
+// becomes U+FFFD), then cut it into maximal runs of letters and digits, each
+// Han, Hiragana, Katakana and Hangul rune a token of its own, and any other
+// rune a separator.
+func refTokens(text string) []string {
+	var tokens []string
+	var run []rune
+	flush := func() {
+		if len(run) > 0 {
+			tokens = append(tokens, string(run))
+			run = nil
+		}
+	}
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+			unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r):
+			flush()
+			tokens = append(tokens, string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			run = append(run, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return tokens
+}
+
+// refChars is the specification of the code points of char shingles:
+// lower-cased like strings.ToLower, each run of white space one space.
+func refChars(text string) []rune {
+	var out []rune
+	inSpace := false
+	for _, r := range strings.ToLower(text) {
+		if unicode.IsSpace(r) {
+			if !inSpace {
+				out = append(out, ' ')
+			}
+			inSpace = true
+			continue
+		}
+		inSpace = false
+		out = append(out, r)
+	}
+	return out
+}
+
+func tokens(text string) []string {
+	var t Tokenizer
+	t.Reset([]byte(text))
+	var out []string
+	for {
+		tok, ok := t.Next()
+		if !ok {
+			return out
+		}
+		out = append(out, string(tok))
+	}
+}
+
+func chars(text string) []rune {
+	var n charNormalizer
+	n.reset([]byte(text))
+	var out []rune
+	for {
+		r, ok := n.next()
+		if !ok {
+			return out
+		}
+		out = append(out, r)
+	}
+}
+
+func TestTokenizer(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"", nil},
+		{" ,.;!? \t\n", nil},
+		{"Hello, World!", []string{"hello", "world"}},
+		{"  leading and trailing  ", []string{"leading", "and", "trailing"}},
+		{"don't stop", []string{"don", "t", "stop"}},
+		{"snake_case kebab-case", []string{"snake", "case", "kebab", "case"}},
+		{"x1 2y 3.14 1,000", []string{"x1", "2y", "3", "14", "1", "000"}},
+		{"ÉCOLE Été ÇA", []string{"école", "été", "ça"}},
+		{"ΣΟΦΙΑ", []string{"σοφια"}}, // unicode.ToLower has no final sigma
+		{"Straße STRASSE", []string{"straße", "strasse"}},
+		{"İstanbul", []string{"istanbul"}}, // U+0130 lower-cases to ASCII i
+		{"\u212a\u212b", []string{"kå"}},   // Kelvin and Ångström signs
+		{"ǅemal", []string{"ǆemal"}},       // title case
+		{"١٢٣ ۴۵", []string{"١٢٣", "۴۵"}},  // Arabic-Indic digits are digits
+		{"Ⅻ ½ ²", nil},                         // numerals that are not decimal digits are not
+		{"cafe\u0301s", []string{"cafe", "s"}}, // a combining mark is not a letter
+		{"naïve", []string{"naïve"}},           // precomposed
+		{"日本語のテキスト", []string{"日", "本", "語", "の", "テ", "キ", "ス", "ト"}},
+		{"한국어 문장", []string{"한", "국", "어", "문", "장"}},
+		{"abc日本def", []string{"abc", "日", "本", "def"}},
+		{"ABC日DEF", []string{"abc", "日", "def"}},
+		{"Go言語2", []string{"go", "言", "語", "2"}},
+		{"ｶﾀｶﾅ", []string{"ｶ", "ﾀ", "ｶ", "ﾅ"}}, // half-width Katakana
+		{"ＡＢＣ", []string{"ａｂｃ"}},               // full-width Latin is a word
+		{"a\xffb", []string{"a", "b"}},         // invalid UTF-8 separates
+		{"A\xe6\x97B", []string{"a", "b"}},     // a truncated sequence too
+		{"\xffÄ\xff", []string{"ä"}},
+		{"a\u00a0b\u2003c\u200bd", []string{"a", "b", "c", "d"}},
+		{"emoji😀here", []string{"emoji", "here"}},
+		{"tab\tnew\nline\rcr", []string{"tab", "new", "line", "cr"}},
+	}
+	for _, tt := range tests {
+		got := tokens(tt.text)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("tokens(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+		if ref := refTokens(tt.text); !slices.Equal(got, ref) {
+			t.Errorf("tokens(%q) = %q, but the reference gives %q", tt.text, got, ref)
+		}
+	}
+}
+
+// Reset starts over, and a token returned from the scratch buffer stays
+// right until the next call.
+func TestTokenizerReset(t *testing.T) {
+	var tok Tokenizer
+	tok.Reset([]byte("ONE two"))
+	first, _ := tok.Next()
+	if string(first) != "one" {
+		t.Fatalf("first token %q", first)
+	}
+	tok.Reset([]byte("Three"))
+	if got, ok := tok.Next(); !ok || string(got) != "three" {
+		t.Errorf("after Reset: %q, %v", got, ok)
+	}
+	if got, ok := tok.Next(); ok || got != nil {
+		t.Errorf("at the end: %q, %v", got, ok)
+	}
+	if _, ok := tok.Next(); ok {
+		t.Errorf("Next after the end found a token")
+	}
+}
+
+func TestCharNormalizer(t *testing.T) {
+	tests := []struct {
+		text, want string
+	}{
+		{"", ""},
+		{"AbC", "abc"},
+		{"a  b\t\n c", "a b c"},
+		{"  lead", " lead"}, // not trimmed
+		{"trail \r\n", "trail "},
+		{"x\u00a0\u2003\u3000y", "x y"}, // non-ASCII white space
+		{"x\u0085y", "x y"},             // NEL is white space
+		{"x\u200by", "x\u200by"},        // a zero-width space is not
+		{"日本 語", "日本 語"},
+		{"ÉTÉ", "été"},
+		{"\u212a", "k"},
+		{"a\xffb", "a\ufffdb"},       // invalid UTF-8 is a code point U+FFFD
+		{"\xff\xfe", "\ufffd\ufffd"}, // one for each byte
+		{"\xe6\x97", "\ufffd\ufffd"},
+		{"Ünïcödé", "ünïcödé"},
+	}
+	for _, tt := range tests {
+		got := string(chars(tt.text))
+		if got != tt.want {
+			t.Errorf("chars(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+		if ref := string(refChars(tt.text)); got != ref {
+			t.Errorf("chars(%q) = %q, but the reference gives %q", tt.text, got, ref)
+		}
+	}
+}

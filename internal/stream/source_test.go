@@ -1,0 +1,322 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+)
+
+// file is an input of a test source.
+type file struct{ name, data string }
+
+// readers are the ways a test input can come in: whole, a byte at a time,
+// half of what is asked, the last bytes with io.EOF, and random sizes.
+var readers = []struct {
+	name string
+	wrap func(io.Reader) io.Reader
+}{
+	{"whole", func(r io.Reader) io.Reader { return r }},
+	{"one byte", iotest.OneByteReader},
+	{"half", iotest.HalfReader},
+	{"data with EOF", iotest.DataErrReader},
+	{"random", func(r io.Reader) io.Reader { return &randReader{r: r, rng: rand.New(rand.NewPCG(1, 2)), max: 300} }},
+}
+
+// randReader returns between 1 and max bytes a read.
+type randReader struct {
+	r   io.Reader
+	rng *rand.Rand
+	max int
+}
+
+func (rr *randReader) Read(p []byte) (int, error) {
+	if n := 1 + rr.rng.IntN(rr.max); n < len(p) {
+		p = p[:n]
+	}
+	return rr.r.Read(p)
+}
+
+// sizedReader returns at most sizes[i] bytes on its i-th read, then
+// whatever is asked.
+type sizedReader struct {
+	r     io.Reader
+	sizes []int
+}
+
+func (sr *sizedReader) Read(p []byte) (int, error) {
+	if len(sr.sizes) > 0 {
+		p = p[:min(len(p), sr.sizes[0])]
+		sr.sizes = sr.sizes[1:]
+	}
+	return sr.r.Read(p)
+}
+
+// testLines returns a Lines source over files read through wrap.
+func testLines(files []file, wrap func(io.Reader) io.Reader) *Lines {
+	var names []string
+	for _, f := range files {
+		names = append(names, f.name)
+	}
+	l := NewLines(names)
+	l.open = func(name string) (*input.File, error) {
+		for _, f := range files {
+			if f.name == name {
+				return input.Wrap(name, wrap(strings.NewReader(f.data)))
+			}
+		}
+		return nil, fmt.Errorf("open %s: no such file", name)
+	}
+	return l
+}
+
+func readChunks(t *testing.T, src Source) []*Chunk {
+	t.Helper()
+	var chunks []*Chunk
+	for {
+		c, err := src.Next()
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		if c == nil {
+			return chunks
+		}
+		chunks = append(chunks, c)
+	}
+}
+
+// checkChunks checks that chunks hold exactly the lines of files, each
+// ending in LF, numbered in its file and across the files.
+func checkChunks(t *testing.T, chunks []*Chunk, files []file) {
+	t.Helper()
+	got := map[string]string{}
+	lineInFile := map[string]int64{}
+	ordinal := int64(1)
+	for i, c := range chunks {
+		if c.Seq != i {
+			t.Fatalf("chunk %d has Seq %d", i, c.Seq)
+		}
+		if len(c.Data) == 0 || c.Data[len(c.Data)-1] != '\n' {
+			t.Fatalf("chunk %d of %s does not end in LF: %q", i, c.File, clipped(c.Data))
+		}
+		if want := lineInFile[c.File] + 1; c.FirstLine != want {
+			t.Fatalf("chunk %d of %s starts at line %d, want %d", i, c.File, c.FirstLine, want)
+		}
+		if c.FirstOrdinal != ordinal {
+			t.Fatalf("chunk %d of %s starts at ordinal %d, want %d", i, c.File, c.FirstOrdinal, ordinal)
+		}
+		n := int64(bytes.Count(c.Data, []byte{'\n'}))
+		lineInFile[c.File] += n
+		ordinal += n
+		got[c.File] += string(c.Data)
+	}
+	for _, f := range files {
+		want := f.data
+		if want != "" && !strings.HasSuffix(want, "\n") {
+			want += "\n"
+		}
+		if got[f.name] != want {
+			t.Errorf("%s: chunks hold %q, want %q", f.name, clipped([]byte(got[f.name])), clipped([]byte(want)))
+		}
+	}
+}
+
+func clipped(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:30]) + "…" + string(b[len(b)-30:])
+	}
+	return string(b)
+}
+
+func numbered(prefix string, n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%s line %d\n", prefix, i)
+	}
+	return b.String()
+}
+
+func TestLinesChunks(t *testing.T) {
+	long := strings.Repeat("x", ChunkSize+ChunkSize/2)
+	inputs := []struct {
+		name  string
+		files []file
+	}{
+		{"one file", []file{{"a", numbered("a", 50)}}},
+		{"no final LF", []file{{"a", "first\nsecond\nlast"}}},
+		{"one line no LF", []file{{"a", "only"}}},
+		{"CRLF", []file{{"a", "one\r\ntwo\r\nthree"}}},
+		{"empty lines", []file{{"a", "\n\n\nx\n\n"}}},
+		{"several files", []file{{"a", numbered("a", 7)}, {"b", "b1\nb2"}, {"c", numbered("c", 5)}}},
+		{"empty files", []file{{"e1", ""}, {"a", "a1\n"}, {"e2", ""}, {"b", "b1\n"}, {"e3", ""}}},
+		{"only empty", []file{{"e1", ""}, {"e2", ""}}},
+		{"long line", []file{{"a", "short\n" + long + "\nafter\n"}, {"b", long}}},
+	}
+	for _, in := range inputs {
+		for _, rd := range readers {
+			if in.name == "long line" && rd.name == "one byte" {
+				continue // slow, and "random" reads it in small pieces too
+			}
+			t.Run(in.name+"/"+rd.name, func(t *testing.T) {
+				src := testLines(in.files, rd.wrap)
+				defer src.Close()
+				checkChunks(t, readChunks(t, src), in.files)
+			})
+		}
+	}
+}
+
+// A chunk is passed on as soon as a read ends a line, and holds about
+// ChunkSize bytes when the reads are large. (The first read returns what
+// the input's buffer took in to find the magic bytes, 256 KiB.)
+func TestLinesChunkSize(t *testing.T) {
+	data := numbered("x", 400000) // about 5 MB
+	src := testLines([]file{{"a", data}}, func(r io.Reader) io.Reader { return r })
+	chunks := readChunks(t, src)
+	for i, c := range chunks[1 : len(chunks)-1] {
+		if len(c.Data) > ChunkSize || len(c.Data) < ChunkSize-100 {
+			t.Errorf("chunk %d holds %d bytes, want about %d", i+1, len(c.Data), ChunkSize)
+		}
+	}
+	src = testLines([]file{{"a", "1\n2\n3\n4\n5\n6\n"}}, iotest.OneByteReader)
+	if chunks := readChunks(t, src); len(chunks) != 5 {
+		t.Errorf("one-byte reads gave %d chunks, want 5: two lines with the magic bytes, then one a line", len(chunks))
+	}
+}
+
+func TestLinesMaxLine(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    string
+		maxLine int
+		wrap    func(io.Reader) io.Reader
+		want    string // the error, or "" when it reads
+	}{
+		{"short lines", "a\nbb\nccc\n", 3, iotest.OneByteReader, ""},
+		{"at the limit", "a\n" + strings.Repeat("x", 100) + "\nb\n", 100, iotest.OneByteReader, ""},
+		{"over", "a\nb\n" + strings.Repeat("x", 101) + "\nc\n", 100, iotest.OneByteReader, "f:3: line exceeds 100 bytes"},
+		{"over at the end", "a\n" + strings.Repeat("x", 101), 100, iotest.OneByteReader, "f:2: line exceeds 100 bytes"},
+		// The long line's start comes with the line before it (the four
+		// bytes read ahead to recognise compression), its end with a
+		// later read.
+		{"over in one read", "a\n" + strings.Repeat("x", 150) + "\nb\n", 100, func(r io.Reader) io.Reader { return &sizedReader{r: r, sizes: []int{4, 148}} }, "f:2: line exceeds 100 bytes"},
+		{"longer than a buffer", numbered("a", 10) + strings.Repeat("x", 3*ChunkSize) + "\n", 1000, func(r io.Reader) io.Reader { return r }, "f:11: line exceeds 1000 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := testLines([]file{{"f", tt.data}}, tt.wrap)
+			src.MaxLine = tt.maxLine
+			var err error
+			for {
+				var c *Chunk
+				c, err = src.Next()
+				if c == nil || err != nil {
+					break
+				}
+			}
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("error %v", err)
+				}
+				return
+			}
+			if _, ok := err.(*record.Error); !ok || err.Error() != tt.want {
+				t.Errorf("error %v (%T), want *record.Error %q", err, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLinesErrors(t *testing.T) {
+	src := testLines([]file{{"a", "a1\n"}}, iotest.TimeoutReader)
+	if _, err := src.Next(); err == nil || !strings.HasPrefix(err.Error(), "a: ") || !strings.Contains(err.Error(), iotest.ErrTimeout.Error()) {
+		t.Errorf("read error = %v, want one naming the file", err)
+	}
+	src = testLines([]file{{"a", "a1\n"}}, func(r io.Reader) io.Reader { return r })
+	src.names = append(src.names, "missing")
+	if c, err := src.Next(); err != nil || c == nil {
+		t.Fatalf("first chunk: %v", err)
+	}
+	if _, err := src.Next(); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("missing second file: error %v", err)
+	}
+}
+
+func TestLinesPeek(t *testing.T) {
+	files := []file{
+		{"h", "#neardup stage=shingle k=9\r\n"},
+		{"a", "#neardup stage=shingle k=9\n#neardup stage=sketch n=4\nrec1\nrec2\n#neardup stage=x\nrec3"},
+	}
+	for _, rd := range readers {
+		t.Run(rd.name, func(t *testing.T) {
+			src := testLines(files, rd.wrap)
+			headers, first, err := src.Peek()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range headers {
+				got = append(got, h.Pos.String()+" "+h.Header.String())
+			}
+			want := []string{
+				"h:1 #neardup stage=shingle k=9",
+				"a:1 #neardup stage=shingle k=9",
+				"a:2 #neardup stage=sketch n=4",
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") || string(first) != "rec1" {
+				t.Errorf("Peek() = %q, %q; want %q, rec1", got, first, want)
+			}
+			// Peeking again changes nothing, and Next gives every chunk.
+			if headers2, first2, err := src.Peek(); err != nil || len(headers2) != 3 || string(first2) != "rec1" {
+				t.Errorf("second Peek() = %d headers, %q, %v", len(headers2), first2, err)
+			}
+			checkChunks(t, readChunks(t, src), files)
+		})
+	}
+}
+
+func TestLinesPeekNoRecords(t *testing.T) {
+	src := testLines([]file{{"a", "#neardup stage=a\n"}, {"b", ""}}, iotest.OneByteReader)
+	headers, first, err := src.Peek()
+	if err != nil || len(headers) != 1 || first != nil {
+		t.Errorf("Peek() = %v, %q, %v; want one header, no line", headers, first, err)
+	}
+	src = testLines([]file{{"a", "#neardup stage=a\n#neardup k=1\nx\n"}}, iotest.OneByteReader)
+	if _, _, err := src.Peek(); err == nil || err.Error() != "a:2: header has no stage=" {
+		t.Errorf("Peek() of a bad header: %v", err)
+	}
+	src = testLines([]file{{"a", "\nx\n"}}, iotest.OneByteReader)
+	if _, first, err := src.Peek(); err != nil || first == nil || len(first) != 0 {
+		t.Errorf("Peek() of an empty first line = %q, %v", first, err)
+	}
+}
+
+func TestLinesRealFiles(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.tsv")
+	b := filepath.Join(dir, "b.tsv")
+	os.WriteFile(a, []byte("a1\na2\n"), 0o644)
+	os.WriteFile(b, []byte("b1"), 0o644)
+	src := NewLines([]string{a, b})
+	if done, total := src.Progress(); done != 0 || total != 8 {
+		t.Errorf("Progress() before reading = %d, %d; want 0, 8", done, total)
+	}
+	checkChunks(t, readChunks(t, src), []file{{a, "a1\na2\n"}, {b, "b1"}})
+	if done, total := src.Progress(); done != 8 || total != 8 {
+		t.Errorf("Progress() after reading = %d, %d; want 8, 8", done, total)
+	}
+	if err := src.Close(); err != nil {
+		t.Error(err)
+	}
+	if total := TotalSize([]string{a, dir}); total != -1 {
+		t.Errorf("TotalSize with a directory = %d, want -1", total)
+	}
+}

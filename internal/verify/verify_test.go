@@ -1,0 +1,278 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/record"
+)
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func run(t *testing.T, opt Options, inputs ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = Run(context.Background(), opt, inputs, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// hexSet writes a shingle field of small values.
+func hexSet(vals ...uint64) string { return string(record.AppendHexList(nil, vals)) }
+
+// Hand-checked sets:
+//
+//	a = {1,2,3,4}, b = {3,4,5}, c = {1..8}, e = {}
+//	J(a,b) = 2/5 = 0.4    c(a,b) = 2/4 = 0.5  c(b,a) = 2/3
+//	J(a,c) = 4/8 = 0.5    c(a,c) = 1          c(c,a) = 0.5
+//	J(b,c) = 3/8 = 0.375  c(b,c) = 1          c(c,b) = 0.375
+//	J(a,e) = 0 (e empty: union 4)
+var handShingles = "a\t" + hexSet(1, 2, 3, 4) + "\n" +
+	"b\t" + hexSet(3, 4, 5) + "\n" +
+	"c\t" + hexSet(1, 2, 3, 4, 5, 6, 7, 8) + "\n" +
+	"e\t\n"
+
+func TestExactScores(t *testing.T) {
+	shingles := writeFile(t, "s.tsv", handShingles)
+	pairs := writeFile(t, "p.tsv", "a\tb\nc\ta\nb\tc\na\te\n")
+	out, _, err := run(t, Options{Shingles: shingles, Threshold: 0, Containment: true, NoHeader: true}, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a\tb\t0.400000\t0.500000\t0.666667\n" +
+		"a\tc\t0.500000\t1.000000\t0.500000\n" +
+		"b\tc\t0.375000\t1.000000\t0.375000\n" +
+		"a\te\t0.000000\t0.000000\t0.000000\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestThresholdEdges: a pair exactly at the threshold is kept; with
+// containment, a pair is kept when either containment reaches it.
+func TestThresholdEdges(t *testing.T) {
+	shingles := writeFile(t, "s.tsv", handShingles)
+	pairs := writeFile(t, "p.tsv", "a\tb\na\tc\nb\tc\n")
+	for _, c := range []struct {
+		threshold   float64
+		containment bool
+		want        string
+	}{
+		{0.4, false, "a\tb\na\tc\n"},
+		{0.375, false, "a\tb\na\tc\nb\tc\n"},
+		{0.3750001, false, "a\tb\na\tc\n"},
+		{0.5, false, "a\tc\n"},
+		{0.5000001, false, ""},
+		{1, true, "a\tc\nb\tc\n"},
+		{2.0 / 3, true, "a\tb\na\tc\nb\tc\n"},
+	} {
+		out, _, err := run(t, Options{Shingles: shingles, Threshold: c.threshold, Containment: c.containment, NoHeader: true}, pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range strings.SplitAfter(out, "\n") {
+			if f := strings.Split(l, "\t"); len(f) > 2 {
+				got = append(got, f[0]+"\t"+f[1]+"\n")
+			}
+		}
+		if strings.Join(got, "") != c.want {
+			t.Errorf("threshold %g containment %v: kept %q, want %q", c.threshold, c.containment, got, c.want)
+		}
+	}
+}
+
+func TestSketchEstimates(t *testing.T) {
+	for _, c := range []struct {
+		header, a, b string
+		opt          Options
+		want         string
+	}{
+		{"method=minhash n=4 seed=0 family=mixmuladd64", hexSet(1, 2, 3, 4), hexSet(1, 2, 0, 0), Options{}, "x\ty\t0.500000\n"},
+		{"method=oph n=4 seed=0 densify=optimal", hexSet(1, 2, 3, 4), hexSet(1, 9, 3, 4), Options{}, "x\ty\t0.750000\n"},
+		// MIN_4 of the union of {1,2,5,6} and {1,3,5,7}: 1 2 3 5, of
+		// which 1 and 5 are in both samples.
+		{"method=bottomk s=4 seed=0", hexSet(1, 2, 5, 6), hexSet(1, 3, 5, 7), Options{}, "x\ty\t0.500000\n"},
+		// MOD samples {1,2,3,4} and {3,4,5}: 2 of 5, 2 of 4, 2 of 3.
+		{"method=modm m=2 seed=0", hexSet(1, 2, 3, 4), hexSet(3, 4, 5), Options{Containment: true}, "x\ty\t0.400000\t0.500000\t0.666667\n"},
+	} {
+		sketches := writeFile(t, "k.tsv", "#neardup stage=sketch "+c.header+"\nx\t9\t"+c.a+"\ny\t9\t"+c.b+"\n")
+		c.opt.Sketches = sketches
+		c.opt.NoHeader = true
+		out, _, err := run(t, c.opt, writeFile(t, "p.tsv", "y\tx\n"))
+		if err != nil || out != c.want {
+			t.Errorf("%s: got %q, %v; want %q", c.header, out, err, c.want)
+		}
+	}
+	// Containment needs shingles or MOD_m samples.
+	sketches := writeFile(t, "k.tsv", "#neardup stage=sketch method=minhash n=1 seed=0 family=mixmuladd64\nx\t1\t"+hexSet(1)+"\n")
+	_, _, err := run(t, Options{Sketches: sketches, Containment: true}, writeFile(t, "p.tsv", "x\ty\n"))
+	if err == nil || !strings.Contains(err.Error(), "--containment needs --shingles") {
+		t.Errorf("containment from minhash sketches: %v", err)
+	}
+}
+
+// TestBadInput: every problem with a line names its file and line.
+func TestBadInput(t *testing.T) {
+	shingles := writeFile(t, "s.tsv", handShingles)
+	for _, c := range []struct{ pairs, want string }{
+		{"a\tb\na\tzz\n", "p.tsv:2: id zz is not in " + shingles},
+		{"a\tb\nzz\ta\n", "p.tsv:2: id zz is not in"},
+		{"a\ta\n", "p.tsv:1: a pair of a with itself"},
+		{"a\n", "p.tsv:1: want idA TAB idB, found no TAB"},
+		{"a\tb\tc\n", "p.tsv:1: want idA TAB idB, found more fields"},
+	} {
+		_, _, err := run(t, Options{Shingles: shingles}, writeFile(t, "p.tsv", c.pairs))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("pairs %q: error %v, want %q", c.pairs, err, c.want)
+		}
+	}
+	// Both modes of loading (only the named documents, or all of them
+	// when the pairs exceed the read-ahead) find unknown ids.
+	_, _, err := run(t, Options{Shingles: shingles, MemoryBytes: 1}, writeFile(t, "p.tsv", "a\tb\n"+strings.Repeat("a\tc\n", 1000)+"a\tzz\n"))
+	if err == nil || !strings.Contains(err.Error(), "p.tsv:1002: id zz is not in") {
+		t.Errorf("unknown id past the read-ahead: %v", err)
+	}
+	dup := writeFile(t, "s.tsv", handShingles+"a\t"+hexSet(7)+"\n")
+	_, _, err = run(t, Options{Shingles: dup}, writeFile(t, "p.tsv", "a\tb\n"))
+	if err == nil || !strings.Contains(err.Error(), "s.tsv:5: id a appears more than once") {
+		t.Errorf("repeated id in the shingle file: %v", err)
+	}
+	for _, opt := range []Options{{}, {Shingles: shingles, Sketches: shingles}} {
+		if _, _, err := run(t, opt, writeFile(t, "p.tsv", "a\tb\n")); err == nil {
+			t.Errorf("%+v: want an error asking for exactly one of --shingles and --sketches", opt)
+		}
+	}
+}
+
+// TestHeaders: the shingle file's headers and the pairs' are checked
+// against each other; a conflict is refused with both places.
+func TestHeaders(t *testing.T) {
+	const k5 = "#neardup stage=shingle unit=word k=5 hash=tok64 seed=0 counts=no\n"
+	const k9 = "#neardup stage=shingle unit=word k=9 hash=tok64 seed=0 counts=no\n"
+	shingles := writeFile(t, "s.tsv", k5+handShingles)
+	out, _, err := run(t, Options{Shingles: shingles, Threshold: 0.4}, writeFile(t, "p.tsv", k5+"#neardup stage=pairs max-bucket=0\na\tb\n"))
+	want := k5 + "#neardup stage=pairs max-bucket=0\n#neardup stage=verify measure=jaccard threshold=0.4 containment=no\na\tb\t0.400000\n"
+	if err != nil || out != want {
+		t.Errorf("matching headers: got %q, %v; want %q", out, err, want)
+	}
+	_, _, err = run(t, Options{Shingles: shingles}, writeFile(t, "p.tsv", k9+"a\tb\n"))
+	if err == nil || !strings.Contains(err.Error(), "p.tsv:1: shingle records made with k=9 can't be combined with those made with k=5") {
+		t.Errorf("conflicting headers: %v", err)
+	}
+}
+
+// TestJobsDeterministic: byte-identical output for any number of workers.
+func TestJobsDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var s, p strings.Builder
+	const docs = 400
+	for d := range docs {
+		var set []uint64
+		for v := range uint64(300) {
+			if rng.IntN(3) > 0 {
+				set = append(set, v*0x9e3779b97f4a7c15)
+			}
+		}
+		slices.Sort(set)
+		fmt.Fprintf(&s, "d%d\t%s\n", d, hexSet(set...))
+	}
+	for range 60000 {
+		a, b := rng.IntN(docs), rng.IntN(docs)
+		if a != b {
+			fmt.Fprintf(&p, "d%d\td%d\n", a, b)
+		}
+	}
+	shingles, pairs := writeFile(t, "s.tsv", s.String()), writeFile(t, "p.tsv", p.String())
+	var first string
+	for _, jobs := range []int{1, 3} {
+		out, _, err := run(t, Options{Shingles: shingles, Threshold: 0.3, Jobs: jobs}, pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jobs == 1 {
+			first = out
+		} else if out != first {
+			t.Errorf("-j %d output differs from -j 1", jobs)
+		}
+	}
+	if strings.Count(first, "\n") < 1000 {
+		t.Errorf("only %d lines kept: the test should keep many", strings.Count(first, "\n"))
+	}
+}
+
+func TestIntersect(t *testing.T) {
+	for _, c := range []struct {
+		a, b []uint64
+		want int
+	}{
+		{nil, nil, 0},
+		{[]uint64{1, 2, 3}, nil, 0},
+		{[]uint64{1, 2, 3}, []uint64{2, 3, 4}, 2},
+		{[]uint64{1, 5, 9}, []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 3},
+		{[]uint64{0, ^uint64(0)}, []uint64{^uint64(0)}, 1},
+	} {
+		if got := intersect(c.a, c.b); got != c.want {
+			t.Errorf("intersect(%v, %v) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := intersect(c.b, c.a); got != c.want {
+			t.Errorf("intersect(%v, %v) = %d, want %d", c.b, c.a, got, c.want)
+		}
+	}
+}
+
+func BenchmarkIntersect(b *testing.B) {
+	for _, size := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, uint64(size)))
+			var x, y []uint64
+			for range 3 * size / 2 {
+				v := rng.Uint64()
+				switch rng.IntN(3) {
+				case 0:
+					x = append(x, v)
+				case 1:
+					y = append(y, v)
+				default:
+					x, y = append(x, v), append(y, v)
+				}
+			}
+			slices.Sort(x)
+			slices.Sort(y)
+			b.ReportAllocs()
+			b.SetBytes(8 * int64(len(x)+len(y)))
+			for b.Loop() {
+				intersect(x, y)
+			}
+		})
+	}
+}
+
+// TestZeroHash: a document whose smallest hash is 0 loads after other
+// documents (the shingle parser once compared it with the previous
+// document's values), and a bad hash is numbered within its own record.
+func TestZeroHash(t *testing.T) {
+	shingles := writeFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(0, 2)+"\n")
+	out, _, err := run(t, Options{Shingles: shingles, Threshold: 1.0 / 3, NoHeader: true}, writeFile(t, "p.tsv", "a\tb\n"))
+	if err != nil || out != "a\tb\t0.333333\n" {
+		t.Errorf("got %q, %v; want a\\tb\\t0.333333", out, err)
+	}
+	bad := writeFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(3, 1)+"\n")
+	_, _, err = run(t, Options{Shingles: bad}, writeFile(t, "p.tsv", "a\tb\n"))
+	if err == nil || !strings.Contains(err.Error(), "s.tsv:2: hash 2 (0000000000000001) is not above") {
+		t.Errorf("unsorted hashes in the second record: %v, want s.tsv:2: hash 2", err)
+	}
+}
