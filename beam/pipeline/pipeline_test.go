@@ -280,16 +280,21 @@ func TestDocumentIDs(t *testing.T) {
 		flags  []string
 	}{
 		{"jsonl", jsonl, "", nil},
+		{"jsonl-glob", []string{filepath.Join(dir, "*.jsonl*")}, "", nil},
 		{"tsv-with-header", tsv, "", []string{"-k", "5"}},
 		{"lines", lines, "lines", []string{"--lines"}},
 		{"files", lines, "files", []string{"--files"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.name == "jsonl" {
+			if strings.HasPrefix(tc.name, "jsonl") {
 				// A blank line in JSON Lines is bad input, skipped here.
 				tc.flags = append(tc.flags, "--skip-bad")
 			}
-			args := append(append([]string{"shingle"}, tc.flags...), tc.inputs...)
+			files := tc.inputs
+			if tc.name == "jsonl-glob" {
+				files = jsonl
+			}
+			args := append(append([]string{"shingle"}, tc.flags...), files...)
 			want := runStage(t, args...)
 			opt := Defaults()
 			opt.Inputs = tc.inputs
@@ -411,6 +416,17 @@ func TestEmptyInput(t *testing.T) {
 	for o, data := range runBeam(t, opt) {
 		if len(data) != 0 {
 			t.Errorf("%s: %q", o, data)
+		}
+	}
+}
+
+func TestMayMatchJSONL(t *testing.T) {
+	for pattern, want := range map[string]bool{
+		"a.jsonl": true, "dir/*.json.gz": true, "gs://b/c/*": true, "corpus.*": true, "x/*.gz": true, "d/*.jsonl*": true,
+		"a.tsv": false, "dir/*.tsv.zst": false, "dir/file": false, "gs://b/*.txt": false,
+	} {
+		if got := mayMatchJSONL(pattern); got != want {
+			t.Errorf("mayMatchJSONL(%q) = %v, want %v", pattern, got, want)
 		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -62,6 +64,7 @@ func init() {
 	register.DoFn3x0[int, func(*fileRef) bool, func(fileRef)](&offsetFn{})
 	register.DoFn3x1[context.Context, fileRef, func(Chunk), error](&readFn{})
 	register.Function1x1[Chunk, int64](countChunk)
+	register.Function2x1[int64, int64, int64](sumInt64)
 	register.Emitter1[fileRef]()
 	register.Emitter1[Chunk]()
 	register.Iter1[fileRef]()
@@ -75,18 +78,26 @@ func (o *Options) needsOrdinals() bool {
 	case shingle.FormatLines, shingle.FormatJSONL:
 		return true
 	case shingle.FormatAuto:
-		for _, in := range o.Inputs {
-			if shingle.FormatOf(in) == shingle.FormatJSONL {
-				return true
-			}
-		}
+		return slices.ContainsFunc(o.Inputs, mayMatchJSONL)
 	}
 	return false
 }
 
+// mayMatchJSONL reports whether a pattern may match a file that the shingle
+// stage reads as JSON Lines under the automatic format: its name says so,
+// or a wildcard stands where the extension is.
+func mayMatchJSONL(pattern string) bool {
+	name := input.TrimCompressionSuffix(path.Base(pattern))
+	ext := path.Ext(name)
+	if strings.ContainsAny(ext, "*?[") || ext == "" && strings.ContainsAny(name, "*?[") {
+		return true
+	}
+	return shingle.FormatOf(pattern) == shingle.FormatJSONL
+}
+
 // readDocuments reads the inputs into chunks and returns them with a
-// singleton PCollection<int64> counting the chunks (zero for an empty
-// input, which gives empty outputs).
+// PCollection<int64> holding the number of chunks, or nothing for an empty
+// input (which gives empty outputs).
 func readDocuments(s beam.Scope, opt Options) (chunks, seen beam.PCollection) {
 	s = s.Scope("read")
 	var globs []any
@@ -107,10 +118,6 @@ func readDocuments(s beam.Scope, opt Options) (chunks, seen beam.PCollection) {
 func countChunk(Chunk) int64 { return 1 }
 
 func sumInt64(a, b int64) int64 { return a + b }
-
-func init() {
-	register.Function2x1[int64, int64, int64](sumInt64)
-}
 
 // listFn expands a pattern into its files, in byte order.
 type listFn struct{}
