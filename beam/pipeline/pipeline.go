@@ -48,7 +48,7 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 		return written, nil
 	}
 	bands := beam.ParDo(s.Scope("band"), &bandFn{Opt: opt}, sketches)
-	write(OutBands, beam.DropKey(s, bands))
+	write(OutBands, beam.ParDo(s, joinFields, bands))
 	if !opt.needs(OutCandidates) {
 		return written, nil
 	}

@@ -45,6 +45,7 @@ func init() {
 	register.DoFn4x1[string, func(*document) bool, func(*[]byte) bool, func(string), error](&scoreFn{})
 	register.Function2x0[[]byte, func(string)](splitLines)
 	register.Function1x2[string, string, string](splitPair)
+	register.Function2x1[string, string, string](joinFields)
 	register.Emitter1[[]byte]()
 	register.Emitter1[HeaderLine]()
 	register.Emitter1[string]()
@@ -154,18 +155,15 @@ func (fn *bandFn) ProcessElement(ctx context.Context, sketches []byte, emit func
 	if n := fn.empty.Swap(0); n > 0 {
 		beam.NewCounter("neardup", "band-empty-documents").Inc(ctx, n)
 	}
-	keyByFirstField(r.Out, emit)
+	splitLines(r.Out, func(line string) {
+		key, id, _ := strings.Cut(line, "\t")
+		emit(key, id)
+	})
 	return nil
 }
 
-// keyByFirstField emits each record of a chunk as its first field and the
-// whole record.
-func keyByFirstField(records []byte, emit func(string, string)) {
-	splitLines(records, func(line string) {
-		key, _, _ := strings.Cut(line, "\t")
-		emit(key, line)
-	})
-}
+// joinFields makes a record of a key and a value.
+func joinFields(key, value string) string { return key + "\t" + value }
 
 // splitLines emits each record of a chunk, without its line end.
 func splitLines(records []byte, emit func(string)) {
@@ -176,18 +174,17 @@ func splitLines(records []byte, emit func(string)) {
 	}
 }
 
-// bucketFn pairs the ids of one bucket (band records keyed by band key) as
-// the pairs stage does: each pair of distinct ids once per bucket, idA <
+// bucketFn pairs the ids of one bucket (the ids of the band records of one
+// key) as the pairs stage does: each pair of distinct ids once per bucket, idA <
 // idB. Pairs found in more than one bucket are made distinct afterwards.
 type bucketFn struct {
 	MaxBucket int
 }
 
-func (fn *bucketFn) ProcessElement(ctx context.Context, key string, records func(*string) bool, emit func(string)) error {
+func (fn *bucketFn) ProcessElement(ctx context.Context, key string, bucket func(*string) bool, emit func(string)) error {
 	var ids [][]byte
-	var rec string
-	for records(&rec) {
-		_, id, _ := strings.Cut(rec, "\t")
+	var id string
+	for bucket(&id) {
 		ids = append(ids, []byte(id))
 	}
 	var pair []byte
