@@ -2,7 +2,8 @@
 // candidate key per band, "key TAB id". The key is 20 hex digits: the band
 // number (4) and XXH64 of the band's rows (16), so that byte order groups
 // the keys of a band together and documents with equal keys become candidate
-// pairs.
+// pairs. With Hamming options it reads SimHash fingerprints and writes one
+// key per table of a Hamming scheme instead (hamming.go).
 package band
 
 import (
@@ -35,6 +36,10 @@ type Options struct {
 	LineBuffered bool
 	Progress     bool
 	Verbose      bool
+
+	// Hamming, when set, keys SimHash fingerprints by the tables of a
+	// Hamming scheme instead of banding MinHash signatures.
+	Hamming *HammingOptions
 }
 
 // KeyLen is the length of a MinHash band key.
@@ -49,6 +54,9 @@ func AppendKey(dst []byte, i int, h uint64) []byte {
 
 // Run reads signatures and writes band keys.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if opt.Hamming != nil {
+		return runHamming(ctx, opt, inputs, stdout, stderr)
+	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	headers, first, err := src.Peek()

@@ -85,6 +85,8 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		HideHelpCommand: true,
 		Writer:          stdout,
 		ErrWriter:       stderr,
+		// Subcommands find the Env here (commandEnv).
+		Metadata: map[string]any{envKey: env},
 		// Errors come back to Main, which alone decides the exit status.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {

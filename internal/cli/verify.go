@@ -27,26 +27,33 @@ containment reaches the threshold (one document inside the other). With
 positions of MinHash signatures, Broder's estimate from bottom-s samples, or
 from MOD_m samples (with containment).
 
+With --hamming k and --sketches FILE of SimHash fingerprints (sketch --method
+simhash) it writes the pairs whose fingerprints differ in at most k bits:
+
+   idA TAB idB TAB distance                     (bits, an integer)
+
 The shingle or sketch file must come from the same pipeline as the pairs:
 their headers are checked against each other.
 
 Memory: verify first reads the pairs (up to --memory of them) to learn
 which documents appear in some pair, then loads those documents from the
---shingles or --sketches file: 8 bytes per shingle or value, plus about 56
-bytes and the id's length per document. When the pairs are larger than
---memory, it loads every document of the file and streams the rest of the
-pairs.
+--shingles or --sketches file: 8 bytes per shingle, value or 64 bits of
+fingerprint, plus about 56 bytes and the id's length per document. When the
+pairs are larger than --memory, it loads every document of the file and
+streams the rest of the pairs.
 
 EXAMPLES
    pairs keys.tsv | verify --shingles shingles.tsv --threshold 0.8
    verify --shingles s.tsv --containment --threshold 0.9 candidates.tsv
-   verify --sketches sketches.tsv candidates.tsv`,
+   verify --sketches sketches.tsv candidates.tsv
+   band --hamming 3 fp.tsv | pairs | verify --hamming 3 --sketches fp.tsv`,
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
 			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
+			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
 		}, commonFlags()),
 		Action: verifyAction,
 	}
@@ -67,6 +74,15 @@ func verifyAction(c *cli.Context, env *Env) error {
 		SkipBad:     c.Bool("skip-bad"),
 		NoHeader:    c.Bool("no-header"),
 		Progress:    c.Bool("progress"),
+	}
+	if c.IsSet("hamming") {
+		opt.Hamming, opt.MaxDistance = true, c.Int("hamming")
+		if opt.Sketches == "" || opt.Shingles != "" || opt.Containment {
+			return usagef("--hamming scores SimHash fingerprints: give --sketches FILE, without --shingles or --containment")
+		}
+		if opt.MaxDistance < 0 {
+			return usagef("--hamming %d: want a distance of 0 bits or more", opt.MaxDistance)
+		}
 	}
 	if (opt.Shingles == "") == (opt.Sketches == "") {
 		return usagef("give --shingles FILE (exact) or --sketches FILE (estimate)")

@@ -6,6 +6,7 @@
 //	oph      n values: one-permutation hashing with optimal densification
 //	bottomk  up to s values: the s smallest under one permutation (MIN_s)
 //	modm     the values that are 0 mod m under one permutation (MOD_m)
+//	simhash  one f-bit SimHash fingerprint of the weighted shingles (simhash.go)
 package sketch
 
 import (
@@ -25,6 +26,7 @@ const (
 	OPH     = "oph"
 	BottomK = "bottomk"
 	ModM    = "modm"
+	SimHash = "simhash"
 )
 
 // Options configure the stage.
@@ -35,6 +37,12 @@ type Options struct {
 	N, S int
 	M    uint64
 	Seed uint64
+	// F is the fingerprint length of simhash (64 or 128; 0 means 64),
+	// Weight its feature weight (tf, logtf, binary or idf; "" means tf)
+	// and DF the document-frequency table that idf reads.
+	F      int
+	Weight string
+	DF     string
 
 	Jobs         int
 	SkipBad      bool
@@ -58,8 +66,10 @@ func (o *Options) Check() error {
 		if o.M < 1 {
 			return fmt.Errorf("-m %d: want at least 1", o.M)
 		}
+	case SimHash:
+		return o.checkSimHash()
 	default:
-		return fmt.Errorf("unknown method %q: want minhash, oph, bottomk or modm", o.Method)
+		return fmt.Errorf("unknown method %q: want minhash, oph, bottomk, modm or simhash", o.Method)
 	}
 	return nil
 }
@@ -74,6 +84,8 @@ func (o *Options) Header() record.Header {
 		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "densify", "optimal")
 	case BottomK:
 		return record.NewHeader("sketch", "method", o.Method, "s", strconv.Itoa(o.S), "seed", seed)
+	case SimHash:
+		return o.simHashHeader(nil)
 	}
 	return record.NewHeader("sketch", "method", o.Method, "m", strconv.FormatUint(o.M, 10), "seed", seed)
 }
@@ -125,6 +137,9 @@ func (o *Options) newSketcher(family *minhash.Family) sketcher {
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	if err := opt.Check(); err != nil {
 		return err
+	}
+	if opt.Method == SimHash {
+		return runSimHash(ctx, opt, inputs, stdout, stderr)
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()

@@ -1,7 +1,8 @@
 // Package verify is the verify stage: it reads candidate pairs and writes
 // those whose similarity reaches a threshold, with the similarity: exact
 // Jaccard (and containment) computed from shingle sets, or the estimate of
-// sketches.
+// sketches; or those whose SimHash fingerprints are within a Hamming
+// distance, with the distance.
 package verify
 
 import (
@@ -26,6 +27,11 @@ type Options struct {
 	// Containment adds c(A,B) and c(B,A) and keeps a pair when either
 	// reaches the threshold.
 	Containment bool
+	// Hamming scores pairs by the Hamming distance of the SimHash
+	// fingerprints in Sketches and keeps those within MaxDistance bits
+	// (hamming.go).
+	Hamming     bool
+	MaxDistance int
 
 	// MemoryBytes bounds the candidate pairs read ahead to learn which
 	// documents to load; past it every document of the file is loaded.
@@ -129,6 +135,9 @@ func (m modM) score(a, b int) (float64, float64, float64) {
 
 // Run reads candidate pairs and writes scored pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if opt.Hamming {
+		return runHamming(ctx, opt, inputs, stdout, stderr)
+	}
 	if (opt.Shingles == "") == (opt.Sketches == "") {
 		return fmt.Errorf("give --shingles FILE or --sketches FILE")
 	}
