@@ -34,6 +34,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/neardup/neardup/beam/pipeline"
 	"github.com/neardup/neardup/internal/lsh"
@@ -96,6 +97,7 @@ func run() int {
 	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation before what is left of the components is finished on one worker")
 	flag.BoolVar(&opt.NoHeader, "no-header", false, "leave out the #neardup header lines")
 	flag.BoolVar(&opt.SkipBad, "skip-bad", false, "skip malformed lines and count them (counter neardup/shingle-skipped) instead of failing")
+	flag.StringVar(&beamlog.LogLevel, "beam-log-level", "warn", "level of the Beam SDK's and Prism's log on standard error: debug, info, warn or error")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
 		printOwnFlags(flag.CommandLine.Output())
@@ -104,6 +106,13 @@ func run() int {
 	// A worker started by the runner runs the same binary with its own
 	// flags: Init serves it and does not return.
 	beam.Init()
+
+	for _, a := range flag.Args() {
+		if len(a) > 1 && a[0] == '-' {
+			fmt.Fprintf(os.Stderr, "neardup-beam: %s given after the input patterns: flags come first\nRun 'neardup-beam -help' for usage.\n", a)
+			return 2
+		}
+	}
 
 	opt.Inputs = append(inputs, flag.Args()...)
 	opt.Write = strings.Split(write, ",")
@@ -135,7 +144,7 @@ func run() int {
 	}
 	res, err := beamx.RunWithMetrics(context.Background(), p)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "neardup-beam: %v\n", err)
+		fmt.Fprintf(os.Stderr, "neardup-beam: %s\n", cause(err))
 		return 1
 	}
 	if res != nil {
@@ -154,7 +163,7 @@ func run() int {
 var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field",
 	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
 	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket",
-	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad"}
+	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "beam-log-level"}
 
 func printOwnFlags(w io.Writer) {
 	own := flag.NewFlagSet("neardup-beam", flag.ContinueOnError)
@@ -168,6 +177,16 @@ func printOwnFlags(w io.Writer) {
 Beam flags (among others): --runner=prism|dataflow|flink|spark|universal,
 --endpoint, --environment_type, --environment_config, --project, --region,
 --temp_location, --staging_location, --job_name, --parallelism.`)
+}
+
+// cause returns the message of the DoFn that failed, without the plan of
+// the bundle that the runner wraps around it.
+func cause(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " failed:\n"); i >= 0 {
+		msg = msg[i+len(" failed:\n"):]
+	}
+	return strings.TrimSpace(msg)
 }
 
 // printCounters prints neardup's counters: skipped lines, empty documents,
