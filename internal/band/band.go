@@ -100,7 +100,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			lsh.CandidateProbability(0.5, banding.B, banding.R), lsh.CandidateProbability(0.7, banding.B, banding.R),
 			lsh.CandidateProbability(0.8, banding.B, banding.R), lsh.CandidateProbability(0.9, banding.B, banding.R))
 	}
-	header := record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+	header := Header(banding)
 	out := &stream.Output{
 		Stage:  "band",
 		Stderr: stderr,
@@ -120,9 +120,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		defer stop()
 	}
 	var empty atomic.Int64
-	newWorker := func() stream.Worker {
-		return &worker{banding: banding, skipBad: opt.SkipBad, empty: &empty}
-	}
+	newWorker := func() stream.Worker { return NewWorker(banding, opt.SkipBad, &empty) }
 	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
 		return err
 	}
@@ -130,6 +128,18 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
 	}
 	return out.Finish()
+}
+
+// Header returns the stage's header line for a banding.
+func Header(banding lsh.Banding) record.Header {
+	return record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+}
+
+// NewWorker returns the stage's worker: it turns a chunk of signatures into
+// band records and counts in empty the documents without shingles, which
+// get no keys. The Beam pipeline runs it too.
+func NewWorker(banding lsh.Banding, skipBad bool, empty *atomic.Int64) stream.Worker {
+	return &worker{banding: banding, skipBad: skipBad, empty: empty}
 }
 
 type worker struct {

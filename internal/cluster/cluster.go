@@ -109,6 +109,10 @@ func (o *Options) Check() error {
 	return nil
 }
 
+// Header returns the stage's header line (the Beam pipeline's components
+// write it too).
+func (o *Options) Header() record.Header { return o.header() }
+
 // header returns the stage's header line for the parameters that decide the
 // clustering.
 func (o *Options) header(kv ...string) record.Header {

@@ -152,15 +152,21 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		stop := stream.StartProgress("sketch", stderr, src, out.Records)
 		defer stop()
 	}
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, Workers(&opt), out.Sink); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+// Workers returns the factory of the stage's workers, which turn chunks of
+// shingle records into sketch records; the workers share the hash family.
+// The Beam pipeline runs them too.
+func Workers(opt *Options) func() stream.Worker {
 	var family *minhash.Family
 	if opt.Method == MinHash {
 		family = minhash.NewFamily(opt.N, opt.Seed)
 	}
-	newWorker := func() stream.Worker { return &worker{opt: &opt, sk: opt.newSketcher(family)} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
-	return out.Finish()
+	return func() stream.Worker { return &worker{opt: opt, sk: opt.newSketcher(family)} }
 }
 
 type worker struct {

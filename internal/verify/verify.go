@@ -54,13 +54,18 @@ type measure interface {
 
 type exact struct{ s *store.Store }
 
-func (m exact) name() string { return "jaccard" }
+func (m exact) name() string { return MeasureExact }
 
 func (m exact) score(a, b int) (float64, float64, float64) {
-	x, y := m.s.Values(a), m.s.Values(b)
+	return Exact(m.s.Values(a), m.s.Values(b))
+}
+
+// Exact returns the Jaccard similarity of two ascending sets and their
+// containments c(A,B) = |A∩B|/|A| and c(B,A). The Beam pipeline scores its
+// pairs with it too.
+func Exact(x, y []uint64) (j, cab, cba float64) {
 	inter := intersect(x, y)
 	union := len(x) + len(y) - inter
-	var j, cab, cba float64
 	if union > 0 {
 		j = float64(inter) / float64(union)
 	}
@@ -139,7 +144,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	var w *record.Writer
 	out := &stream.Output{Stage: "verify", Stderr: stderr}
 	var m measure
-	own := record.NewHeader("verify")
 	// The writer needs the stage's header, which names the measure; the
 	// measure is known once the file is loaded, so the writer is made with
 	// a header filled in afterwards.
@@ -183,11 +187,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return fmt.Errorf("--containment needs --shingles, or --sketches made by sketch --method modm (the file holds %s sketches)", method)
 		}
 	}
-	own.Params = append(own.Params,
-		record.Param{Key: "measure", Value: m.name()},
-		record.Param{Key: "threshold", Value: strconv.FormatFloat(opt.Threshold, 'g', -1, 64)},
-		record.Param{Key: "containment", Value: yesNo(opt.Containment)})
-	w.SetOwn(own)
+	w.SetOwn(Header(m.name(), opt.Threshold, opt.Containment))
 
 	if opt.Progress {
 		stop := stream.StartProgress("verify", stderr, src, out.Records)
@@ -255,27 +255,45 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			return record.Bad("id %s is not in %s", b, w.source())
 		}
 		j, cab, cba := w.m.score(ia, ib)
-		keep := j >= w.opt.Threshold
-		if w.opt.Containment {
-			keep = keep || cab >= w.opt.Threshold || cba >= w.opt.Threshold
-		}
-		if !keep {
-			return nil
-		}
-		r.Out = append(r.Out, a...)
-		r.Out = append(r.Out, '\t')
-		r.Out = append(r.Out, b...)
-		r.Out = append(r.Out, '\t')
-		r.Out = appendScore(r.Out, j)
-		if w.opt.Containment {
-			r.Out = append(r.Out, '\t')
-			r.Out = appendScore(r.Out, cab)
-			r.Out = append(r.Out, '\t')
-			r.Out = appendScore(r.Out, cba)
-		}
-		r.Out = append(r.Out, '\n')
+		r.Out = AppendScored(r.Out, a, b, j, cab, cba, w.opt.Threshold, w.opt.Containment)
 		return nil
 	})
+}
+
+// Header returns the stage's header line.
+func Header(measure string, threshold float64, containment bool) record.Header {
+	return record.NewHeader("verify",
+		"measure", measure,
+		"threshold", strconv.FormatFloat(threshold, 'g', -1, 64),
+		"containment", yesNo(containment))
+}
+
+// MeasureExact names the exact Jaccard measure in the header.
+const MeasureExact = "jaccard"
+
+// AppendScored appends the scored pair record of a and b (a < b) when its
+// Jaccard similarity j, or with containment either containment, reaches
+// threshold; otherwise it returns dst unchanged. Scores have 6 decimals.
+func AppendScored(dst, a, b []byte, j, cab, cba, threshold float64, containment bool) []byte {
+	keep := j >= threshold
+	if containment {
+		keep = keep || cab >= threshold || cba >= threshold
+	}
+	if !keep {
+		return dst
+	}
+	dst = append(dst, a...)
+	dst = append(dst, '\t')
+	dst = append(dst, b...)
+	dst = append(dst, '\t')
+	dst = appendScore(dst, j)
+	if containment {
+		dst = append(dst, '\t')
+		dst = appendScore(dst, cab)
+		dst = append(dst, '\t')
+		dst = appendScore(dst, cba)
+	}
+	return append(dst, '\n')
 }
 
 func (w *worker) source() string {
