@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check vet fmt-check man man-check bench scale fuzz demo install clean
+.PHONY: all build test check vet fmt-check man man-check bench scale fuzz demo install clean beam beam-test
 
 all: build
 
@@ -24,6 +24,16 @@ test: vet fmt-check
 	$(GO) test -count=1 ./...
 
 check: test
+
+# The Apache Beam pipeline is its own module (beam/go.mod), so that the
+# toolkit keeps its few dependencies: it is built and tested apart. A cold
+# build of the Beam SDK takes minutes; its tests run on Prism in seconds.
+beam:
+	@mkdir -p $(BINDIR)
+	cd beam && $(GO) build -o ../$(BINDIR)/ ./cmd/neardup-beam
+
+beam-test:
+	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 vet:
 	$(GO) vet ./...

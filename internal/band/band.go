@@ -2,7 +2,8 @@
 // candidate key per band, "key TAB id". The key is 20 hex digits: the band
 // number (4) and XXH64 of the band's rows (16), so that byte order groups
 // the keys of a band together and documents with equal keys become candidate
-// pairs.
+// pairs. With Hamming options it reads SimHash fingerprints and writes one
+// key per table of a Hamming scheme instead (hamming.go).
 package band
 
 import (
@@ -35,6 +36,10 @@ type Options struct {
 	LineBuffered bool
 	Progress     bool
 	Verbose      bool
+
+	// Hamming, when set, keys SimHash fingerprints by the tables of a
+	// Hamming scheme instead of banding MinHash signatures.
+	Hamming *HammingOptions
 }
 
 // KeyLen is the length of a MinHash band key.
@@ -49,6 +54,9 @@ func AppendKey(dst []byte, i int, h uint64) []byte {
 
 // Run reads signatures and writes band keys.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if opt.Hamming != nil {
+		return runHamming(ctx, opt, inputs, stdout, stderr)
+	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	headers, first, err := src.Peek()
@@ -92,7 +100,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			lsh.CandidateProbability(0.5, banding.B, banding.R), lsh.CandidateProbability(0.7, banding.B, banding.R),
 			lsh.CandidateProbability(0.8, banding.B, banding.R), lsh.CandidateProbability(0.9, banding.B, banding.R))
 	}
-	header := record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+	header := Header(banding)
 	out := &stream.Output{
 		Stage:  "band",
 		Stderr: stderr,
@@ -112,9 +120,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		defer stop()
 	}
 	var empty atomic.Int64
-	newWorker := func() stream.Worker {
-		return &worker{banding: banding, skipBad: opt.SkipBad, empty: &empty}
-	}
+	newWorker := func() stream.Worker { return NewWorker(banding, opt.SkipBad, &empty) }
 	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
 		return err
 	}
@@ -122,6 +128,18 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
 	}
 	return out.Finish()
+}
+
+// Header returns the stage's header line for a banding.
+func Header(banding lsh.Banding) record.Header {
+	return record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+}
+
+// NewWorker returns the stage's worker: it turns a chunk of signatures into
+// band records and counts in empty the documents without shingles, which
+// get no keys. The Beam pipeline runs it too.
+func NewWorker(banding lsh.Banding, skipBad bool, empty *atomic.Int64) stream.Worker {
+	return &worker{banding: banding, skipBad: skipBad, empty: empty}
 }
 
 type worker struct {

@@ -85,6 +85,8 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		HideHelpCommand: true,
 		Writer:          stdout,
 		ErrWriter:       stderr,
+		// Subcommands find the Env here (commandEnv).
+		Metadata: map[string]any{envKey: env},
 		// Errors come back to Main, which alone decides the exit status.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
@@ -98,6 +100,9 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		app.Action = func(c *cli.Context) error {
 			if err := checkArgs(c, env.operands); err != nil {
 				return err
+			}
+			if c.Bool("counters") {
+				env.Stderr = counterStderr{env.Stderr}
 			}
 			return s.Action(c, env)
 		}

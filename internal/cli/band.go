@@ -9,7 +9,7 @@ import (
 func Band() Stage {
 	return Stage{
 		Name:  "band",
-		Usage: "turn MinHash signatures into LSH band keys",
+		Usage: "turn MinHash signatures or SimHash fingerprints into LSH keys",
 		Args:  "[FILE...]",
 		Description: `Reads MinHash signatures (sketch --method minhash or oph) and writes, for
 each document, one record per band:
@@ -33,11 +33,29 @@ choice is printed on standard error.
 
 Documents without shingles (size 0) get no key; their count is reported.
 
+With --hamming k it reads SimHash fingerprints (sketch --method simhash) and
+writes the keys of a Hamming table scheme (Manku, Jain and Das Sarma 2007):
+
+   key TAB id TAB fingerprint
+
+The f bits are cut into B blocks (--blocks, default k+3; the first f mod B
+blocks one bit wider); each table is one choice of B-k blocks, keyed on
+those blocks' bits: C(B,k) tables. Two fingerprints within k bits differ in
+at most k blocks, so they share the key of some table: the scheme is exact.
+--tables pigeonhole is B = k+1 (k+1 tables keyed on one block each: the
+fewest tables, but short keys that many fingerprints share by chance); more
+blocks make more tables with longer keys (6 blocks and k = 3: 20 tables keyed
+on 31-33 bits). The key is the table number (4 hex digits) and the table's
+key bits, left-aligned in f/4 hex digits. The header names f, k, the blocks
+and their widths; -v prints the layout. pairs keeps the pairs within k bits,
+each from the first table that keys it.
+
 Memory: one record at a time per worker; it streams.
 
 EXAMPLES
    sketch shingles.tsv | band --threshold 0.8 | pairs > candidates.tsv
-   band -b 20 -r 5 sketches.tsv`,
+   band -b 20 -r 5 sketches.tsv
+   sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs`,
 		Flags: merge([]cli.Flag{
 			&cli.IntFlag{Name: "b", Usage: "number of bands"},
 			&cli.IntFlag{Name: "r", Usage: "rows per band"},
@@ -45,7 +63,10 @@ EXAMPLES
 			&cli.Float64Flag{Name: "fp-weight", Value: 0.5, Usage: "weight of the false-positive area in the choice of b and r"},
 			&cli.Float64Flag{Name: "fn-weight", Value: 0.5, Usage: "weight of the false-negative area in the choice of b and r"},
 			&cli.Float64Flag{Name: "recall-at-threshold", Value: 0.995, Usage: "least probability that a pair at the threshold becomes a candidate"},
-			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print the banding and its S-curve on standard error"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print the banding and its S-curve (or the Hamming layout) on standard error"},
+			&cli.IntFlag{Name: "hamming", Usage: "key SimHash fingerprints for distance at most `K` bits"},
+			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "Hamming `SCHEME`: manku (C(B,k) tables of B-k blocks) or pigeonhole (k+1 blocks)"},
+			&cli.IntFlag{Name: "blocks", Usage: "Hamming blocks `B` for the manku scheme (default k+3)"},
 		}, commonFlags()),
 		Action: bandAction,
 	}
@@ -64,6 +85,18 @@ func bandAction(c *cli.Context, env *Env) error {
 		NoHeader:  c.Bool("no-header"),
 		Progress:  c.Bool("progress"),
 		Verbose:   c.Bool("verbose"),
+	}
+	if c.IsSet("hamming") {
+		h, err := hammingOptions(c, c.Int("hamming"))
+		if err != nil {
+			return err
+		}
+		if opt.B != 0 || opt.R != 0 || c.IsSet("threshold") {
+			return usagef("--hamming keys fingerprints by tables: -b, -r and --threshold are for MinHash signatures")
+		}
+		opt.Hamming = h
+	} else if c.IsSet("blocks") || c.IsSet("tables") {
+		return usagef("--blocks and --tables choose the tables of --hamming K")
 	}
 	if (opt.B == 0) != (opt.R == 0) {
 		return usagef("give both -b and -r, or neither (then --threshold chooses them)")

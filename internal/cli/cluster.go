@@ -84,13 +84,19 @@ halves of a stream write the lines one run over the whole writes. The file
 is written beside FILE, synced and renamed into place, so a crash leaves the
 old state or the new one. It records the parameters (the input's headers,
 threshold, banding); a run with others is refused. A document without
-shingles is a cluster of its own and no leader. SimHash fingerprints are
-not supported yet.
+shingles is a cluster of its own and no leader.
+
+SimHash fingerprints (sketch --method simhash) work the same way with
+Hamming distance: a document joins the nearest leader within --hamming k
+bits (ties to the smallest id). The index holds the leaders in the Hamming
+tables band --hamming uses (--blocks B, default k+3: C(B,k) tables), so
+every leader within k bits is found.
 
 Memory: per leader, 4 bytes per signature value (the low 32 bits are kept;
 the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
-about 1.25 KB for 128 values and 18 bands (--stats prints it). Followers
-cost nothing.
+about 1.25 KB for 128 values and 18 bands (--stats prints it); for SimHash,
+8 bytes per 64 bits of fingerprint and about 25 bytes per table (about 0.5
+KB with 20 tables). Followers cost nothing.
 
 GREEDY
 --method greedy is Broder's greedy clustering. A sketch is taken as a set of
@@ -121,6 +127,7 @@ EXAMPLES
    cluster --singletons --ids shingles.tsv --stats scored.tsv
    cluster --min-similarity-to-representative 0.8 --report report.tsv scored.tsv
    sketch shingles.tsv | cluster --method leader --threshold 0.8 --state leaders.bin
+   sketch --method simhash words.tsv | cluster --method leader --hamming 3
    cluster --method greedy --represent popular sketches.tsv
    keep --clusters clusters.tsv corpus.jsonl > deduplicated.jsonl`,
 		Flags: merge([]cli.Flag{
@@ -133,6 +140,8 @@ EXAMPLES
 			&cli.IntFlag{Name: "b", Usage: "leader: bands of the leader index (with -r; default: chosen from --threshold)"},
 			&cli.IntFlag{Name: "r", Usage: "leader: rows per band of the leader index"},
 			&cli.StringFlag{Name: "state", Usage: "leader: load the leaders from `FILE` if it exists, and save them there"},
+			&cli.IntFlag{Name: "hamming", Value: 3, Usage: "leader, SimHash fingerprints: join the nearest leader within `K` bits"},
+			&cli.IntFlag{Name: "blocks", Usage: "leader, SimHash fingerprints: blocks `B` of the Hamming tables (default k+3)"},
 			&cli.StringFlag{Name: "represent", Value: cluster.RepresentFirst, Usage: "greedy: a cluster's representative, first (its first member) or popular (its s most frequent values)"},
 			&cli.IntFlag{Name: "s", Usage: "greedy: values of a popular representative (default: the sketch length)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error the number of clusters, their sizes and the largest"},
@@ -152,6 +161,8 @@ func clusterAction(c *cli.Context, env *Env) error {
 		Threshold:     c.Float64("threshold"),
 		B:             c.Int("b"),
 		R:             c.Int("r"),
+		Hamming:       c.Int("hamming"),
+		Blocks:        c.Int("blocks"),
 		State:         c.String("state"),
 		Represent:     c.String("represent"),
 		S:             c.Int("s"),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -38,10 +39,19 @@ func lineBufferedFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "line-buffered", Category: catOutput, Usage: "flush the output as each batch of input is done (the default when it is a terminal)"}
 }
 
+func countersFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "counters", Category: catRun, Usage: "write Hadoop Streaming counters (reporter:counter:neardup,NAME,N: records in and out, lines skipped) on standard error at the end"}
+}
+
 // commonFlags are the flags of every streaming stage.
 func commonFlags() []cli.Flag {
-	return []cli.Flag{jobsFlag(), outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag()}
+	return []cli.Flag{jobsFlag(), outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag()}
 }
+
+// counterStderr is standard error when --counters is given.
+type counterStderr struct{ io.Writer }
+
+func (counterStderr) WantsCounters() bool { return true }
 
 // merge joins flag groups.
 func merge(groups ...[]cli.Flag) []cli.Flag {

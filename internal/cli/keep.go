@@ -65,7 +65,7 @@ EXAMPLES
 			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "each line is one document, its id the line number; same as --format lines"},
 			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "JSON Lines: the `NAME` of the id field"},
 			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "JSON Lines: the `NAME` of the text field"},
-			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(),
+			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
 		},
 		Action: keepAction,
 	}

@@ -30,15 +30,28 @@ inputs larger than memory work. Both modes write the same output.
 (such buckets are usually boilerplate shared by many documents); how many
 buckets and ids that touched is reported on standard error.
 
+Hamming band records (band --hamming k: "key TAB id TAB fingerprint") give
+only the pairs whose fingerprints differ in at most k bits, each from the
+first table of the scheme in which the two share a key: both tests need only
+the two fingerprints, so no set of pairs is kept and --sorted works the same.
+The scheme comes from the band header; for input without one, give --hamming
+K (and --blocks or --tables as band had them). A pair in a bucket capped by
+--max-bucket is not looked for in its other tables. Memory: about 24 bytes
+per band record and, per distinct id, its length plus about 56 bytes.
+
 EXAMPLES
    band --threshold 0.8 sketches.tsv | pairs > candidates.tsv
-   LC_ALL=C sort -t$'\t' -k1,1 -S 4G keys.tsv | pairs --sorted --max-bucket 1000`,
+   LC_ALL=C sort -t$'\t' -k1,1 -S 4G keys.tsv | pairs --sorted --max-bucket 1000
+   band --hamming 3 fingerprints.tsv | pairs > near.tsv`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "max-bucket", Usage: "pair only the `N` smallest ids of a larger bucket (0: no cap)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
 			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
-			outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(),
+			&cli.IntFlag{Name: "hamming", Usage: "the input is Hamming band records without a header, for distance at most `K`"},
+			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "with --hamming, the `SCHEME` band used: manku or pigeonhole"},
+			&cli.IntFlag{Name: "blocks", Usage: "with --hamming, the blocks `B` band used (default k+3)"},
+			outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), countersFlag(),
 		},
 		Action: pairsAction,
 	}
@@ -57,6 +70,15 @@ func pairsAction(c *cli.Context, env *Env) error {
 		SkipBad:     c.Bool("skip-bad"),
 		NoHeader:    c.Bool("no-header"),
 		Progress:    c.Bool("progress"),
+	}
+	if c.IsSet("hamming") {
+		h, err := hammingOptions(c, c.Int("hamming"))
+		if err != nil {
+			return err
+		}
+		opt.Hamming = h
+	} else if c.IsSet("blocks") || c.IsSet("tables") {
+		return usagef("--blocks and --tables describe the tables of --hamming K")
 	}
 	if opt.MaxBucket < 0 {
 		return usagef("--max-bucket %d: want 0 (no cap) or more", opt.MaxBucket)

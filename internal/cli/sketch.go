@@ -9,7 +9,7 @@ import (
 func Sketch() Stage {
 	return Stage{
 		Name:  "sketch",
-		Usage: "turn shingle records into MinHash signatures or samples",
+		Usage: "turn shingle records into MinHash signatures, samples or SimHash fingerprints",
 		Args:  "[FILE...]",
 		Description: `Reads shingle records and writes one sketch record per document:
 
@@ -30,6 +30,19 @@ size is the number of distinct shingles. The values depend on --method:
    modm     Broder's MOD_m: the values that are 0 mod m under one
             permutation; a sample that grows with the set, so it estimates
             containment as well as resemblance.
+   simhash  Charikar's SimHash: one f-bit fingerprint (-f 64 or 128) of the
+            weighted shingles, "id TAB size TAB fingerprint", 16 hex digits
+            for 64 bits and 32 for 128 (one field, the first bit first).
+            Each distinct shingle adds its weight to the f counters where
+            its bits are 1 and subtracts it where they are 0; the signs
+            are the fingerprint. The Hamming distance of two fingerprints
+            estimates the angle θ between the weighted vectors: each bit
+            differs with probability θ/π. Feature bits are the SplitMix64
+            mix of the shingle hash with keys from --seed. Weights
+            (--weight): tf (the count, from shingle --counts), logtf
+            (1 + ln count), binary (1), idf (count × (ln((1+N)/(1+df)) + 1)
+            with df from --df FILE, a table that docfreq writes). The usual
+            input is shingle --unit word -k 1 --counts.
 
 The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
@@ -39,13 +52,18 @@ Memory: one record at a time per worker; it streams.
 EXAMPLES
    shingle --unit word corpus.jsonl | sketch -n 128 > sketches.tsv
    sketch --method oph -n 256 shingles.tsv
-   sketch --method modm -m 32 shingles.tsv > samples.tsv`,
+   sketch --method modm -m 32 shingles.tsv > samples.tsv
+   shingle --unit word -k 1 --counts docs.tsv | sketch --method simhash > fp.tsv
+   sketch --method simhash --weight idf --df df.tsv shingles.tsv`,
 		Flags: merge([]cli.Flag{
-			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk or modm"},
+			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk, modm or simhash"},
 			&cli.IntFlag{Name: "n", Value: 128, Usage: "signature length (minhash, oph)"},
 			&cli.IntFlag{Name: "s", Value: 128, Usage: "sample size (bottomk)"},
 			&cli.Uint64Flag{Name: "m", Value: 32, Usage: "modulus (modm): keeps about one value in m"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of the hash functions; sketches are comparable only under the same seed"},
+			&cli.IntFlag{Name: "f", Value: 64, Usage: "fingerprint bits (simhash): 64 or 128"},
+			&cli.StringFlag{Name: "weight", Value: "tf", Usage: "feature `WEIGHT` (simhash): tf, logtf, binary or idf"},
+			&cli.StringFlag{Name: "df", Usage: "document-frequency table `FILE` for --weight idf (written by docfreq)"},
 		}, commonFlags()),
 		Action: sketchAction,
 	}
@@ -58,6 +76,9 @@ func sketchAction(c *cli.Context, env *Env) error {
 		S:        c.Int("s"),
 		M:        c.Uint64("m"),
 		Seed:     c.Uint64("seed"),
+		F:        c.Int("f"),
+		Weight:   c.String("weight"),
+		DF:       c.String("df"),
 		Jobs:     c.Int("jobs"),
 		SkipBad:  c.Bool("skip-bad"),
 		NoHeader: c.Bool("no-header"),

@@ -27,15 +27,20 @@ containment reaches the threshold (one document inside the other). With
 positions of MinHash signatures, Broder's estimate from bottom-s samples, or
 from MOD_m samples (with containment).
 
+With --hamming k and --sketches FILE of SimHash fingerprints (sketch --method
+simhash) it writes the pairs whose fingerprints differ in at most k bits:
+
+   idA TAB idB TAB distance                     (bits, an integer)
+
 The shingle or sketch file must come from the same pipeline as the pairs:
 their headers are checked against each other.
 
 Memory: verify first reads the pairs (up to --memory of them) to learn
 which documents appear in some pair, then loads those documents from the
---shingles or --sketches file: 8 bytes per shingle or value, plus about 56
-bytes and the id's length per document. When the pairs are larger than
---memory, it loads every document of the file and streams the rest of the
-pairs.
+--shingles or --sketches file: 8 bytes per shingle, value or 64 bits of
+fingerprint, plus about 56 bytes and the id's length per document. When the
+pairs are larger than --memory, it loads every document of the file and
+streams the rest of the pairs.
 
 LARGER THAN MEMORY
 With --attach and then --sorted, verify holds neither the pairs nor the
@@ -74,6 +79,7 @@ EXAMPLES
    pairs keys.tsv | verify --shingles shingles.tsv --threshold 0.8
    verify --shingles s.tsv --containment --threshold 0.9 candidates.tsv
    verify --sketches sketches.tsv candidates.tsv
+   band --hamming 3 fp.tsv | pairs | verify --hamming 3 --sketches fp.tsv
    verify --attach --shingles s.sorted.tsv pairs.tsv |
       LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv`,
 		Flags: merge([]cli.Flag{
@@ -82,6 +88,7 @@ EXAMPLES
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
 			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
+			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
 			&cli.BoolFlag{Name: "attach", Usage: "join pairs sorted by their first id with the file sorted by id; write attached pairs (larger than memory, step 1)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "join attached pairs sorted by their first field with the file sorted by id; score them (larger than memory, step 2)"},
 		}, commonFlags()),
@@ -120,6 +127,18 @@ func verifyAction(c *cli.Context, env *Env) error {
 			if c.IsSet(f) {
 				return usagef("--%s goes to verify --sorted: --attach scores nothing and always writes its header", f)
 			}
+		}
+	}
+	if c.IsSet("hamming") {
+		if opt.Attach || opt.Sorted {
+			return usagef("--hamming needs only the fingerprints of each pair: verify --hamming holds them, never --attach or --sorted")
+		}
+		opt.Hamming, opt.MaxDistance = true, c.Int("hamming")
+		if opt.Sketches == "" || opt.Shingles != "" || opt.Containment {
+			return usagef("--hamming scores SimHash fingerprints: give --sketches FILE, without --shingles or --containment")
+		}
+		if opt.MaxDistance < 0 {
+			return usagef("--hamming %d: want a distance of 0 bits or more", opt.MaxDistance)
 		}
 	}
 	if (opt.Shingles == "") == (opt.Sketches == "") {

@@ -47,6 +47,10 @@ type Options struct {
 	// B and R give the banding of the leader index; when both are 0 it is
 	// chosen from Threshold and the signature length.
 	B, R int
+	// Hamming is the distance within which a SimHash fingerprint joins a
+	// leader, and Blocks the blocks of the Hamming tables of the leader
+	// index (0: Hamming+3).
+	Hamming, Blocks int
 	// State names the file that holds the leaders between runs.
 	State string
 	// Represent is RepresentFirst or RepresentPopular (greedy); S is the
@@ -104,6 +108,10 @@ func (o *Options) Check() error {
 	}
 	return nil
 }
+
+// Header returns the stage's header line (the Beam pipeline's components
+// write it too).
+func (o *Options) Header() record.Header { return o.header() }
 
 // header returns the stage's header line for the parameters that decide the
 // clustering.

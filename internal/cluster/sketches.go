@@ -24,7 +24,7 @@ type assigner interface {
 // sketchKind is what the input's sketch header says.
 type sketchKind struct {
 	method string // minhash, oph, bottomk, modm, simhash; "" without a header
-	n      int    // the signature length or sample size; -1 if unknown
+	n      int    // the signature length or sample size, 64-bit words of a fingerprint; -1 if unknown
 	pos    record.Pos
 }
 
@@ -41,6 +41,16 @@ func inputKind(headers []stream.HeaderAt, first []byte) sketchKind {
 			k.n = h.Header.Int("n", -1)
 		case "bottomk":
 			k.n = h.Header.Int("s", -1)
+		case "simhash":
+			if f := h.Header.Int("f", -1); f == 64 || f == 128 {
+				k.n = f / 64
+			}
+		}
+	}
+	if k.n < 0 && first != nil && k.method == "simhash" {
+		var s record.SimSketch
+		if record.ParseSimSketch(&s, first) == nil {
+			k.n = s.F / 64
 		}
 	}
 	if k.n < 0 && first != nil && (k.method == "" || k.method == "minhash" || k.method == "oph") {
@@ -58,13 +68,15 @@ func (k sketchKind) check(method string) error {
 	case "", "minhash", "oph":
 		return nil
 	case "simhash":
-		return record.Errorf(k.pos, "SimHash fingerprints (method=simhash) can't be clustered yet: cluster MinHash or OPH signatures (sketch --method minhash)")
+		if method == Leader {
+			return nil
+		}
 	case "bottomk":
 		if method == Greedy {
 			return nil
 		}
 	}
-	want := "minhash or oph signatures"
+	want := "minhash or oph signatures or simhash fingerprints"
 	if method == Greedy {
 		want = "minhash or oph signatures or bottomk samples"
 	}
@@ -95,6 +107,14 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	var lead *leaders
 	switch opt.Method {
 	case Leader:
+		if kind.method == "simhash" {
+			lead, own, err = hammingLeaders(opt, kind, first != nil, stderr)
+			if err != nil {
+				return err
+			}
+			a = lead
+			break
+		}
 		n := max(kind.n, 1) // an empty input has nothing to index
 		banding := lsh.Banding{B: opt.B, R: opt.R}
 		if opt.B == 0 {
@@ -164,7 +184,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		return r.Err
 	}
 	newWorker := func() stream.Worker {
-		return &sketchWorker{n: kind.n, fixed: fixed, skipBad: opt.SkipBad}
+		return &sketchWorker{n: kind.n, fixed: fixed, simhash: kind.method == "simhash", skipBad: opt.SkipBad}
 	}
 	runErr := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink)
 	if useState && (runErr == nil || ctx.Err() != nil) {
@@ -243,9 +263,30 @@ func (b *batch) values(i int) []uint64 {
 type sketchWorker struct {
 	n       int
 	fixed   bool
+	simhash bool // fingerprints: n words each
 	skipBad bool
 	sk      record.Sketch
+	sim     record.SimSketch
 	canon   []byte
+}
+
+// parse parses one sketch record into w.sk (a fingerprint as its words).
+func (w *sketchWorker) parse(line []byte) error {
+	if !w.simhash {
+		return record.ParseSketch(&w.sk, line)
+	}
+	if err := record.ParseSimSketch(&w.sim, line); err != nil {
+		return err
+	}
+	if w.n > 0 && w.sim.F != 64*w.n {
+		return record.Bad("fingerprint has %d bits, the first had %d: fingerprints of one clustering have one width", w.sim.F, 64*w.n)
+	}
+	w.sk.ID, w.sk.Size = w.sim.ID, w.sim.Size
+	w.sk.Values = append(w.sk.Values[:0], w.sim.Hi)
+	if w.sim.F == 128 {
+		w.sk.Values = append(w.sk.Values, w.sim.Lo)
+	}
+	return nil
 }
 
 func (w *sketchWorker) Process(c *stream.Chunk, r *stream.Result) {
@@ -258,7 +299,7 @@ func (w *sketchWorker) Process(c *stream.Chunk, r *stream.Result) {
 		b.ends = make([]int, 0, lines)
 	}
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
-		if err := record.ParseSketch(&w.sk, line); err != nil {
+		if err := w.parse(line); err != nil {
 			return err
 		}
 		if len(w.sk.ID) == 0 {
@@ -276,4 +317,28 @@ func (w *sketchWorker) Process(c *stream.Chunk, r *stream.Result) {
 		return nil
 	})
 	r.Value = b
+}
+
+// hammingLeaders sets up the leader method over SimHash fingerprints: a
+// document joins the nearest leader within opt.Hamming bits, found through
+// Hamming tables.
+func hammingLeaders(opt Options, kind sketchKind, haveInput bool, stderr io.Writer) (*leaders, record.Header, error) {
+	f := 64 * max(kind.n, 1)
+	blocks := opt.Blocks
+	if blocks == 0 {
+		blocks = opt.Hamming + 3
+	}
+	scheme, err := lsh.NewHamming(f, opt.Hamming, blocks)
+	if err != nil {
+		return nil, record.Header{}, fmt.Errorf("leader index: %v", err)
+	}
+	if haveInput {
+		fmt.Fprintf(stderr, "cluster: leader index: %d-bit fingerprints, %d blocks, %d tables; a document joins the nearest leader within %d bits\n",
+			f, blocks, len(scheme.Tables), opt.Hamming)
+	}
+	own := record.NewHeader("cluster", "method", opt.Method, "hamming", strconv.Itoa(opt.Hamming),
+		"index", "hamming", "f", strconv.Itoa(f), "blocks", strconv.Itoa(blocks))
+	// Similarity is 1 - d/f, exact in floating point for f = 64 and 128.
+	l := &leaders{index: NewHammingIndex(scheme), threshold: 1 - float64(opt.Hamming)/float64(f)}
+	return l, own, nil
 }

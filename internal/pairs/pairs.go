@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -39,6 +40,10 @@ type Options struct {
 	SkipBad  bool
 	NoHeader bool
 	Progress bool
+
+	// Hamming gives the Hamming scheme of band records that have no band
+	// header (hamming.go); a header with scheme=hamming gives it otherwise.
+	Hamming *band.HammingOptions
 }
 
 // Header returns the stage's header line.
@@ -66,6 +71,10 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()
+	scheme, err := hammingScheme(src, opt)
+	if err != nil {
+		return err
+	}
 	w := record.NewWriter(stdout, opt.NoHeader, false, opt.Header())
 	sc.OnHeader = w.Header
 	out := &stream.Output{Stage: "pairs", Stderr: stderr, W: w}
@@ -74,10 +83,14 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		defer stop()
 	}
 	var st stats
-	var err error
-	if opt.Sorted {
+	switch {
+	case scheme != nil && opt.Sorted:
+		err = runHammingSorted(ctx, opt, scheme, sc, out, &st)
+	case scheme != nil:
+		err = runHammingMemory(ctx, opt, scheme, sc, out, &st)
+	case opt.Sorted:
 		err = runSorted(ctx, opt, sc, out, &st)
-	} else {
+	default:
 		err = runMemory(ctx, opt, sc, out, &st)
 	}
 	if err != nil {

@@ -139,28 +139,17 @@ func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 			bucket = append(bucket, arena[start:e])
 			start = e
 		}
-		slices.SortFunc(bucket, bytes.Compare)
-		ids := bucket[:1]
-		for _, id := range bucket[1:] {
-			if bytes.Equal(id, ids[len(ids)-1]) {
-				st.duplicates++
-				continue
+		repeated, distinct, err := Bucket(bucket, opt.MaxBucket, func(a, b []byte) error {
+			buf.add(a, b)
+			if buf.size() >= limit {
+				return spill()
 			}
-			ids = append(ids, id)
-		}
-		st.noteCap(len(ids), opt.MaxBucket)
-		if opt.MaxBucket > 0 && len(ids) > opt.MaxBucket {
-			ids = ids[:opt.MaxBucket]
-		}
-		for a := 0; a < len(ids); a++ {
-			for b := a + 1; b < len(ids); b++ {
-				buf.add(ids[a], ids[b])
-				if buf.size() >= limit {
-					if err := spill(); err != nil {
-						return err
-					}
-				}
-			}
+			return nil
+		})
+		st.duplicates += int64(repeated)
+		st.noteCap(distinct, opt.MaxBucket)
+		if err != nil {
+			return err
 		}
 		return ctx.Err()
 	}
@@ -204,6 +193,35 @@ func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 		}
 	}
 	return mergeRuns(runs, out.W)
+}
+
+// Bucket pairs the ids of one bucket: it sorts them bytewise (in place),
+// drops repeated ids, keeps the maxBucket smallest when maxBucket > 0, and
+// calls emit with every pair of the rest, a < b, stopping at the first
+// error. It returns how many repeated ids it dropped and how many distinct
+// ids the bucket held. The Beam pipeline pairs its buckets with it too.
+func Bucket(ids [][]byte, maxBucket int, emit func(a, b []byte) error) (repeated, distinct int, err error) {
+	slices.SortFunc(ids, bytes.Compare)
+	kept := ids[:0]
+	for _, id := range ids {
+		if len(kept) > 0 && bytes.Equal(id, kept[len(kept)-1]) {
+			repeated++
+			continue
+		}
+		kept = append(kept, id)
+	}
+	distinct = len(kept)
+	if maxBucket > 0 && len(kept) > maxBucket {
+		kept = kept[:maxBucket]
+	}
+	for a := range kept {
+		for b := a + 1; b < len(kept); b++ {
+			if err := emit(kept[a], kept[b]); err != nil {
+				return repeated, distinct, err
+			}
+		}
+	}
+	return repeated, distinct, nil
 }
 
 // run is one sorted run being merged.

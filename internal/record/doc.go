@@ -10,8 +10,9 @@
 //	document        id TAB text                  (written by the user)
 //	shingles        id TAB h h h …               distinct hashes, ascending; h:c with counts
 //	minhash sketch  id TAB size TAB v1 v2 … vn   size = number of distinct shingles
-//	simhash sketch  id TAB size TAB fingerprint
+//	simhash sketch  id TAB size TAB fingerprint  16 hex digits, 32 for 128 bits
 //	band key        key TAB id                   Hamming tables add TAB fingerprint
+//	doc frequency   hash TAB count               a docfreq table, header docs=N
 //	candidate pair  idA TAB idB                  idA < idB bytewise, each pair once
 //	scored pair     idA TAB idB TAB similarity   (containment both ways when asked)
 //	cluster member  cluster TAB id

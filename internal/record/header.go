@@ -12,7 +12,7 @@ const HeaderPrefix = "#neardup"
 
 // stageOrder is the order of the stages in a pipeline, which is the order
 // their headers are written in.
-var stageOrder = []string{"shingle", "df", "sketch", "band", "index", "pairs", AttachStage, "verify", "cluster", "keep"}
+var stageOrder = []string{"shingle", "docfreq", "sketch", "band", "index", "pairs", AttachStage, "verify", "cluster", "keep"}
 
 // AttachStage names the header of attached pairs, the intermediate record
 // of verify's join (verify --attach writes it, verify --sorted reads it).

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"slices"
 )
@@ -19,6 +20,7 @@ type Writer struct {
 	touched      bool
 	ownDone      bool
 	pending      []Header // headers read before own is written
+	records      int64
 	err          error
 }
 
@@ -119,6 +121,7 @@ func (w *Writer) Write(b []byte) (int, error) {
 		return 0, w.err
 	}
 	n, err := w.w.Write(b)
+	w.records += int64(bytes.Count(b[:n], []byte{'\n'}))
 	if err != nil {
 		w.err = err
 		return n, err
@@ -131,6 +134,9 @@ func (w *Writer) Write(b []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// Records returns the number of records written.
+func (w *Writer) Records() int64 { return w.records }
 
 // Flush writes out what is buffered.
 func (w *Writer) Flush() error {

@@ -89,9 +89,7 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 		stop := stream.StartProgress("shingle", stderr, src, out.Records)
 		defer stop()
 	}
-	newWorker := func() stream.Worker {
-		return &worker{opt: &opt, sh: New(opt.Shingle), doc: input.NewDocParser(opt.IDField, opt.TextField)}
-	}
+	newWorker := func() stream.Worker { return NewWorker(&opt) }
 	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink)
 	if err != nil {
 		return err
@@ -99,7 +97,14 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	return out.Finish()
 }
 
-type worker struct {
+// NewWorker returns the stage's worker: it turns a chunk of document lines
+// (or of whole files) into shingle records. The Beam pipeline runs it too.
+func NewWorker(opt *StageOptions) *Worker {
+	return &Worker{opt: opt, sh: New(opt.Shingle), doc: input.NewDocParser(opt.IDField, opt.TextField)}
+}
+
+// Worker is the stage's worker. It keeps scratch space: one per goroutine.
+type Worker struct {
 	opt    *StageOptions
 	sh     *Shingler
 	doc    *input.DocParser
@@ -108,7 +113,15 @@ type worker struct {
 	id     []byte
 }
 
-func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+// Process appends to r.Out the shingle record of each document of a chunk.
+func (w *Worker) Process(c *stream.Chunk, r *stream.Result) {
+	w.Documents(c, r, func(id, text []byte) { r.Out = w.AppendRecord(r.Out, id, text) })
+}
+
+// Documents calls fn with the id (escaped, as records carry it) and the
+// text of each document of a chunk, under the stage's id rules; bad lines
+// go to r as in Process. The slices are valid until fn returns.
+func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte)) {
 	if c.Docs != nil || c.Skipped != nil {
 		for _, e := range c.Skipped {
 			r.Fail(e, e.Pos, true)
@@ -116,7 +129,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		for _, d := range c.Docs {
 			r.Records++
 			w.id = input.FileID(w.id[:0], d.Name)
-			r.Out = w.emit(r.Out, w.id, d.Data)
+			fn(w.id, d.Data)
 		}
 		return
 	}
@@ -126,13 +139,13 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		if err != nil {
 			return err
 		}
-		r.Out = w.emit(r.Out, id, text)
+		fn(id, text)
 		return nil
 	})
 }
 
-// emit appends the shingle record of one document.
-func (w *worker) emit(out, id, text []byte) []byte {
+// AppendRecord appends the shingle record of one document.
+func (w *Worker) AppendRecord(out, id, text []byte) []byte {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
 	w.sorter.Sort(w.hashes)
 	out = append(out, id...)

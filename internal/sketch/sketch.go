@@ -6,6 +6,7 @@
 //	oph      n values: one-permutation hashing with optimal densification
 //	bottomk  up to s values: the s smallest under one permutation (MIN_s)
 //	modm     the values that are 0 mod m under one permutation (MOD_m)
+//	simhash  one f-bit SimHash fingerprint of the weighted shingles (simhash.go)
 package sketch
 
 import (
@@ -25,6 +26,7 @@ const (
 	OPH     = "oph"
 	BottomK = "bottomk"
 	ModM    = "modm"
+	SimHash = "simhash"
 )
 
 // Options configure the stage.
@@ -35,6 +37,12 @@ type Options struct {
 	N, S int
 	M    uint64
 	Seed uint64
+	// F is the fingerprint length of simhash (64 or 128; 0 means 64),
+	// Weight its feature weight (tf, logtf, binary or idf; "" means tf)
+	// and DF the document-frequency table that idf reads.
+	F      int
+	Weight string
+	DF     string
 
 	Jobs         int
 	SkipBad      bool
@@ -58,8 +66,10 @@ func (o *Options) Check() error {
 		if o.M < 1 {
 			return fmt.Errorf("-m %d: want at least 1", o.M)
 		}
+	case SimHash:
+		return o.checkSimHash()
 	default:
-		return fmt.Errorf("unknown method %q: want minhash, oph, bottomk or modm", o.Method)
+		return fmt.Errorf("unknown method %q: want minhash, oph, bottomk, modm or simhash", o.Method)
 	}
 	return nil
 }
@@ -74,6 +84,8 @@ func (o *Options) Header() record.Header {
 		return record.NewHeader("sketch", "method", o.Method, "n", strconv.Itoa(o.N), "seed", seed, "densify", "optimal")
 	case BottomK:
 		return record.NewHeader("sketch", "method", o.Method, "s", strconv.Itoa(o.S), "seed", seed)
+	case SimHash:
+		return o.simHashHeader(nil)
 	}
 	return record.NewHeader("sketch", "method", o.Method, "m", strconv.FormatUint(o.M, 10), "seed", seed)
 }
@@ -126,6 +138,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
+	if opt.Method == SimHash {
+		return runSimHash(ctx, opt, inputs, stdout, stderr)
+	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	out := &stream.Output{
@@ -137,15 +152,21 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		stop := stream.StartProgress("sketch", stderr, src, out.Records)
 		defer stop()
 	}
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, Workers(&opt), out.Sink); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+// Workers returns the factory of the stage's workers, which turn chunks of
+// shingle records into sketch records; the workers share the hash family.
+// The Beam pipeline runs them too.
+func Workers(opt *Options) func() stream.Worker {
 	var family *minhash.Family
 	if opt.Method == MinHash {
 		family = minhash.NewFamily(opt.N, opt.Seed)
 	}
-	newWorker := func() stream.Worker { return &worker{opt: &opt, sk: opt.newSketcher(family)} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
-	return out.Finish()
+	return func() stream.Worker { return &worker{opt: opt, sk: opt.newSketcher(family)} }
 }
 
 type worker struct {

@@ -159,7 +159,7 @@ func TestCheck(t *testing.T) {
 		{Options{Method: OPH, N: 1<<16 + 1}, "-n 65537"},
 		{Options{Method: BottomK, S: 0}, "-s 0"},
 		{Options{Method: ModM, M: 0}, "-m 0"},
-		{Options{Method: "simhash"}, "unknown method"},
+		{Options{Method: "lsh"}, "unknown method"},
 		{Options{Method: MinHash, N: 128}, ""},
 	} {
 		err := c.opt.Check()

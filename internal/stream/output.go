@@ -67,16 +67,36 @@ func (o *Output) Skip(errs []*record.Error, n int64) {
 // Records returns how many records have been taken so far.
 func (o *Output) Records() int64 { return o.records.Load() }
 
-// Finish reports the number of skipped lines and flushes the output.
+// CounterWriter is a standard error that wants Hadoop Streaming counters:
+// the command line wraps standard error in one when --counters is given.
+type CounterWriter interface {
+	io.Writer
+	WantsCounters() bool
+}
+
+// Counter writes a Hadoop Streaming counter line,
+// "reporter:counter:neardup,STAGE NAME,N", when Stderr wants counters.
+func (o *Output) Counter(name string, n int64) {
+	if cw, ok := o.Stderr.(CounterWriter); ok && cw.WantsCounters() {
+		fmt.Fprintf(cw, "reporter:counter:neardup,%s %s,%d\n", o.Stage, name, n)
+	}
+}
+
+// Finish reports the number of skipped lines, flushes the output and
+// writes the counters: records in and out, lines skipped.
 func (o *Output) Finish() error {
+	unit := o.Unit
+	if unit == "" {
+		unit = "line"
+	}
 	if o.skipped > 0 && o.Stderr != nil {
-		unit := o.Unit
-		if unit == "" {
-			unit = "line"
-		}
 		fmt.Fprintf(o.Stderr, "%s: skipped %d bad %s(s)\n", o.Stage, o.skipped, unit)
 	}
-	return o.W.Close()
+	err := o.W.Close()
+	o.Counter("records in", o.records.Load())
+	o.Counter("records out", o.W.Records())
+	o.Counter("bad "+unit+"s skipped", o.skipped)
+	return err
 }
 
 // Bad handles an error found in the line at pos by a stage that reads its

@@ -111,6 +111,15 @@ func NewLines(names []string) *Lines {
 	return l
 }
 
+// NewLinesOpen returns a source over the named inputs that opens each with
+// open instead of input.Open (another file system: the Beam pipeline reads
+// object stores).
+func NewLinesOpen(names []string, open func(name string) (*input.File, error)) *Lines {
+	l := NewLines(names)
+	l.open = open
+	return l
+}
+
 // TotalSize sums the sizes of regular files among names, or returns -1 when
 // one of them is not a regular file.
 func TotalSize(names []string) int64 {

@@ -57,7 +57,7 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 			return err
 		}
 	}
-	w.SetOwn(ownHeader(m, &opt))
+	w.SetOwn(Header(m.name(), opt.Threshold, opt.Containment))
 	if opt.Progress {
 		stop := stream.StartProgress("verify", stderr, src, out.Records)
 		defer stop()
@@ -173,10 +173,10 @@ func (w *sortedWorker) Process(c *stream.Chunk, r *stream.Result) {
 		var j, cab, cba float64
 		if cmp < 0 {
 			j, cab, cba = w.m.score(adoc, bdoc)
-			r.Out = appendScored(r.Out, w.opt, a, b, j, cab, cba)
+			r.Out = AppendScored(r.Out, a, b, j, cab, cba, w.opt.Threshold, w.opt.Containment)
 		} else {
 			j, cab, cba = w.m.score(bdoc, adoc)
-			r.Out = appendScored(r.Out, w.opt, b, a, j, cab, cba)
+			r.Out = AppendScored(r.Out, b, a, j, cab, cba, w.opt.Threshold, w.opt.Containment)
 		}
 		return nil
 	})

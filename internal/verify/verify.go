@@ -1,7 +1,8 @@
 // Package verify is the verify stage: it reads candidate pairs and writes
 // those whose similarity reaches a threshold, with the similarity: exact
 // Jaccard (and containment) computed from shingle sets, or the estimate of
-// sketches.
+// sketches; or those whose SimHash fingerprints are within a Hamming
+// distance, with the distance.
 package verify
 
 import (
@@ -26,6 +27,11 @@ type Options struct {
 	// Containment adds c(A,B) and c(B,A) and keeps a pair when either
 	// reaches the threshold.
 	Containment bool
+	// Hamming scores pairs by the Hamming distance of the SimHash
+	// fingerprints in Sketches and keeps those within MaxDistance bits
+	// (hamming.go).
+	Hamming     bool
+	MaxDistance int
 
 	// Attach and Sorted are the two steps of the join over sorted files
 	// (join.go), which holds neither the pairs nor the file in memory.
@@ -62,13 +68,16 @@ type measure interface {
 
 type exact struct{}
 
-func (exact) name() string { return "jaccard" }
+func (exact) name() string { return MeasureExact }
 
-func (exact) score(a, b doc) (float64, float64, float64) {
-	x, y := a.values, b.values
+func (exact) score(a, b doc) (float64, float64, float64) { return Exact(a.values, b.values) }
+
+// Exact returns the Jaccard similarity of two ascending sets and their
+// containments c(A,B) = |A∩B|/|A| and c(B,A). The Beam pipeline scores its
+// pairs with it too.
+func Exact(x, y []uint64) (j, cab, cba float64) {
 	inter := intersect(x, y)
 	union := len(x) + len(y) - inter
-	var j, cab, cba float64
 	if union > 0 {
 		j = float64(inter) / float64(union)
 	}
@@ -159,15 +168,11 @@ func sketchMeasure(file string, headers []stream.HeaderAt, containment bool) (me
 	return m, nil
 }
 
-// ownHeader returns the stage's header line for measure m.
-func ownHeader(m measure, opt *Options) record.Header {
-	return record.NewHeader("verify", "measure", m.name(),
-		"threshold", strconv.FormatFloat(opt.Threshold, 'g', -1, 64),
-		"containment", yesNo(opt.Containment))
-}
-
 // Run reads candidate pairs and writes scored pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if opt.Hamming {
+		return runHamming(ctx, opt, inputs, stdout, stderr)
+	}
 	if (opt.Shingles == "") == (opt.Sketches == "") {
 		return fmt.Errorf("give --shingles FILE or --sketches FILE")
 	}
@@ -220,7 +225,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 	}
-	w.SetOwn(ownHeader(m, &opt))
+	w.SetOwn(Header(m.name(), opt.Threshold, opt.Containment))
 
 	if opt.Progress {
 		stop := stream.StartProgress("verify", stderr, src, out.Records)
@@ -268,7 +273,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			return record.Bad("id %s is not in %s", b, w.source())
 		}
 		j, cab, cba := w.m.score(doc{w.st.Values(ia), w.st.Size(ia)}, doc{w.st.Values(ib), w.st.Size(ib)})
-		r.Out = appendScored(r.Out, w.opt, a, b, j, cab, cba)
+		r.Out = AppendScored(r.Out, a, b, j, cab, cba, w.opt.Threshold, w.opt.Containment)
 		return nil
 	})
 }
@@ -288,11 +293,24 @@ func parsePair(line []byte) (a, b []byte, err error) {
 	return a, b, nil
 }
 
-// appendScored appends the scored pair a, b (a < b) if it is kept.
-func appendScored(dst []byte, opt *Options, a, b []byte, j, cab, cba float64) []byte {
-	keep := j >= opt.Threshold
-	if opt.Containment {
-		keep = keep || cab >= opt.Threshold || cba >= opt.Threshold
+// Header returns the stage's header line.
+func Header(measure string, threshold float64, containment bool) record.Header {
+	return record.NewHeader("verify",
+		"measure", measure,
+		"threshold", strconv.FormatFloat(threshold, 'g', -1, 64),
+		"containment", yesNo(containment))
+}
+
+// MeasureExact names the exact Jaccard measure in the header.
+const MeasureExact = "jaccard"
+
+// AppendScored appends the scored pair record of a and b (a < b) when its
+// Jaccard similarity j, or with containment either containment, reaches
+// threshold; otherwise it returns dst unchanged. Scores have 6 decimals.
+func AppendScored(dst, a, b []byte, j, cab, cba, threshold float64, containment bool) []byte {
+	keep := j >= threshold
+	if containment {
+		keep = keep || cab >= threshold || cba >= threshold
 	}
 	if !keep {
 		return dst
@@ -302,7 +320,7 @@ func appendScored(dst []byte, opt *Options, a, b []byte, j, cab, cba float64) []
 	dst = append(dst, b...)
 	dst = append(dst, '\t')
 	dst = appendScore(dst, j)
-	if opt.Containment {
+	if containment {
 		dst = append(dst, '\t')
 		dst = appendScore(dst, cab)
 		dst = append(dst, '\t')

@@ -1,0 +1,209 @@
+// Command neardup-beam runs neardup's MinHash pipeline
+//
+//	shingle | sketch | band | pairs | verify | cluster --method components
+//
+// as an Apache Beam pipeline: locally on the Prism runner (the default), or
+// on Dataflow, Flink or Spark with Beam's runner flags. It runs the code of
+// the command-line stages and writes records in their format; the output,
+// sorted, is the command-line pipeline's output sorted.
+//
+// Usage:
+//
+//	neardup-beam [flags] -output PREFIX PATTERN...
+//
+// Each PATTERN is a file or a glob, local or on a file system Beam knows
+// (gs://, s3://); the files of a pattern are read in byte order of their
+// names, the patterns in the order given. Outputs are written as
+// PREFIX-NAME-SSSSS-of-NNNNN.tsv for each NAME of -write (shingles,
+// sketches, bands, candidates, pairs, clusters) and each of -shards shards,
+// every shard sorted bytewise and headed by the #neardup header lines.
+//
+// Exit status: 0 success; 1 the pipeline failed (a bad input line is
+// reported as file:line: what is wrong); 2 bad usage.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/neardup/neardup/beam/pipeline"
+	"github.com/neardup/neardup/internal/lsh"
+)
+
+// patterns is a repeatable flag.
+type patterns []string
+
+func (p *patterns) String() string     { return strings.Join(*p, ",") }
+func (p *patterns) Set(v string) error { *p = append(*p, v); return nil }
+
+const usage = `Usage: neardup-beam [flags] -output PREFIX PATTERN...
+
+Runs shingle | sketch | band | pairs | verify | cluster --method components
+as an Apache Beam pipeline, on Prism (the default runner, in this process)
+or, with --runner and the runner's flags, on Dataflow, Flink or Spark.
+
+Examples:
+  neardup-beam -output out/run corpus-*.jsonl
+  neardup-beam -unit word -threshold 0.7 -write shingles,pairs,clusters -output out/run docs.tsv
+  neardup-beam --runner=dataflow --project=P --region=europe-west1 \
+      --temp_location=gs://B/tmp -shards 64 -output gs://B/out/run 'gs://B/corpus/*.jsonl.gz'
+
+Flags (the Beam runner flags follow them):
+`
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	opt := pipeline.Defaults()
+	var inputs patterns
+	var write, stopwords string
+	verifyThreshold := -1.0
+	flag.Var(&inputs, "input", "input file `PATTERN` (repeatable; also as arguments)")
+	flag.StringVar(&opt.Output, "output", "", "`PREFIX` of the files written (local, gs://, s3://)")
+	flag.StringVar(&write, "write", strings.Join(opt.Write, ","), "outputs to write: shingles, sketches, bands, candidates, pairs, clusters")
+	flag.IntVar(&opt.Shards, "shards", opt.Shards, "shards per output; each is sorted in one worker's memory")
+	flag.StringVar(&opt.Format, "format", "", "document format: tsv, jsonl, lines or files (default: from each file name, as shingle)")
+	flag.StringVar(&opt.IDField, "id-field", opt.IDField, "JSON Lines: the id field")
+	flag.StringVar(&opt.TextField, "text-field", opt.TextField, "JSON Lines: the text field")
+	flag.StringVar(&opt.Unit, "unit", opt.Unit, "shingle unit: char, word or stopword")
+	flag.IntVar(&opt.K, "k", 0, "shingle length (default 9 chars, 5 words, 3 from a stop word)")
+	flag.StringVar(&opt.Hash, "hash", opt.Hash, "shingle hash: tok64 or xxh64")
+	flag.Uint64Var(&opt.Seed, "seed", 0, "shingle hash seed (shingle --seed)")
+	flag.StringVar(&stopwords, "stopwords", "", "stop-word list `FILE` for -unit stopword (default: the built-in English list)")
+	flag.StringVar(&opt.Method, "method", opt.Method, "sketch method: minhash or oph")
+	flag.IntVar(&opt.N, "n", opt.N, "signature length")
+	flag.Uint64Var(&opt.SketchSeed, "sketch-seed", 0, "seed of the MinHash functions (sketch --seed)")
+	flag.IntVar(&opt.B, "b", 0, "bands (with -r; default: chosen from -threshold)")
+	flag.IntVar(&opt.R, "r", 0, "rows per band")
+	flag.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "target Jaccard similarity of the banding (band --threshold)")
+	flag.Float64Var(&opt.FPWeight, "fp-weight", opt.FPWeight, "weight of false positives in the choice of the banding")
+	flag.Float64Var(&opt.FNWeight, "fn-weight", opt.FNWeight, "weight of false negatives in the choice of the banding")
+	flag.Float64Var(&opt.RecallAtThreshold, "recall-at-threshold", opt.RecallAtThreshold, "least probability that a pair at the threshold becomes a candidate")
+	flag.IntVar(&opt.MaxBucket, "max-bucket", 0, "pair only the N smallest ids of a larger bucket (0: no cap)")
+	flag.Float64Var(&verifyThreshold, "verify-threshold", -1, "least exact Jaccard similarity of a pair written; negative: the same as -threshold")
+	flag.BoolVar(&opt.Containment, "containment", false, "add containment both ways; keep pairs where either reaches the verify threshold")
+	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation before what is left of the components is finished on one worker")
+	flag.BoolVar(&opt.NoHeader, "no-header", false, "leave out the #neardup header lines")
+	flag.BoolVar(&opt.SkipBad, "skip-bad", false, "skip malformed lines and count them (counter neardup/shingle-skipped) instead of failing")
+	flag.StringVar(&beamlog.LogLevel, "beam-log-level", "warn", "level of the Beam SDK's and Prism's log on standard error: debug, info, warn or error")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		printOwnFlags(flag.CommandLine.Output())
+	}
+	flag.Parse()
+	// A worker started by the runner runs the same binary with its own
+	// flags: Init serves it and does not return.
+	beam.Init()
+
+	for _, a := range flag.Args() {
+		if len(a) > 1 && a[0] == '-' {
+			fmt.Fprintf(os.Stderr, "neardup-beam: %s given after the input patterns: flags come first\nRun 'neardup-beam -help' for usage.\n", a)
+			return 2
+		}
+	}
+
+	opt.Inputs = append(inputs, flag.Args()...)
+	opt.Write = strings.Split(write, ",")
+	opt.VerifyThreshold = verifyThreshold
+	if verifyThreshold < 0 {
+		opt.VerifyThreshold = opt.Threshold
+	}
+	if stopwords != "" {
+		data, err := os.ReadFile(stopwords)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "neardup-beam: %v\n", err)
+			return 2
+		}
+		opt.Stopwords = string(data)
+	}
+	if err := opt.Check(); err != nil {
+		fmt.Fprintf(os.Stderr, "neardup-beam: %v\nRun 'neardup-beam -help' for usage.\n", err)
+		return 2
+	}
+	if b, c := opt.Banding(); c != nil {
+		fmt.Fprintf(os.Stderr, "neardup-beam: threshold %.3g, %d-value signatures: %d bands of %d rows; S-curve threshold %.3f; a pair at %.3g becomes a candidate with probability %.4f\n",
+			opt.Threshold, opt.N, b.B, b.R, lsh.Threshold(b.B, b.R), opt.Threshold, c.AtThreshold)
+	}
+
+	p, s := beam.NewPipelineWithRoot()
+	if _, err := pipeline.Build(s, opt); err != nil {
+		fmt.Fprintf(os.Stderr, "neardup-beam: %v\n", err)
+		return 2
+	}
+	res, err := beamx.RunWithMetrics(context.Background(), p)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "neardup-beam: %s\n", cause(err))
+		return 1
+	}
+	if res != nil {
+		printCounters(os.Stderr, res)
+	}
+	for _, o := range pipeline.AllOutputs {
+		if slices.Contains(opt.Write, o) {
+			fmt.Fprintf(os.Stderr, "neardup-beam: wrote %s-%s-*-of-%05d.tsv\n", opt.Output, o, opt.Shards)
+		}
+	}
+	return 0
+}
+
+// ownFlags are neardup's flags, listed by -help without the many that the
+// Beam packages register.
+var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field",
+	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
+	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket",
+	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "beam-log-level"}
+
+func printOwnFlags(w io.Writer) {
+	own := flag.NewFlagSet("neardup-beam", flag.ContinueOnError)
+	for _, name := range ownFlags {
+		f := flag.Lookup(name)
+		own.Var(f.Value, f.Name, f.Usage)
+	}
+	own.SetOutput(w)
+	own.PrintDefaults()
+	fmt.Fprintln(w, `
+Beam flags (among others): --runner=prism|dataflow|flink|spark|universal,
+--endpoint, --environment_type, --environment_config, --project, --region,
+--temp_location, --staging_location, --job_name, --parallelism.`)
+}
+
+// cause returns the message of the DoFn that failed, without the plan of
+// the bundle that the runner wraps around it.
+func cause(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " failed:\n"); i >= 0 {
+		msg = msg[i+len(" failed:\n"):]
+	}
+	return strings.TrimSpace(msg)
+}
+
+// printCounters prints neardup's counters: skipped lines, empty documents,
+// capped buckets, unsettled component edges.
+func printCounters(w io.Writer, res beam.PipelineResult) {
+	totals := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "neardup" {
+			totals[c.Name()] += c.Result()
+		}
+	}
+	names := make([]string, 0, len(totals))
+	for n := range totals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "neardup-beam: %s: %d\n", n, totals[n])
+	}
+}

@@ -1,0 +1,237 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/cluster"
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/pairs"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/sketch"
+	"github.com/neardup/neardup/internal/verify"
+)
+
+// Outputs, in pipeline order: the records of each stage that can be
+// written.
+const (
+	OutShingles   = "shingles"
+	OutSketches   = "sketches"
+	OutBands      = "bands"
+	OutCandidates = "candidates"
+	OutPairs      = "pairs"
+	OutClusters   = "clusters"
+)
+
+// AllOutputs lists the outputs in pipeline order.
+var AllOutputs = []string{OutShingles, OutSketches, OutBands, OutCandidates, OutPairs, OutClusters}
+
+// Options configure the pipeline. They are plain values, so that the
+// transforms that carry them serialise to the workers; the stage options of
+// the command line are made from them on each worker.
+type Options struct {
+	// Inputs are file patterns (globs, on any file system Beam knows: local
+	// paths, gs://, s3://), read in the order given, the files of one
+	// pattern in byte order of their names.
+	Inputs []string
+	// Format is "" (from each file's name, as shingle does), tsv, jsonl,
+	// lines or files.
+	Format             string
+	IDField, TextField string
+
+	// Shingles: unit (char, word or stopword), k (0: the unit's default),
+	// hash scheme (tok64 or xxh64), seed, and the text of a stop-word list
+	// ("" is the built-in English one).
+	Unit      string
+	K         int
+	Hash      string
+	Seed      uint64
+	Stopwords string
+
+	// Sketches: minhash or oph, n values, seed.
+	Method     string
+	N          int
+	SketchSeed uint64
+
+	// Bands: B bands of R rows, or both 0 to choose them from Threshold
+	// (FPWeight, FNWeight and RecallAtThreshold as band's flags).
+	B, R               int
+	Threshold          float64
+	FPWeight, FNWeight float64
+	RecallAtThreshold  float64
+
+	// MaxBucket caps a bucket as pairs --max-bucket does.
+	MaxBucket int
+
+	// VerifyThreshold and Containment as verify's --threshold and
+	// --containment, with exact similarity from the shingle sets.
+	VerifyThreshold float64
+	Containment     bool
+
+	// ComponentRounds is the number of rounds of label propagation before
+	// the components left unsettled are finished on one worker.
+	ComponentRounds int
+
+	// Output is the prefix of the files written: PREFIX-NAME-SSSSS-of-NNNNN.tsv
+	// for each output NAME in Write and each of Shards shards.
+	Output string
+	Write  []string
+	Shards int
+
+	NoHeader bool
+	SkipBad  bool
+}
+
+// Defaults returns the options of the command-line pipeline's defaults.
+func Defaults() Options {
+	return Options{
+		IDField: "id", TextField: "text",
+		Unit: "char", Hash: "tok64",
+		Method: "minhash", N: 128,
+		Threshold: 0.8, FPWeight: 0.5, FNWeight: 0.5, RecallAtThreshold: 0.995,
+		VerifyThreshold: 0.8,
+		ComponentRounds: 8,
+		Write:           []string{OutPairs, OutClusters},
+		Shards:          1,
+	}
+}
+
+// Check validates the options.
+func (o *Options) Check() error {
+	if len(o.Inputs) == 0 {
+		return fmt.Errorf("no input: give at least one file pattern")
+	}
+	if o.Output == "" {
+		return fmt.Errorf("no output prefix")
+	}
+	switch o.Format {
+	case shingle.FormatAuto, shingle.FormatTSV, shingle.FormatJSONL, shingle.FormatLines, shingle.FormatFiles:
+	default:
+		return fmt.Errorf("unknown format %q: want tsv, jsonl, lines or files", o.Format)
+	}
+	if _, err := o.shingleOptions(); err != nil {
+		return err
+	}
+	if o.Method != sketch.MinHash && o.Method != sketch.OPH {
+		return fmt.Errorf("sketch method %q: the pipeline bands minhash or oph signatures", o.Method)
+	}
+	so := o.sketchOptions()
+	if err := so.Check(); err != nil {
+		return err
+	}
+	if o.B == 0 && o.R == 0 {
+		if o.Threshold <= 0 || o.Threshold >= 1 {
+			return fmt.Errorf("threshold %g: want a similarity between 0 and 1", o.Threshold)
+		}
+	} else if err := (lsh.Banding{B: o.B, R: o.R}).Check(o.N); err != nil {
+		return err
+	}
+	if o.MaxBucket < 0 {
+		return fmt.Errorf("max bucket %d: want 0 (no cap) or more", o.MaxBucket)
+	}
+	if o.VerifyThreshold < 0 || o.VerifyThreshold > 1 {
+		return fmt.Errorf("verify threshold %g: want a similarity between 0 and 1", o.VerifyThreshold)
+	}
+	if o.ComponentRounds < 1 {
+		return fmt.Errorf("component rounds %d: want at least 1", o.ComponentRounds)
+	}
+	if o.Shards < 1 {
+		return fmt.Errorf("shards %d: want at least 1", o.Shards)
+	}
+	if len(o.Write) == 0 {
+		return fmt.Errorf("nothing to write: name at least one of %s", strings.Join(AllOutputs, ", "))
+	}
+	for _, w := range o.Write {
+		if !slices.Contains(AllOutputs, w) {
+			return fmt.Errorf("unknown output %q: want %s", w, strings.Join(AllOutputs, ", "))
+		}
+	}
+	return nil
+}
+
+// Banding returns the banding: B and R, or when both are 0 the choice of
+// band --threshold for signatures of N values (then choice is not nil).
+func (o *Options) Banding() (b lsh.Banding, choice *lsh.Choice) {
+	if o.B != 0 || o.R != 0 {
+		return lsh.Banding{B: o.B, R: o.R}, nil
+	}
+	c := lsh.ChooseBanding(o.N, o.Threshold, o.FPWeight, o.FNWeight, o.RecallAtThreshold)
+	return c.Banding, &c
+}
+
+// writes reports whether an output is asked for.
+func (o *Options) writes(out string) bool { return slices.Contains(o.Write, out) }
+
+// needs reports whether the stage that makes out must run: it is written,
+// or a later output is.
+func (o *Options) needs(out string) bool {
+	i := slices.Index(AllOutputs, out)
+	for _, w := range o.Write {
+		if slices.Index(AllOutputs, w) >= i {
+			return true
+		}
+	}
+	return false
+}
+
+// shingleOptions are the options of the shingle stage.
+func (o *Options) shingleOptions() (shingle.StageOptions, error) {
+	unit, err := shingle.ParseUnit(o.Unit)
+	if err != nil {
+		return shingle.StageOptions{}, err
+	}
+	scheme, err := shingle.ParseScheme(o.Hash)
+	if err != nil {
+		return shingle.StageOptions{}, err
+	}
+	k := o.K
+	if k == 0 {
+		k = shingle.DefaultK(unit)
+	}
+	if k < 1 {
+		return shingle.StageOptions{}, fmt.Errorf("k %d: want at least 1", k)
+	}
+	so := shingle.StageOptions{
+		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed},
+		Format:    o.Format,
+		IDField:   o.IDField,
+		TextField: o.TextField,
+		SkipBad:   o.SkipBad,
+	}
+	if o.Stopwords != "" {
+		if unit != shingle.Stopword {
+			return shingle.StageOptions{}, fmt.Errorf("a stop-word list is for the stopword unit")
+		}
+		sw, err := shingle.ReadStopwords(strings.NewReader(o.Stopwords))
+		if err != nil {
+			return shingle.StageOptions{}, fmt.Errorf("stop words: %v", err)
+		}
+		so.Shingle.Stopwords = sw
+	}
+	return so, nil
+}
+
+func (o *Options) sketchOptions() sketch.Options {
+	return sketch.Options{Method: o.Method, N: o.N, Seed: o.SketchSeed}
+}
+
+// headers returns the header lines of each stage, in pipeline order, as the
+// command-line stages write them. Check must have succeeded.
+func (o *Options) headers() map[string]record.Header {
+	so, _ := o.shingleOptions()
+	sko := o.sketchOptions()
+	po := pairs.Options{MaxBucket: o.MaxBucket}
+	co := cluster.Options{Method: cluster.Components}
+	banding, _ := o.Banding()
+	return map[string]record.Header{
+		OutShingles:   so.Header(),
+		OutSketches:   sko.Header(),
+		OutBands:      band.Header(banding),
+		OutCandidates: po.Header(),
+		OutPairs:      verify.Header(verify.MeasureExact, o.VerifyThreshold, o.Containment),
+		OutClusters:   co.Header(),
+	}
+}

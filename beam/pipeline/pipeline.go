@@ -1,0 +1,70 @@
+// Package pipeline is neardup's MinHash pipeline as Apache Beam transforms:
+//
+//	read → shingle → sketch → band → GroupByKey → pairs → verify → components
+//
+// Each stage runs the code of the command-line stage, not a copy of it: the
+// workers of shingle, sketch and band (the stream.Worker each stage hands
+// its chunks to), pairs.Bucket, verify.Exact and verify.AppendScored, and
+// the record package's headers and formats. What Beam adds is the grouping:
+// band keys are grouped by a GroupByKey instead of in pairs' memory, pairs
+// found in several buckets are made distinct, candidate pairs are joined
+// with the documents of both their ids (two CoGroupByKeys) instead of
+// verify's in-memory store of shingle sets, and connected components are found in rounds
+// (components.go) instead of by one union-find.
+//
+// Outputs are record files in the command-line format, header lines
+// included: OUTPUT-NAME-SSSSS-of-NNNNN.tsv, each shard sorted bytewise.
+// Sorted, the union of an output's shards (header lines once) equals the
+// command-line stage's output sorted.
+package pipeline
+
+import (
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
+)
+
+// Build adds the pipeline to a scope. It returns, for each output written,
+// the PCollection<string> of the paths of its shards.
+func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
+	written := map[string]beam.PCollection{}
+	chunks, seen := readDocuments(s, opt)
+	shingled := beam.ParDoN(s.Scope("shingle"), &shingleFn{Opt: opt, Docs: opt.needs(OutPairs)}, chunks)
+	records, docs, docHeaders := shingled[0], shingled[1], shingled[2]
+	write := func(output string, lines beam.PCollection) {
+		if opt.writes(output) {
+			written[output] = writeRecords(s, opt, output, lines, docHeaders, seen)
+		}
+	}
+	write(OutShingles, beam.ParDo(s, splitLines, records))
+	if !opt.needs(OutSketches) {
+		return written, nil
+	}
+	sketches := beam.ParDo(s.Scope("sketch"), &sketchFn{Opt: opt}, records)
+	write(OutSketches, beam.ParDo(s, splitLines, sketches))
+	if !opt.needs(OutBands) {
+		return written, nil
+	}
+	bands := beam.ParDo(s.Scope("band"), &bandFn{Opt: opt}, sketches)
+	write(OutBands, beam.ParDo(s, joinFields, bands))
+	if !opt.needs(OutCandidates) {
+		return written, nil
+	}
+	ps := s.Scope("pairs")
+	candidates := filter.Distinct(ps, beam.ParDo(ps, &bucketFn{MaxBucket: opt.MaxBucket}, beam.GroupByKey(ps, bands)))
+	write(OutCandidates, candidates)
+	if !opt.needs(OutPairs) {
+		return written, nil
+	}
+	vs := s.Scope("verify")
+	firsts := beam.ParDo(vs, &joinFirstFn{}, beam.CoGroupByKey(vs, beam.ParDo(vs, splitPair, candidates), docs))
+	scored := beam.ParDo(vs, &scoreFn{Opt: opt}, beam.CoGroupByKey(vs, firsts, docs))
+	write(OutPairs, scored)
+	if !opt.needs(OutClusters) {
+		return written, nil
+	}
+	write(OutClusters, components(s, scored, opt.ComponentRounds))
+	return written, nil
+}

@@ -1,0 +1,185 @@
+package band
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/simhash"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// HammingOptions choose the Hamming scheme that keys SimHash fingerprints.
+// A Hamming band record is
+//
+//	key TAB id TAB fingerprint
+//
+// where the key is the table number (4 hex digits) and the table's key bits
+// (the permuted fingerprint's leading bits, the rest zero) in f/4 hex
+// digits, so that byte order groups a table's keys together. The fingerprint
+// rides along so that pairs can drop the pairs beyond K bits and report
+// each pair from its first table only.
+type HammingOptions struct {
+	// K is the largest distance searched.
+	K int
+	// Blocks is the number of blocks; 0 means DefaultBlocks(K).
+	Blocks int
+}
+
+// DefaultBlocks is the number of blocks when none is given: K+3, Manku et
+// al.'s choice for K = 3 (6 blocks, 20 tables keyed on 31-33 bits); each
+// table then keys on three blocks.
+func DefaultBlocks(k int) int { return k + 3 }
+
+// HammingScheme returns the scheme of f-bit fingerprints that o describes.
+func (o *HammingOptions) HammingScheme(f int) (*lsh.Hamming, error) {
+	b := o.Blocks
+	if b == 0 {
+		b = DefaultBlocks(o.K)
+	}
+	return lsh.NewHamming(f, o.K, b)
+}
+
+// HammingHeader returns the header of a band stage keyed by scheme h. It
+// names everything that makes the layout: f, k, the blocks (and their
+// widths) and the number of tables.
+func HammingHeader(h *lsh.Hamming) record.Header {
+	return record.NewHeader("band", "scheme", "hamming", "f", strconv.Itoa(h.F), "k", strconv.Itoa(h.K),
+		"blocks", strconv.Itoa(h.Blocks), "widths", h.WidthList(), "tables", strconv.Itoa(len(h.Tables)))
+}
+
+// HammingFromHeader rebuilds the scheme a band header names, or returns nil
+// when the header is not that of a Hamming band.
+func HammingFromHeader(hd record.Header) (*lsh.Hamming, error) {
+	if s, _ := hd.Get("scheme"); s != "hamming" {
+		return nil, nil
+	}
+	f, k, b := hd.Int("f", -1), hd.Int("k", -1), hd.Int("blocks", -1)
+	h, err := lsh.NewHamming(f, k, b)
+	if err != nil {
+		return nil, fmt.Errorf("band header %q: %v", hd.String(), err)
+	}
+	if w, _ := hd.Get("widths"); w != h.WidthList() {
+		return nil, fmt.Errorf("band header %q: widths %s, this version cuts %d bits in %d blocks as %s", hd.String(), w, f, b, h.WidthList())
+	}
+	if n := hd.Int("tables", -1); n != len(h.Tables) {
+		return nil, fmt.Errorf("band header %q: %d tables, the scheme has %d", hd.String(), n, len(h.Tables))
+	}
+	return h, nil
+}
+
+// AppendHammingKey appends the key of table t with key bits key, for f-bit
+// fingerprints.
+func AppendHammingKey(dst []byte, t int, key simhash.Fingerprint, f int) []byte {
+	dst = AppendKey(dst, t, key.Hi)
+	if f == 128 {
+		dst = record.AppendHex64(dst, key.Lo)
+	}
+	return dst
+}
+
+// checkSimHashSketch refuses sketch headers of another method or length.
+func checkSimHashSketch(h record.Header, pos record.Pos, f int) error {
+	if h.Stage != "sketch" {
+		return nil
+	}
+	if m, _ := h.Get("method"); m != "simhash" {
+		return record.Errorf(pos, "band --hamming needs simhash fingerprints (sketch --method simhash), the input holds %s sketches", m)
+	}
+	if f > 0 && h.Int("f", 64) != f {
+		return record.Errorf(pos, "the input holds %d-bit fingerprints, the scheme is for %d bits", h.Int("f", 64), f)
+	}
+	return nil
+}
+
+func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	src := stream.NewLines(inputs)
+	defer src.Close()
+	headers, first, err := src.Peek()
+	if err != nil {
+		return err
+	}
+	f := 0
+	for _, h := range headers {
+		if err := checkSimHashSketch(h.Header, h.Pos, 0); err != nil {
+			return err
+		}
+		if h.Header.Stage == "sketch" {
+			f = h.Header.Int("f", 64)
+		}
+	}
+	if f == 0 && first != nil {
+		var s record.SimSketch
+		if err := record.ParseSimSketch(&s, first); err == nil {
+			f = s.F
+		}
+	}
+	if f == 0 {
+		f = 64 // empty input: nothing to key
+	}
+	scheme, err := opt.Hamming.HammingScheme(f)
+	if err != nil {
+		return err
+	}
+	if opt.Verbose {
+		fmt.Fprintf(stderr, "band: %s", scheme.Describe())
+	}
+	out := &stream.Output{
+		Stage:       "band",
+		Stderr:      stderr,
+		W:           record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, HammingHeader(scheme)),
+		CheckHeader: func(h record.Header, pos record.Pos) error { return checkSimHashSketch(h, pos, f) },
+	}
+	if opt.Progress {
+		stop := stream.StartProgress("band", stderr, src, out.Records)
+		defer stop()
+	}
+	var empty atomic.Int64
+	newWorker := func() stream.Worker {
+		return &hammingWorker{scheme: scheme, skipBad: opt.SkipBad, empty: &empty}
+	}
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
+		return err
+	}
+	if e := empty.Load(); e > 0 {
+		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
+	}
+	return out.Finish()
+}
+
+type hammingWorker struct {
+	scheme  *lsh.Hamming
+	skipBad bool
+	empty   *atomic.Int64
+	sk      record.SimSketch
+}
+
+func (w *hammingWorker) Process(c *stream.Chunk, r *stream.Result) {
+	f := w.scheme.F
+	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+		if err := record.ParseSimSketch(&w.sk, line); err != nil {
+			return err
+		}
+		if w.sk.F != f {
+			return record.Bad("a %d-bit fingerprint among %d-bit ones", w.sk.F, f)
+		}
+		if w.sk.Size == 0 {
+			w.empty.Add(1)
+			return nil
+		}
+		fp := simhash.Fingerprint{Hi: w.sk.Hi, Lo: w.sk.Lo}
+		for t := range w.scheme.Tables {
+			r.Out = AppendHammingKey(r.Out, t, w.scheme.Key(t, fp), f)
+			r.Out = append(r.Out, '\t')
+			r.Out = append(r.Out, w.sk.ID...)
+			r.Out = append(r.Out, '\t')
+			r.Out = record.AppendFingerprint(r.Out, fp.Hi, fp.Lo, f)
+			r.Out = append(r.Out, '\n')
+		}
+		return nil
+	})
+}

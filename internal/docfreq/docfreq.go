@@ -1,0 +1,428 @@
+// Package docfreq is the docfreq stage: it counts, for every shingle hash,
+// the number of documents that hold it, and writes the document-frequency
+// table that SimHash's idf weights read:
+//
+//	#neardup stage=shingle …          the shingle parameters, copied
+//	#neardup stage=docfreq docs=N     N documents were counted
+//	hash TAB count                    ascending by hash, each hash once
+//
+// The pass is a map/reduce keyed on the shingle hash. Counting (Run) holds
+// one hash table of the distinct hashes seen (about 36 bytes each); when it
+// would outgrow the memory it is given, it writes its counts sorted to a run
+// file and starts again, and the runs are merged at the end, so the input
+// can be larger than memory. Merging (Merge) streams key-sorted tables: the
+// partial tables of shards counted apart, or one stream sorted by hash
+// (LC_ALL=C sort) in which equal hashes are adjacent, as a Hadoop reducer
+// gets them. It sums the counts of equal hashes and the document counts of
+// the docfreq header lines it reads (each line is one partial table), and
+// holds one line per input.
+package docfreq
+
+import (
+	"bufio"
+	"container/heap"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Stage is the stage name in headers.
+const Stage = "docfreq"
+
+// BytesPerHash is what counting holds per distinct hash (a Go map entry,
+// measured between growths).
+const BytesPerHash = 36
+
+// DefaultMemoryBytes bounds the counting table before it spills.
+const DefaultMemoryBytes = 1 << 30
+
+// Options configure the stage.
+type Options struct {
+	// MemoryBytes bounds the counting table; 0 means DefaultMemoryBytes.
+	MemoryBytes int64
+	// TempDir holds spilled runs ("" is the system's).
+	TempDir string
+
+	Jobs     int
+	SkipBad  bool
+	Progress bool
+}
+
+// header returns the stage's header line for docs documents.
+func header(docs uint64) record.Header {
+	return record.NewHeader(Stage, "docs", strconv.FormatUint(docs, 10))
+}
+
+// Run counts the documents of the shingle records read from inputs
+// (standard input when there are none) per hash and writes the table.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	limit := opt.MemoryBytes
+	if limit <= 0 {
+		limit = DefaultMemoryBytes
+	}
+	maxEntries := int(max(limit/BytesPerHash, 16))
+	src := stream.NewLines(inputs)
+	defer src.Close()
+	w := record.NewWriter(stdout, false, false, header(0))
+	out := &stream.Output{
+		Stage:  Stage,
+		Stderr: stderr,
+		W:      w,
+		CheckHeader: func(h record.Header, pos record.Pos) error {
+			if h.Stage != "shingle" {
+				return record.Errorf(pos, "docfreq counts shingle records; the input went through %s (docfreq --merge merges tables)", h.Stage)
+			}
+			return nil
+		},
+	}
+	if opt.Progress {
+		stop := stream.StartProgress(Stage, stderr, src, out.Records)
+		defer stop()
+	}
+	counts := map[uint64]uint32{}
+	var docs uint64
+	var runs []*os.File
+	defer func() { removeRuns(runs) }()
+	spill := func() error {
+		f, err := os.CreateTemp(opt.TempDir, "neardup-docfreq-*")
+		if err != nil {
+			return err
+		}
+		runs = append(runs, f)
+		bw := bufio.NewWriterSize(f, 1<<16)
+		if err := writeSorted(bw, counts); err != nil {
+			return fmt.Errorf("spilling counts: %w", err)
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("spilling counts: %w", err)
+		}
+		clear(counts)
+		_, err = f.Seek(0, io.SeekStart)
+		return err
+	}
+	sink := func(r *stream.Result) error {
+		if err := out.Sink(r); err != nil {
+			return err
+		}
+		c := r.Value.(*chunkCounts)
+		docs += c.docs
+		for _, h := range c.hashes {
+			counts[h]++
+			if len(counts) >= maxEntries {
+				if err := spill(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	newWorker := func() stream.Worker { return &worker{skipBad: opt.SkipBad} }
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink); err != nil {
+		return err
+	}
+	w.SetOwn(header(docs))
+	if len(runs) == 0 {
+		if len(counts) > 0 {
+			if err := writeSorted(w, counts); err != nil {
+				return err
+			}
+		}
+		return out.Finish()
+	}
+	if len(counts) > 0 {
+		if err := spill(); err != nil {
+			return err
+		}
+	}
+	ins := make([]*tableReader, len(runs))
+	for i, f := range runs {
+		ins[i] = &tableReader{name: f.Name(), r: bufio.NewReaderSize(f, 1<<16)}
+	}
+	if err := merge(ctx, ins, w); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+func removeRuns(runs []*os.File) {
+	for _, f := range runs {
+		f.Close()
+		os.Remove(f.Name())
+	}
+}
+
+// writeSorted writes the counts ascending by hash.
+func writeSorted(w io.Writer, counts map[uint64]uint32) error {
+	keys := make([]uint64, 0, len(counts))
+	for h := range counts {
+		keys = append(keys, h)
+	}
+	slices.Sort(keys)
+	var buf []byte
+	for i, h := range keys {
+		buf = appendEntry(buf, h, uint64(counts[h]))
+		if len(buf) >= 1<<16 || i == len(keys)-1 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	return nil
+}
+
+func appendEntry(dst []byte, h, count uint64) []byte {
+	dst = record.AppendHex64(dst, h)
+	dst = append(dst, '\t')
+	dst = strconv.AppendUint(dst, count, 10)
+	return append(dst, '\n')
+}
+
+// chunkCounts is what a worker makes of a chunk: every record's distinct
+// hashes, one after another, and the number of records.
+type chunkCounts struct {
+	hashes []uint64
+	docs   uint64
+}
+
+type worker struct {
+	skipBad bool
+}
+
+func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	cc := &chunkCounts{}
+	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+		_, field, ok := record.Cut(line)
+		if !ok {
+			return record.Bad("want id TAB shingle hashes, found no TAB")
+		}
+		n := len(cc.hashes)
+		var err error
+		cc.hashes, _, err = record.ParseShingles(cc.hashes, nil, field)
+		if err != nil {
+			cc.hashes = cc.hashes[:n]
+			return err
+		}
+		cc.docs++
+		return nil
+	})
+	r.Value = cc
+}
+
+// tableReader reads one key-sorted table.
+type tableReader struct {
+	name string
+	r    *bufio.Reader
+	line int64
+	// onHeader takes the header lines; nil means none are expected.
+	onHeader func(h record.Header, pos record.Pos) error
+	hash     uint64
+	count    uint64
+	started  bool
+	closer   io.Closer
+}
+
+func (t *tableReader) close() {
+	if t.closer != nil {
+		t.closer.Close()
+	}
+}
+
+// next reads the next entry; it returns false at the end.
+func (t *tableReader) next() (bool, error) {
+	for {
+		line, err := t.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			return false, record.Errorf(record.Pos{File: t.name, Line: t.line + 1}, "line longer than %d bytes: not a document-frequency table", t.r.Size())
+		}
+		if err != nil && err != io.EOF {
+			return false, err
+		}
+		if len(line) == 0 {
+			return false, nil
+		}
+		t.line++
+		pos := record.Pos{File: t.name, Line: t.line}
+		line = record.TrimEOL(line)
+		if record.IsHeader(line) {
+			if t.started {
+				return false, record.Errorf(pos, "header line after table entries: sort the tables with LC_ALL=C so that headers come first")
+			}
+			h, err := record.ParseHeader(line)
+			if err != nil {
+				return false, record.Errorf(pos, "%v", err)
+			}
+			if t.onHeader == nil {
+				return false, record.Errorf(pos, "unexpected header line")
+			}
+			if err := t.onHeader(h, pos); err != nil {
+				return false, err
+			}
+			continue
+		}
+		h, c, perr := ParseEntry(line)
+		if perr != nil {
+			return false, &record.Error{Pos: pos, Msg: perr.Msg}
+		}
+		if t.started && h < t.hash {
+			return false, record.Errorf(pos, "hash %016x comes after %016x: tables must be sorted by hash (LC_ALL=C sort)", h, t.hash)
+		}
+		t.hash, t.count, t.started = h, c, true
+		return true, nil
+	}
+}
+
+// ParseEntry parses a table line "hash TAB count".
+func ParseEntry(line []byte) (uint64, uint64, *record.LineError) {
+	hf, cf, ok := record.Cut(line)
+	if !ok {
+		return 0, 0, record.Bad("want hash TAB count, found no TAB")
+	}
+	h, ok := record.ParseHex64(hf)
+	if !ok {
+		return 0, 0, record.Bad("hash %q: want 16 hex digits", hf)
+	}
+	c, ok := record.ParseUint(cf)
+	if !ok {
+		return 0, 0, record.Bad("count %q is not a number", cf)
+	}
+	return h, c, nil
+}
+
+type readerHeap []*tableReader
+
+func (h readerHeap) Len() int           { return len(h) }
+func (h readerHeap) Less(i, j int) bool { return h[i].hash < h[j].hash }
+func (h readerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *readerHeap) Push(x any)        { *h = append(*h, x.(*tableReader)) }
+func (h *readerHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// merge merges tables whose first entries have not been read yet, summing
+// the counts of equal hashes, and writes the result to w.
+func merge(ctx context.Context, ins []*tableReader, w io.Writer) error {
+	h := readerHeap{}
+	for _, t := range ins {
+		ok, err := t.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, t)
+		}
+	}
+	return mergeHeap(ctx, h, w)
+}
+
+// mergeHeap merges readers positioned on their first entry.
+func mergeHeap(ctx context.Context, h readerHeap, w io.Writer) error {
+	heap.Init(&h)
+	var buf []byte
+	var cur, sum uint64
+	have := false
+	n := 0
+	for h.Len() > 0 {
+		t := h[0]
+		if have && t.hash != cur {
+			buf = appendEntry(buf, cur, sum)
+			sum = 0
+		}
+		cur, have = t.hash, true
+		sum += t.count
+		ok, err := t.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+		if len(buf) >= 1<<16 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		if n++; n%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if have {
+		buf = appendEntry(buf, cur, sum)
+	}
+	if len(buf) > 0 {
+		_, err := w.Write(buf)
+		return err
+	}
+	return nil
+}
+
+// Merge merges document-frequency tables, each sorted by hash, read from
+// inputs (standard input when there are none), into one.
+func Merge(ctx context.Context, inputs []string, stdout io.Writer) error {
+	if len(inputs) == 0 {
+		inputs = []string{"-"}
+	}
+	w := record.NewWriter(stdout, false, false)
+	var docs uint64
+	parts := 0
+	onHeader := func(h record.Header, pos record.Pos) error {
+		if h.Stage != Stage {
+			return w.Header(h, pos)
+		}
+		v, _ := h.Get("docs")
+		n, ok := record.ParseUint([]byte(v))
+		if !ok {
+			return record.Errorf(pos, "docfreq header without a document count (docs=N)")
+		}
+		docs += n
+		parts++
+		return nil
+	}
+	var ins []*tableReader
+	defer func() {
+		for _, t := range ins {
+			t.close()
+		}
+	}()
+	h := readerHeap{}
+	for _, name := range inputs {
+		in, err := input.Open(name)
+		if err != nil {
+			return err
+		}
+		t := &tableReader{name: in.Name, r: bufio.NewReaderSize(in, 1<<16), onHeader: onHeader, closer: in}
+		ins = append(ins, t)
+		ok, err := t.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, t)
+		}
+	}
+	// Every header has been read: each input's come before its entries.
+	if parts == 0 && len(h) > 0 {
+		return fmt.Errorf("%s: no docfreq header (docs=N): not a document-frequency table made by docfreq", inputs[0])
+	}
+	w.SetOwn(header(docs))
+	if parts > 0 {
+		w.Touch()
+	}
+	if err := mergeHeap(ctx, h, w); err != nil {
+		return err
+	}
+	return w.Close()
+}

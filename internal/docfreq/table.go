@@ -1,0 +1,165 @@
+package docfreq
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Table is a document-frequency table held in memory: 12 bytes per hash (the
+// hash and its count, in two sorted arrays) and a directory of 4 bytes per
+// two hashes that jumps to the right part of the arrays by the top bits of a
+// hash.
+type Table struct {
+	hashes []uint64
+	counts []uint32
+	dir    []uint32 // dir[p] is the first index whose hash has top bits ≥ p
+	shift  uint
+	// Docs is the number of documents counted.
+	Docs uint64
+	// ID names the table's content: XXH64 of its entries and Docs, so that
+	// sketches made with different tables are never compared.
+	ID string
+	// Shingle is the table's shingle header, if it has one.
+	Shingle *record.Header
+	// ShinglePos is where Shingle was read.
+	ShinglePos record.Pos
+}
+
+// tableChunk is what a loading worker makes of a chunk.
+type tableChunk struct {
+	hashes []uint64
+	counts []uint32
+	pos    []record.Pos // of the first entry of the chunk
+}
+
+type loadWorker struct{}
+
+func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
+	tc := &tableChunk{}
+	c.Lines(r, false, func(line []byte, ordinal int64) error {
+		h, n, err := ParseEntry(line)
+		if err != nil {
+			return err
+		}
+		if len(tc.hashes) == 0 {
+			tc.pos = append(tc.pos, record.Pos{File: c.File, Line: c.FirstLine + ordinal - c.FirstOrdinal})
+		}
+		tc.hashes = append(tc.hashes, h)
+		tc.counts = append(tc.counts, uint32(min(n, 1<<32-1)))
+		return nil
+	})
+	r.Value = tc
+}
+
+// Load reads a document-frequency table written by docfreq.
+func Load(ctx context.Context, name string, jobs int) (*Table, error) {
+	src := stream.NewLines([]string{name})
+	defer src.Close()
+	t := &Table{}
+	parts := 0
+	var prevPos record.Pos
+	sink := func(r *stream.Result) error {
+		for _, h := range r.Headers {
+			switch h.Header.Stage {
+			case Stage:
+				parts++
+				if parts > 1 {
+					return record.Errorf(h.Pos, "a second docfreq header: the file holds several partial tables; merge them with docfreq --merge")
+				}
+				v, _ := h.Header.Get("docs")
+				n, ok := record.ParseUint([]byte(v))
+				if !ok {
+					return record.Errorf(h.Pos, "docfreq header without a document count (docs=N)")
+				}
+				t.Docs = n
+			case "shingle":
+				hh := h.Header
+				t.Shingle, t.ShinglePos = &hh, h.Pos
+			}
+		}
+		if r.Err != nil {
+			return r.Err
+		}
+		tc := r.Value.(*tableChunk)
+		if len(tc.hashes) > 0 {
+			if n := len(t.hashes); n > 0 && tc.hashes[0] <= t.hashes[n-1] {
+				return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.hashes[0], t.hashes[n-1], prevPos)
+			}
+			for i := 1; i < len(tc.hashes); i++ {
+				if tc.hashes[i] <= tc.hashes[i-1] {
+					p := tc.pos[0]
+					p.Line += int64(i)
+					return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.hashes[i], tc.hashes[i-1])
+				}
+			}
+			prevPos = tc.pos[0]
+			prevPos.Line += int64(len(tc.hashes) - 1)
+		}
+		t.hashes = append(t.hashes, tc.hashes...)
+		t.counts = append(t.counts, tc.counts...)
+		return nil
+	}
+	if err := stream.Run(ctx, src, stream.Config{Jobs: jobs}, func() stream.Worker { return loadWorker{} }, sink); err != nil {
+		return nil, err
+	}
+	if parts == 0 {
+		return nil, fmt.Errorf("%s: no docfreq header (docs=N): not a document-frequency table made by docfreq", name)
+	}
+	t.index()
+	return t, nil
+}
+
+// index builds the directory and the identity.
+func (t *Table) index() {
+	n := len(t.hashes)
+	b := max(bits.Len(uint(n/2)), 1)
+	t.shift = uint(64 - b)
+	t.dir = make([]uint32, 1<<b+1)
+	p := 0
+	for i, h := range t.hashes {
+		for top := int(h >> t.shift); p <= top; p++ {
+			t.dir[p] = uint32(i)
+		}
+	}
+	for ; p < len(t.dir); p++ {
+		t.dir[p] = uint32(n)
+	}
+	d := xxhash.New()
+	var buf [12]byte
+	for i, h := range t.hashes {
+		binary.LittleEndian.PutUint64(buf[:8], h)
+		binary.LittleEndian.PutUint32(buf[8:], t.counts[i])
+		d.Write(buf[:])
+	}
+	binary.LittleEndian.PutUint64(buf[:8], t.Docs)
+	d.Write(buf[:8])
+	t.ID = string(record.AppendHex64(nil, d.Sum64()))
+}
+
+// Len returns the number of hashes.
+func (t *Table) Len() int { return len(t.hashes) }
+
+// DF returns the number of documents that hold h (0 when h is not in the
+// table).
+func (t *Table) DF(h uint64) uint64 {
+	p := h >> t.shift
+	lo, hi := int(t.dir[p]), int(t.dir[p+1])
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.hashes[m] < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(t.hashes) && t.hashes[lo] == h {
+		return uint64(t.counts[lo])
+	}
+	return 0
+}

@@ -1,0 +1,257 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/record"
+)
+
+// File layout (little-endian):
+//
+//	preamble   magic "NDUPIDX\0", u32 version, u32 zero          16 bytes
+//	tables     for each table, its blocks one after another (codec.go)
+//	ids        for each block of table 0, an id block: for each of its
+//	           fingerprints, uvarint count, then count × (uvarint length,
+//	           id bytes); then the CRC-32C of the block
+//	footer     the parameters and the directory (below)
+//	trailer    u64 footer offset, u64 footer length, u64 XXH64 of the
+//	           footer, magic "NDUPEND\0"                          32 bytes
+//
+// The footer holds: u32 version; u32 f, k, blocks, tables, block size; u64
+// distinct fingerprints, u64 records (fingerprint, id); the header lines of
+// the records' pipeline (u32 length, text); for each table its data offset
+// and length (u64), block count (u32), Huffman code (u32 length, bytes),
+// the last value of every block (u64 each) and the offsets of the blocks
+// and of the end (u64 each, from the data offset); then the ids section's
+// offset, length, block count and offsets likewise.
+//
+// Table 0 keeps the fingerprints unpermuted (its chosen blocks are the
+// first ones), so id block j holds the ids of the fingerprints of table 0's
+// block j, in the same order.
+//
+// Every byte is under a checksum: the footer's is checked when the index is
+// opened, each block's when the block is read (and all of them by Check).
+
+const (
+	magic        = "NDUPIDX\x00"
+	endMagic     = "NDUPEND\x00"
+	preambleSize = 16
+	trailerSize  = 32
+	// Version is the format version this package writes and reads.
+	Version = 1
+)
+
+// section is a run of blocks and where they are.
+type section struct {
+	off, length uint64
+	// offs are the block offsets from off, and the end.
+	offs []uint64
+}
+
+func (s *section) blocks() int { return len(s.offs) - 1 }
+
+// block returns block i of the section within data (the whole file).
+func (s *section) block(data []byte, i int) []byte {
+	return data[s.off+s.offs[i] : s.off+s.offs[i+1]]
+}
+
+type tableMeta struct {
+	section
+	code []byte
+	last []uint64
+}
+
+type footer struct {
+	f, k, blocks, blockSize int
+	distinct, records       uint64
+	headers                 []record.Header
+	tables                  []tableMeta
+	ids                     section
+}
+
+func (ft *footer) marshal() []byte {
+	var b []byte
+	u32 := func(v int) { b = binary.LittleEndian.AppendUint32(b, uint32(v)) }
+	u64 := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
+	u32(Version)
+	u32(ft.f)
+	u32(ft.k)
+	u32(ft.blocks)
+	u32(len(ft.tables))
+	u32(ft.blockSize)
+	u64(ft.distinct)
+	u64(ft.records)
+	var hs []string
+	for _, h := range ft.headers {
+		hs = append(hs, h.String())
+	}
+	text := strings.Join(hs, "\n")
+	u32(len(text))
+	b = append(b, text...)
+	sec := func(s *section) {
+		u64(s.off)
+		u64(s.length)
+		u32(s.blocks())
+	}
+	for i := range ft.tables {
+		t := &ft.tables[i]
+		sec(&t.section)
+		u32(len(t.code))
+		b = append(b, t.code...)
+		for _, v := range t.last {
+			u64(v)
+		}
+		for _, v := range t.offs {
+			u64(v)
+		}
+	}
+	sec(&ft.ids)
+	for _, v := range ft.ids.offs {
+		u64(v)
+	}
+	return b
+}
+
+// reader takes fields off a byte slice; the first overrun sets err.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) take(n uint64) []byte {
+	if r.err != nil || n > uint64(len(r.b)) {
+		r.err = errors.New("footer ends early")
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) u32() int {
+	v := r.take(4)
+	if v == nil {
+		return 0
+	}
+	return int(binary.LittleEndian.Uint32(v))
+}
+
+func (r *reader) u64() uint64 {
+	v := r.take(8)
+	if v == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(v)
+}
+
+func (r *reader) u64s(n int) []uint64 {
+	raw := r.take(uint64(n) * 8)
+	if raw == nil {
+		return nil
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(raw[8*i:])
+	}
+	return out
+}
+
+// parseFooter parses and checks a footer of a file of dataEnd bytes before
+// the footer.
+func parseFooter(b []byte, dataEnd uint64) (*footer, error) {
+	r := &reader{b: b}
+	ft := &footer{}
+	if v := r.u32(); v != Version {
+		return nil, fmt.Errorf("footer of format version %d; this program reads version %d", v, Version)
+	}
+	ft.f, ft.k, ft.blocks = r.u32(), r.u32(), r.u32()
+	nt := r.u32()
+	ft.blockSize = r.u32()
+	ft.distinct, ft.records = r.u64(), r.u64()
+	text := string(r.take(uint64(r.u32())))
+	if text != "" {
+		for _, line := range strings.Split(text, "\n") {
+			h, err := record.ParseHeader([]byte(line))
+			if err != nil {
+				return nil, fmt.Errorf("header %q: %v", line, err)
+			}
+			ft.headers = append(ft.headers, h)
+		}
+	}
+	if r.err == nil && (nt < 1 || nt > 1<<16 || ft.blockSize < 1 || ft.blockSize > 0xffff) {
+		return nil, fmt.Errorf("%d tables of blocks of %d: out of range", nt, ft.blockSize)
+	}
+	sec := func(s *section, n uint64) {
+		s.off, s.length = r.u64(), r.u64()
+		nb := r.u32()
+		if r.err != nil {
+			return
+		}
+		if want := (n + uint64(ft.blockSize) - 1) / uint64(ft.blockSize); uint64(nb) != want {
+			r.err = fmt.Errorf("%d blocks for %d fingerprints in blocks of %d", nb, n, ft.blockSize)
+			return
+		}
+		if s.off < preambleSize || s.off > dataEnd || s.length > dataEnd-s.off {
+			r.err = errors.New("a section lies outside the file")
+		}
+	}
+	offsets := func(s *section, nb int) {
+		s.offs = r.u64s(nb + 1)
+		if r.err != nil {
+			return
+		}
+		prev := uint64(0)
+		for _, o := range s.offs {
+			if o < prev || o > s.length {
+				r.err = errors.New("block offsets out of order")
+				return
+			}
+			prev = o
+		}
+		if s.offs[0] != 0 || s.offs[nb] != s.length {
+			r.err = errors.New("block offsets do not cover the section")
+		}
+	}
+	for range nt {
+		if r.err != nil {
+			break
+		}
+		var t tableMeta
+		sec(&t.section, ft.distinct)
+		nb := int((ft.distinct + uint64(ft.blockSize) - 1) / uint64(ft.blockSize))
+		if n := r.u32(); n > 0 {
+			t.code = append([]byte(nil), r.take(uint64(n))...)
+		}
+		t.last = r.u64s(nb)
+		offsets(&t.section, nb)
+		ft.tables = append(ft.tables, t)
+	}
+	sec(&ft.ids, ft.distinct)
+	offsets(&ft.ids, int((ft.distinct+uint64(ft.blockSize)-1)/uint64(ft.blockSize)))
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.b) != 0 {
+		return nil, fmt.Errorf("%d bytes after the footer's fields", len(r.b))
+	}
+	return ft, nil
+}
+
+// preamble returns the first bytes of an index file.
+func preamble() []byte {
+	b := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(b[8:], Version)
+	return b
+}
+
+// trailer returns the last bytes of an index file whose footer is at off.
+func trailer(off uint64, foot []byte) []byte {
+	b := binary.LittleEndian.AppendUint64(nil, off)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(foot)))
+	b = binary.LittleEndian.AppendUint64(b, xxhash.Sum64(foot))
+	return append(b, endMagic...)
+}

@@ -1,0 +1,87 @@
+package record
+
+import "strconv"
+
+// A SimHash fingerprint is written as one field of hexadecimal digits, the
+// first bit of the fingerprint first: 16 digits for 64 bits, 32 for 128 bits
+// (the high word, then the low word, without a separator). One field keeps
+// the record "id TAB size TAB fingerprint" whatever f is, makes the text
+// order of fingerprints their numeric order, and lets f be read from the
+// width alone.
+
+// ParseFingerprint parses a fingerprint of 16 or 32 hexadecimal digits. A
+// 64-bit fingerprint is returned in hi, with lo zero.
+func ParseFingerprint(b []byte) (hi, lo uint64, f int, ok bool) {
+	switch len(b) {
+	case 16:
+		hi, ok = ParseHex64(b)
+		return hi, 0, 64, ok
+	case 32:
+		var ok2 bool
+		hi, ok = ParseHex64(b[:16])
+		lo, ok2 = ParseHex64(b[16:])
+		return hi, lo, 128, ok && ok2
+	}
+	return 0, 0, 0, false
+}
+
+// AppendFingerprint appends a fingerprint of f bits (64 or 128).
+func AppendFingerprint(dst []byte, hi, lo uint64, f int) []byte {
+	dst = AppendHex64(dst, hi)
+	if f == 128 {
+		dst = AppendHex64(dst, lo)
+	}
+	return dst
+}
+
+// SimSketch is a parsed simhash sketch record, "id TAB size TAB fingerprint".
+type SimSketch struct {
+	ID     []byte
+	Size   uint64
+	Hi, Lo uint64
+	// F is the number of bits, 64 or 128.
+	F int
+}
+
+// ParseSimSketch parses a simhash sketch record. The id aliases line.
+func ParseSimSketch(s *SimSketch, line []byte) error {
+	var buf [3][]byte
+	fields, n := SplitN(buf[:0], line, 3)
+	if n != 3 {
+		return Bad("want id TAB size TAB fingerprint, found %d field(s)", n)
+	}
+	size, ok := ParseUint(fields[1])
+	if !ok {
+		return Bad("size %q is not a number", clip(fields[1]))
+	}
+	hi, lo, f, ok := ParseFingerprint(fields[2])
+	if !ok {
+		return Bad("fingerprint %q: want 16 or 32 hex digits", clip(fields[2]))
+	}
+	*s = SimSketch{ID: fields[0], Size: size, Hi: hi, Lo: lo, F: f}
+	return nil
+}
+
+// AppendSimSketch appends a simhash sketch record.
+func AppendSimSketch(dst, id []byte, size uint64, hi, lo uint64, f int) []byte {
+	dst = append(dst, id...)
+	dst = append(dst, '\t')
+	dst = strconv.AppendUint(dst, size, 10)
+	dst = append(dst, '\t')
+	dst = AppendFingerprint(dst, hi, lo, f)
+	return append(dst, '\n')
+}
+
+// ParseHammingBand parses a Hamming band record, "key TAB id TAB
+// fingerprint".
+func ParseHammingBand(line []byte) (key, id, fp []byte, err error) {
+	var buf [3][]byte
+	fields, n := SplitN(buf[:0], line, 3)
+	if n != 3 {
+		return nil, nil, nil, Bad("want key TAB id TAB fingerprint, found %d field(s)", n)
+	}
+	if len(fields[0]) == 0 || len(fields[1]) == 0 {
+		return nil, nil, nil, Bad("empty key or id")
+	}
+	return fields[0], fields[1], fields[2], nil
+}

@@ -1,0 +1,203 @@
+// Command indexbench measures the fingerprint index on random 64-bit
+// fingerprints: build time and bytes per fingerprint, online query latency
+// (median, p99) with planted neighbours, batch throughput, and a brute-force
+// popcount scan in the same run; and checks every answer it times against
+// the scan of a sample.
+//
+//	go run ./internal/tools/indexbench -n 10000000 -queries 100000 -batch 1000000
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/neardup/neardup/internal/index"
+)
+
+func main() {
+	n := flag.Int("n", 1000000, "stored fingerprints")
+	k := flag.Int("k", 3, "distance")
+	blocks := flag.Int("blocks", 0, "blocks (0: the index's choice)")
+	blockSize := flag.Int("block-size", index.DefaultBlockSize, "fingerprints per block")
+	queries := flag.Int("queries", 100000, "online queries timed")
+	batch := flag.Int("batch", 1000000, "queries of the batch run")
+	brute := flag.Int("brute", 20, "queries answered by a brute-force scan (and checked)")
+	jobs := flag.Int("j", 1, "jobs for build and batch (0: one per core)")
+	dir := flag.String("dir", os.TempDir(), "directory for the index file")
+	keep := flag.Bool("keep", false, "keep the index file")
+	reuse := flag.Bool("reuse", false, "use the index file a run with -keep left, if there is one")
+	profile := flag.String("cpuprofile", "", "write a CPU profile to `FILE`")
+	flag.Parse()
+	if *jobs <= 0 {
+		*jobs = runtime.GOMAXPROCS(0)
+	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fail(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+
+	rng := rand.New(rand.NewPCG(uint64(*n), 42))
+	fps := make([]uint64, *n)
+	recs := &index.Records{}
+	for i := range fps {
+		fps[i] = rng.Uint64()
+		recs.Add(fps[i], []byte("d"+strconv.Itoa(i)))
+	}
+	path := filepath.Join(*dir, fmt.Sprintf("indexbench-%d.idx", *n))
+	runtime.GC()
+	start := time.Now()
+	if _, err := os.Stat(path); !*reuse || err != nil {
+		if err := index.Build(path, recs, index.BuildOptions{K: *k, Blocks: *blocks, BlockSize: *blockSize, Jobs: *jobs}); err != nil {
+			fail(err)
+		}
+	}
+	buildTime := time.Since(start)
+	recs = nil
+	if !*keep {
+		defer os.Remove(path)
+	}
+	ix, err := index.Open(path)
+	if err != nil {
+		fail(err)
+	}
+	defer ix.Close()
+	fmt.Printf("fingerprints %d, k %d, %d blocks, %d tables, %d per block, -j %d\n", *n, *k, ix.Scheme.Blocks, len(ix.Scheme.Tables), ix.BlockSize, *jobs)
+	fmt.Printf("build: %.2f s\n", buildTime.Seconds())
+	index.Stats(ix, false, os.Stdout)
+
+	// Planted neighbours: a stored fingerprint with 0..k bits flipped.
+	planted := func(r *rand.Rand) uint64 {
+		q := fps[r.IntN(len(fps))]
+		for range r.IntN(*k + 1) {
+			q ^= 1 << r.IntN(64)
+		}
+		return q
+	}
+	s := ix.NewSearcher()
+	var ms []index.Match
+	var ids [][]byte
+	qrng := rand.New(rand.NewPCG(7, 7))
+	lat := make([]time.Duration, *queries)
+	found := 0
+	// Warm the page cache and the directory.
+	for range 1000 {
+		ms, _ = s.Search(ms[:0], planted(qrng), *k)
+	}
+	for i := range lat {
+		q := planted(qrng)
+		t0 := time.Now()
+		ms, err = s.Search(ms[:0], q, *k)
+		if err != nil {
+			fail(err)
+		}
+		for _, m := range ms {
+			ids, err = s.IDs(ids[:0], m.FP)
+			if err != nil {
+				fail(err)
+			}
+			found += len(ids)
+		}
+		lat[i] = time.Since(t0)
+	}
+	slices.Sort(lat)
+	var sum time.Duration
+	for _, d := range lat {
+		sum += d
+	}
+	online := float64(len(lat)) / sum.Seconds()
+	fmt.Printf("online: %d planted queries, %.2f answers each; median %.1f µs, p99 %.1f µs, mean %.1f µs (%.0f queries/s, one thread)\n",
+		len(lat), float64(found)/float64(len(lat)), us(lat[len(lat)/2]), us(lat[len(lat)*99/100]), us(sum/time.Duration(len(lat))), online)
+
+	// Brute force, and the check of the index's answers.
+	var bruteTime time.Duration
+	for range *brute {
+		q := planted(qrng)
+		t0 := time.Now()
+		var want []uint64
+		for _, fp := range fps {
+			if bits.OnesCount64(fp^q) <= *k {
+				want = append(want, fp)
+			}
+		}
+		bruteTime += time.Since(t0)
+		ms, err = s.Search(ms[:0], q, *k)
+		if err != nil {
+			fail(err)
+		}
+		var got []uint64
+		for _, m := range ms {
+			got = append(got, m.FP)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		want = slices.Compact(want)
+		if !slices.Equal(got, want) {
+			fail(fmt.Errorf("query %016x: index %x, brute force %x", q, got, want))
+		}
+	}
+	if *brute > 0 {
+		fmt.Printf("brute force: %.2f ms per query (popcount scan of %d, one thread); the index's answers equal it on %d queries\n",
+			float64(bruteTime.Microseconds())/1000/float64(*brute), *n, *brute)
+	}
+
+	// Batch: half planted, half random.
+	if *batch > 0 {
+		qs := make([]uint64, *batch)
+		for i := range qs {
+			if i%2 == 0 {
+				qs[i] = planted(qrng)
+			} else {
+				qs[i] = qrng.Uint64()
+			}
+		}
+		runtime.GC()
+		t0 := time.Now()
+		rs, err := ix.SearchBatch(qs, *k, *jobs)
+		if err != nil {
+			fail(err)
+		}
+		d := time.Since(t0)
+		rate := float64(len(qs)) / d.Seconds()
+		fmt.Printf("batch: %d queries (half planted) in %.2f s, %.0f queries/s, %d answers, -j %d: %.1f× the online rate\n",
+			len(qs), d.Seconds(), rate, len(rs), *jobs, rate/online)
+		// The same queries online, for the answers' count.
+		sample := min(len(qs), 20000)
+		cnt := 0
+		for _, q := range qs[:sample] {
+			ms, _ = s.Search(ms[:0], q, *k)
+			cnt += len(ms)
+		}
+		got := 0
+		for _, r := range rs {
+			if int(r.Q) < sample {
+				got++
+			}
+		}
+		if got != cnt {
+			fail(fmt.Errorf("batch found %d answers for the first %d queries, online %d", got, sample, cnt))
+		}
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	fmt.Printf("heap in use at the end: %.1f MB (the fingerprints of the test itself: %.1f MB)\n", float64(m.HeapInuse)/1e6, float64(8*len(fps))/1e6)
+}
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "indexbench:", err)
+	os.Exit(1)
+}
