@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/neardup/neardup/internal/band"
@@ -213,30 +212,8 @@ func runHammingMemory(ctx context.Context, opt Options, scheme *lsh.Hamming, sc 
 
 // runHammingSorted reads key-sorted records one bucket at a time.
 func runHammingSorted(ctx context.Context, opt Options, scheme *lsh.Hamming, sc *stream.Scanner, out *stream.Output, st *stats) error {
-	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
-	var buf pairBuffer
-	var runs []*os.File
-	defer func() {
-		for _, f := range runs {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	spill := func() error {
-		f, err := os.CreateTemp(opt.TempDir, "neardup-pairs-*")
-		if err != nil {
-			return err
-		}
-		runs = append(runs, f)
-		if err := buf.sortUnique(f); err != nil {
-			return fmt.Errorf("spilling pairs: %w", err)
-		}
-		_, err = f.Seek(0, 0)
-		return err
-	}
+	sp := newSpiller(&opt)
+	defer sp.remove()
 
 	type member struct {
 		id []byte
@@ -277,11 +254,8 @@ func runHammingSorted(ctx context.Context, opt Options, scheme *lsh.Hamming, sc 
 				if simhash.Distance(ms[a].fp, ms[b].fp) > scheme.K || !scheme.IsFirst(table, ms[a].fp, ms[b].fp) {
 					continue
 				}
-				buf.add(ms[a].id, ms[b].id)
-				if buf.size() >= limit {
-					if err := spill(); err != nil {
-						return err
-					}
+				if err := sp.add(ms[a].id, ms[b].id); err != nil {
+					return err
 				}
 			}
 		}
@@ -320,13 +294,5 @@ func runHammingSorted(ctx context.Context, opt Options, scheme *lsh.Hamming, sc 
 	if err := flush(); err != nil {
 		return err
 	}
-	if len(runs) == 0 {
-		return buf.sortUnique(out.W)
-	}
-	if len(buf.spans) > 0 {
-		if err := spill(); err != nil {
-			return err
-		}
-	}
-	return mergeRuns(runs, out.W)
+	return sp.finish(out.W)
 }

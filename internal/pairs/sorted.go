@@ -75,55 +75,91 @@ func (p *pairBuffer) sortUnique(w io.Writer) error {
 	return bw.Flush()
 }
 
-// runSorted reads key-sorted records one bucket at a time.
-func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
+// spiller keeps pairs in a buffer of at most limit bytes that spills to
+// sorted runs in dir (each pair once per run), and writes every distinct
+// pair once, sorted, at the end.
+type spiller struct {
+	buf   pairBuffer
+	runs  []*os.File
+	limit int64
+	dir   string
+}
+
+func newSpiller(opt *Options) *spiller {
 	limit := opt.MemoryBytes
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	var buf pairBuffer
-	var runs []*os.File
-	defer func() {
-		for _, f := range runs {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	spill := func() error {
-		f, err := os.CreateTemp(opt.TempDir, "neardup-pairs-*")
-		if err != nil {
-			return err
-		}
-		runs = append(runs, f)
-		if err := buf.sortUnique(f); err != nil {
-			return fmt.Errorf("spilling pairs: %w", err)
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		if len(runs) < maxOpenRuns {
-			return nil
-		}
-		// Merge the runs into one, so that no more than maxOpenRuns
-		// files are ever open at once.
-		merged, err := os.CreateTemp(opt.TempDir, "neardup-pairs-*")
-		if err != nil {
-			return err
-		}
-		if err := mergeRuns(runs, merged); err != nil {
-			merged.Close()
-			os.Remove(merged.Name())
-			return fmt.Errorf("merging spilled pairs: %w", err)
-		}
-		for _, r := range runs {
-			r.Close()
-			os.Remove(r.Name())
-		}
-		runs = append(runs[:0], merged)
-		_, err = merged.Seek(0, io.SeekStart)
+	return &spiller{limit: limit, dir: opt.TempDir}
+}
+
+// add keeps the pair a, b (a < b).
+func (s *spiller) add(a, b []byte) error {
+	s.buf.add(a, b)
+	if s.buf.size() >= s.limit {
+		return s.spill()
+	}
+	return nil
+}
+
+func (s *spiller) spill() error {
+	f, err := os.CreateTemp(s.dir, "neardup-pairs-*")
+	if err != nil {
 		return err
 	}
+	s.runs = append(s.runs, f)
+	if err := s.buf.sortUnique(f); err != nil {
+		return fmt.Errorf("spilling pairs: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if len(s.runs) < maxOpenRuns {
+		return nil
+	}
+	// Merge the runs into one, so that no more than maxOpenRuns files are
+	// ever open at once.
+	merged, err := os.CreateTemp(s.dir, "neardup-pairs-*")
+	if err != nil {
+		return err
+	}
+	if err := mergeRuns(s.runs, merged); err != nil {
+		merged.Close()
+		os.Remove(merged.Name())
+		return fmt.Errorf("merging spilled pairs: %w", err)
+	}
+	s.remove()
+	s.runs = append(s.runs, merged)
+	_, err = merged.Seek(0, io.SeekStart)
+	return err
+}
 
+// finish writes every distinct pair once, sorted.
+func (s *spiller) finish(w io.Writer) error {
+	if len(s.runs) == 0 {
+		return s.buf.sortUnique(w)
+	}
+	if len(s.buf.spans) > 0 {
+		if err := s.spill(); err != nil {
+			return err
+		}
+	}
+	return mergeRuns(s.runs, w)
+}
+
+// remove closes and removes the spilled runs.
+func (s *spiller) remove() {
+	for _, f := range s.runs {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	s.runs = s.runs[:0]
+}
+
+// runSorted reads key-sorted records one bucket at a time.
+func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
+	sp := newSpiller(&opt)
+	defer sp.remove()
 	var key []byte
 	var keyPos record.Pos
 	var ends []int // end offsets in arena of the current bucket's ids
@@ -139,13 +175,7 @@ func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 			bucket = append(bucket, arena[start:e])
 			start = e
 		}
-		repeated, distinct, err := Bucket(bucket, opt.MaxBucket, func(a, b []byte) error {
-			buf.add(a, b)
-			if buf.size() >= limit {
-				return spill()
-			}
-			return nil
-		})
+		repeated, distinct, err := Bucket(bucket, opt.MaxBucket, sp.add)
 		st.duplicates += int64(repeated)
 		st.noteCap(distinct, opt.MaxBucket)
 		if err != nil {
@@ -184,15 +214,7 @@ func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 	if err := flush(); err != nil {
 		return err
 	}
-	if len(runs) == 0 {
-		return buf.sortUnique(out.W)
-	}
-	if len(buf.spans) > 0 {
-		if err := spill(); err != nil {
-			return err
-		}
-	}
-	return mergeRuns(runs, out.W)
+	return sp.finish(out.W)
 }
 
 // Bucket pairs the ids of one bucket: it sorts them bytewise (in place),
