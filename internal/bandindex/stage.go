@@ -1,0 +1,333 @@
+package bandindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// DefaultMemoryBytes is how much of a batch build and add hold before they
+// write it as a run.
+const DefaultMemoryBytes = 1 << 30
+
+// Options configure the bandindex commands.
+type Options struct {
+	// MemoryBytes bounds the records build and add hold (their bytes and
+	// 16 more each): past it they are written as a run and the rest of
+	// the batch goes to further runs.
+	MemoryBytes int64
+	// MaxRuns is how many runs merge leaves (at least 1).
+	MaxRuns int
+
+	SkipBad  bool
+	NoHeader bool
+	Progress bool
+
+	fs fileSystem
+}
+
+func (o *Options) fsys() fileSystem {
+	if o.fs == nil {
+		return osFS{}
+	}
+	return o.fs
+}
+
+func (o *Options) limit() int64 {
+	if o.MemoryBytes <= 0 {
+		return DefaultMemoryBytes
+	}
+	return o.MemoryBytes
+}
+
+// ParseRecord splits a band record "key TAB id" (a trailing empty field, as
+// Hadoop Streaming writes, is accepted).
+func ParseRecord(line []byte) (key, id []byte, err error) {
+	var fields [2][]byte
+	f, n := record.SplitN(fields[:0], line, 2)
+	if n != 2 {
+		if n == 3 {
+			return nil, nil, record.Bad("want key TAB id, found 3 fields (Hamming band records, with a fingerprint, go to index)")
+		}
+		return nil, nil, record.Bad("want key TAB id, found %d field(s)", n)
+	}
+	if len(f[0]) == 0 || len(f[1]) == 0 {
+		return nil, nil, record.Bad("empty key or id")
+	}
+	return f[0], f[1], nil
+}
+
+// readBatch reads band records, giving each header to onHeader, the place
+// of the first record to onFirst (when not nil), and each record to add.
+func readBatch(ctx context.Context, opt *Options, inputs []string, stderr io.Writer,
+	onHeader func(record.Header, record.Pos) error, onFirst func(record.Pos) error, add func(key, id []byte) error) error {
+	src := stream.NewLines(inputs)
+	sc := stream.NewScanner(src)
+	defer sc.Close()
+	sc.OnHeader = onHeader
+	// The output is the index: records go nowhere, bad lines are reported.
+	out := &stream.Output{Stage: "bandindex", Stderr: stderr, W: record.NewWriter(io.Discard, true, false)}
+	if opt.Progress {
+		stop := stream.StartProgress("bandindex", stderr, src, out.Records)
+		defer stop()
+	}
+	first := true
+	for sc.Scan() {
+		if first && onFirst != nil {
+			if err := onFirst(sc.Pos()); err != nil {
+				return err
+			}
+		}
+		first = false
+		key, id, err := ParseRecord(sc.Line())
+		if err != nil {
+			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := add(key, id); err != nil {
+			return err
+		}
+		out.Count(1)
+		if out.Records()%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return out.Finish()
+}
+
+func reportRepeated(stderr io.Writer, n int) {
+	if n > 0 {
+		fmt.Fprintf(stderr, "bandindex: %d repeated (key, id) record(s) of the batch stored once\n", n)
+	}
+}
+
+// RunBuild makes a new index in dir (made if missing; it must hold no
+// index) from band records.
+func RunBuild(ctx context.Context, opt Options, dir string, inputs []string, stderr io.Writer) error {
+	fsys := opt.fsys()
+	if err := fsys.MkdirAll(dir); err != nil {
+		return err
+	}
+	unlock, err := fsys.Lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if f, err := fsys.Open(filepath.Join(dir, manifestName)); err == nil {
+		f.Close()
+		return fmt.Errorf("%s: already a band index: add records to it with bandindex add", dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	m := &manifest{next: 1}
+	// Files of a build that was interrupted.
+	if err := removeLeftovers(fsys, dir, m); err != nil {
+		return err
+	}
+	bw := &batchWriter{fs: fsys, dir: dir, m: m, limit: opt.limit()}
+	var headers record.HeaderSet
+	onHeader := func(h record.Header, pos record.Pos) error {
+		if err := checkScheme(h, pos); err != nil {
+			return err
+		}
+		_, err := headers.Add(h, pos)
+		return err
+	}
+	if err := readBatch(ctx, &opt, inputs, stderr, onHeader, nil, bw.add); err != nil {
+		bw.abort()
+		return err
+	}
+	m.headers = headers.All()
+	if err := bw.commit(); err != nil {
+		return err
+	}
+	reportRepeated(stderr, bw.repeated)
+	return nil
+}
+
+// RunAdd adds a batch of band records to the index in dir as new runs. The
+// batch's header lines must be the index's.
+func RunAdd(ctx context.Context, opt Options, dir string, inputs []string, stderr io.Writer) error {
+	fsys := opt.fsys()
+	unlock, err := fsys.Lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ix, err := open(fsys, dir)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if err := removeLeftovers(fsys, dir, ix.m); err != nil {
+		return err
+	}
+	m := *ix.m
+	m.runs = append([]runEntry(nil), m.runs...)
+	bw := &batchWriter{fs: fsys, dir: dir, m: &m, limit: opt.limit()}
+	var batch record.HeaderSet
+	onHeader := func(h record.Header, pos record.Pos) error {
+		if err := ix.CheckHeader(h, pos); err != nil {
+			return err
+		}
+		_, err := batch.Add(h, pos)
+		return err
+	}
+	onFirst := func(pos record.Pos) error { return ix.CheckComplete(&batch, pos) }
+	if err := readBatch(ctx, &opt, inputs, stderr, onHeader, onFirst, bw.add); err != nil {
+		bw.abort()
+		return err
+	}
+	if bw.entries.Len() == 0 && len(bw.added) == 0 {
+		return nil
+	}
+	if err := bw.commit(); err != nil {
+		return err
+	}
+	reportRepeated(stderr, bw.repeated)
+	return nil
+}
+
+// RunMerge merges the newest runs of the index in dir into one, so that at
+// most opt.MaxRuns remain (1 by default).
+func RunMerge(ctx context.Context, opt Options, dir string, stderr io.Writer) error {
+	fsys := opt.fsys()
+	unlock, err := fsys.Lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ix, err := open(fsys, dir)
+	if err != nil {
+		return err
+	}
+	if err := removeLeftovers(fsys, dir, ix.m); err != nil {
+		ix.Close()
+		return err
+	}
+	_, err = ix.merge(opt.MaxRuns)
+	return err
+}
+
+// Dump writes every record of the index once, in (key, id) order, after
+// the index's header lines.
+func Dump(ctx context.Context, ix *Index, noHeader bool, stdout io.Writer) error {
+	w := record.NewWriter(stdout, noHeader, false)
+	for i, h := range ix.Headers {
+		if err := w.Header(h, record.Pos{File: filepath.Join(ix.Dir, manifestName), Line: int64(i + 2)}); err != nil {
+			return err
+		}
+	}
+	w.Touch()
+	src, err := newMerged(ix.runs)
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	n := 0
+	err = src.each(func(key, id []byte) error {
+		buf = append(buf, key...)
+		buf = append(buf, '\t')
+		buf = append(buf, id...)
+		buf = append(buf, '\n')
+		if len(buf) < 1<<16 {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		if n++; n%64 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// Stats describes the index: its parameters, its runs and what it holds in
+// memory; with check, every block is read and checked.
+func Stats(ix *Index, check bool, w io.Writer) error {
+	var bytes uint64
+	for _, e := range ix.m.runs {
+		bytes += e.bytes
+	}
+	records := ix.Records()
+	fmt.Fprintf(w, "index:       %s (format version %d)\n", ix.Dir, Version)
+	for _, h := range ix.Headers {
+		fmt.Fprintf(w, "parameters:  %s\n", h)
+	}
+	fmt.Fprintf(w, "runs:        %d, %d records (band key, id), %d bytes, %.2f bytes per record\n",
+		len(ix.runs), records, bytes, float64(bytes)/float64(max(records, 1)))
+	fmt.Fprintf(w, "%-14s %12s %14s %8s %13s\n", "run", "records", "bytes", "blocks", "bytes/record")
+	for i, r := range ix.runs {
+		e := ix.m.runs[i]
+		fmt.Fprintf(w, "%-14s %12d %14d %8d %13.2f\n", r.name, r.records, e.bytes, len(r.blocks), float64(e.bytes)/float64(max(r.records, 1)))
+	}
+	blocks := 0
+	for _, r := range ix.runs {
+		blocks += len(r.blocks)
+	}
+	fmt.Fprintf(w, "memory:      %d bytes while open (the first key of each of %d blocks); a lookup reads one block of each run at a time, %d KiB of records before compression\n",
+		ix.MemoryBytes(), blocks, blockTarget>>10)
+	if !check {
+		return nil
+	}
+	if err := ix.Check(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "check:       every block read, its checksum, order and count verified\n")
+	return nil
+}
+
+// Check reads every block of every run and verifies checksums, the order of
+// the records, the first key of each block and the counts.
+func (ix *Index) Check() error {
+	for _, r := range ix.runs {
+		c := newCursor(r)
+		var n uint64
+		var prevKey, prevID []byte
+		block := -1
+		for c.next() {
+			if c.block != block {
+				block = c.block
+				if string(c.key) != string(r.blocks[block].first) {
+					return fmt.Errorf("%s block %d: first key %q, the footer says %q: damaged", r.name, block, c.key, r.blocks[block].first)
+				}
+			}
+			if n > 0 {
+				if cmp := compareEntry(c.key, c.id, prevKey, prevID); cmp <= 0 {
+					return fmt.Errorf("%s block %d: record %q %q out of order: damaged", r.name, block, c.key, c.id)
+				}
+			}
+			prevKey = append(prevKey[:0], c.key...)
+			prevID = append(prevID[:0], c.id...)
+			n++
+		}
+		if c.err != nil {
+			return c.err
+		}
+		if n != r.records {
+			return fmt.Errorf("%s: %d records read, the footer says %d: damaged", r.name, n, r.records)
+		}
+		if n > 0 && string(prevKey) != string(r.last) {
+			return fmt.Errorf("%s: last key %q, the footer says %q: damaged", r.name, prevKey, r.last)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,294 @@
+package bandindex
+
+import (
+	"bytes"
+	"container/heap"
+	"path/filepath"
+	"strings"
+)
+
+// Every change to an index writes new files and then replaces the manifest:
+//
+//  1. each new run is written to a temporary file (.tmp-*), synced, closed
+//     and renamed to its name, a number the manifest has not used;
+//  2. the directory is synced, so the runs' names are durable before any
+//     manifest names them;
+//  3. the new manifest is written to a temporary file, synced, closed and
+//     renamed over MANIFEST, and the directory synced again: the commit;
+//  4. a merge then removes the runs it replaced.
+//
+// Until the rename of step 3 the old manifest, and the runs it names, are
+// untouched: a crash before it leaves the previous index (and files no
+// manifest names, removed by the next change); a crash after it, the new
+// one (and perhaps runs a merge replaced, removed likewise).
+
+// writeRun writes a run file named name in dir from the entries fill adds.
+func writeRun(fsys fileSystem, dir, name string, fill func(w *runWriter) error) (runEntry, error) {
+	f, err := fsys.CreateTemp(dir, ".tmp-"+name+"-*")
+	if err != nil {
+		return runEntry{}, err
+	}
+	fail := func(err error) (runEntry, error) {
+		f.Close()
+		fsys.Remove(f.Name())
+		return runEntry{}, err
+	}
+	w := newRunWriter(f)
+	if err := fill(w); err != nil {
+		return fail(err)
+	}
+	e, err := w.finish(name)
+	if err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		fsys.Remove(f.Name())
+		return runEntry{}, err
+	}
+	if err := fsys.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
+		fsys.Remove(f.Name())
+		return runEntry{}, err
+	}
+	return e, nil
+}
+
+// commitManifest replaces the manifest of dir with m. renamed tells
+// whether the new manifest took the old one's place, even if an error
+// followed: the files it names must then stay.
+func commitManifest(fsys fileSystem, dir string, m *manifest) (renamed bool, err error) {
+	f, err := fsys.CreateTemp(dir, ".tmp-"+manifestName+"-*")
+	if err != nil {
+		return false, err
+	}
+	fail := func(err error) (bool, error) {
+		f.Close()
+		fsys.Remove(f.Name())
+		return false, err
+	}
+	if _, err := f.Write(m.marshal()); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		fsys.Remove(f.Name())
+		return false, err
+	}
+	if err := fsys.Rename(f.Name(), filepath.Join(dir, manifestName)); err != nil {
+		fsys.Remove(f.Name())
+		return false, err
+	}
+	return true, fsys.SyncDir(dir)
+}
+
+// removeLeftovers removes the files of dir that an interrupted change left:
+// temporary files, and runs the manifest m does not name. It is called with
+// the lock held.
+func removeLeftovers(fsys fileSystem, dir string, m *manifest) error {
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	named := map[string]bool{}
+	for _, r := range m.runs {
+		named[r.name] = true
+	}
+	removed := false
+	for _, n := range names {
+		if strings.HasPrefix(n, ".tmp-") || isRunName(n) && !named[n] {
+			if err := fsys.Remove(filepath.Join(dir, n)); err != nil {
+				return err
+			}
+			removed = true
+		}
+	}
+	if removed {
+		return fsys.SyncDir(dir)
+	}
+	return nil
+}
+
+// batchWriter turns a batch of band records into runs: it holds records up
+// to limit bytes, then sorts them and writes them as a run.
+type batchWriter struct {
+	fs       fileSystem
+	dir      string
+	m        *manifest
+	limit    int64
+	entries  Entries
+	added    []runEntry
+	repeated int
+}
+
+func (b *batchWriter) add(key, id []byte) error {
+	b.entries.Add(key, id)
+	if b.entries.Bytes() >= b.limit {
+		return b.flush()
+	}
+	return nil
+}
+
+func (b *batchWriter) flush() error {
+	if b.entries.Len() == 0 {
+		return nil
+	}
+	b.repeated += b.entries.Sort()
+	name := runName(b.m.next)
+	b.m.next++
+	e, err := writeRun(b.fs, b.dir, name, func(w *runWriter) error {
+		for i := range b.entries.Len() {
+			if err := w.add(b.entries.At(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.added = append(b.added, e)
+	b.entries.Reset()
+	return nil
+}
+
+// commit writes the last run and the manifest that adds the new runs. On
+// an error before the manifest is replaced, the new runs are removed.
+func (b *batchWriter) commit() error {
+	err := b.flush()
+	if err == nil {
+		err = b.fs.SyncDir(b.dir)
+	}
+	if err != nil {
+		b.abort()
+		return err
+	}
+	b.m.runs = append(b.m.runs, b.added...)
+	renamed, err := commitManifest(b.fs, b.dir, b.m)
+	if err != nil && !renamed {
+		b.abort()
+	}
+	return err
+}
+
+// abort removes the runs written, which no manifest names.
+func (b *batchWriter) abort() {
+	for _, e := range b.added {
+		b.fs.Remove(filepath.Join(b.dir, e.name))
+	}
+}
+
+// merged yields the entries of several runs in (key, id) order, each
+// distinct entry once.
+type merged struct {
+	h       cursorHeap
+	prevKey []byte
+	prevID  []byte
+	started bool
+}
+
+func newMerged(runs []*run) (*merged, error) {
+	m := &merged{}
+	for _, r := range runs {
+		c := newCursor(r)
+		if c.next() {
+			m.h = append(m.h, c)
+		} else if c.err != nil {
+			return nil, c.err
+		}
+	}
+	heap.Init(&m.h)
+	return m, nil
+}
+
+// each calls fn with every distinct entry, in order.
+func (m *merged) each(fn func(key, id []byte) error) error {
+	for len(m.h) > 0 {
+		c := m.h[0]
+		if !m.started || !bytes.Equal(c.key, m.prevKey) || !bytes.Equal(c.id, m.prevID) {
+			if err := fn(c.key, c.id); err != nil {
+				return err
+			}
+			m.prevKey = append(m.prevKey[:0], c.key...)
+			m.prevID = append(m.prevID[:0], c.id...)
+			m.started = true
+		}
+		if c.next() {
+			heap.Fix(&m.h, 0)
+		} else {
+			if c.err != nil {
+				return c.err
+			}
+			heap.Pop(&m.h)
+		}
+	}
+	return nil
+}
+
+type cursorHeap []*cursor
+
+func (h cursorHeap) Len() int { return len(h) }
+func (h cursorHeap) Less(i, j int) bool {
+	return compareEntry(h[i].key, h[i].id, h[j].key, h[j].id) < 0
+}
+
+// compareEntry orders records by key, then id, bytewise.
+func compareEntry(k1, id1, k2, id2 []byte) int {
+	if c := bytes.Compare(k1, k2); c != 0 {
+		return c
+	}
+	return bytes.Compare(id1, id2)
+}
+func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *cursorHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// merge merges the newest runs of the index into one, so that at most
+// maxRuns remain (at least 1). It returns the number of runs merged (0
+// when there were no more than maxRuns). The index is closed after.
+func (ix *Index) merge(maxRuns int) (int, error) {
+	defer ix.Close()
+	maxRuns = max(maxRuns, 1)
+	if len(ix.runs) <= maxRuns {
+		return 0, nil
+	}
+	keep := maxRuns - 1
+	old := ix.runs[keep:]
+	src, err := newMerged(old)
+	if err != nil {
+		return 0, err
+	}
+	m := *ix.m
+	name := runName(m.next)
+	m.next++
+	e, err := writeRun(ix.fs, ix.Dir, name, func(w *runWriter) error { return src.each(w.add) })
+	if err != nil {
+		return 0, err
+	}
+	if err := ix.fs.SyncDir(ix.Dir); err != nil {
+		ix.fs.Remove(filepath.Join(ix.Dir, name))
+		return 0, err
+	}
+	m.runs = append(append([]runEntry(nil), m.runs[:keep]...), e)
+	if renamed, err := commitManifest(ix.fs, ix.Dir, &m); err != nil {
+		if !renamed {
+			ix.fs.Remove(filepath.Join(ix.Dir, name))
+		}
+		return 0, err
+	}
+	// Committed: the merged runs are no longer named. Their removal may
+	// fail without harm (the next change removes them).
+	for _, r := range old {
+		ix.fs.Remove(filepath.Join(ix.Dir, r.name))
+	}
+	ix.fs.SyncDir(ix.Dir)
+	return len(old), nil
+}
