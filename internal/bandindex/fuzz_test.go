@@ -33,7 +33,7 @@ func (bufTemp) Name() string { return "x.run" }
 // readAll opens a run from bytes and reads every record; it must fail
 // cleanly or succeed, never panic.
 func readAll(data []byte) (n int, err error) {
-	r, err := readRun(memReader{data}, "x.run")
+	r, err := readRun(memReader{data}, "x.run", "x.run")
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +115,7 @@ func TestRunRoundTrip(t *testing.T) {
 		recs = append(recs, [2]string{string(binary.BigEndian.AppendUint32([]byte("key"), uint32(i/3))), string(rune('a'+i%3)) + "-id"})
 	}
 	data := runBytes(t, recs)
-	r, err := readRun(memReader{data}, "x.run")
+	r, err := readRun(memReader{data}, "x.run", "x.run")
 	if err != nil {
 		t.Fatal(err)
 	}

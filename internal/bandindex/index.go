@@ -65,7 +65,7 @@ func readManifest(fsys fileSystem, dir string) (*manifest, error) {
 	}
 	defer f.Close()
 	if f.Size() > maxManifest {
-		return nil, fmt.Errorf("%s: %d bytes: not a manifest", path, f.Size())
+		return nil, damaged(path, "%d bytes: not a manifest", f.Size())
 	}
 	data := make([]byte, f.Size())
 	if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
@@ -83,11 +83,17 @@ func (ix *Index) openRuns() error {
 		}
 		ix.runs = append(ix.runs, r)
 		if r.footer != e.footer || r.records != e.records || uint64(r.f.Size()) != e.bytes {
-			return fmt.Errorf("%s: %d records, %d bytes, footer checksum %016x; the manifest names one of %d records, %d bytes, %016x: not the run it names",
-				path, r.records, r.f.Size(), r.footer, e.records, e.bytes, e.footer)
+			return damaged(path, "%d records, %d bytes, footer checksum %016x; the manifest names one of %d records, %d bytes, %016x: not the run it names",
+				r.records, r.f.Size(), r.footer, e.records, e.bytes, e.footer)
 		}
 	}
 	return nil
+}
+
+// damaged returns the error for a damaged file of the index, "path:
+// message", which stops a command with status 2, as bad input does.
+func damaged(path, format string, args ...any) error {
+	return &record.Error{Pos: record.Pos{File: path}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Close closes the run files.

@@ -245,6 +245,7 @@ func (r *footerReader) bytes() []byte {
 // needed.
 type run struct {
 	name    string
+	path    string
 	f       readFile
 	records uint64
 	blocks  []blockMeta
@@ -258,56 +259,56 @@ func openRun(fsys fileSystem, path, name string) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := readRun(f, name)
+	r, err := readRun(f, path, name)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return r, nil
 }
 
-func readRun(f readFile, name string) (*run, error) {
+func readRun(f readFile, path, name string) (*run, error) {
 	size := f.Size()
 	if size < preambleSize+trailerSize {
-		return nil, fmt.Errorf("%d bytes: too short for a run file (truncated?)", size)
+		return nil, damaged(path, "%d bytes: too short for a run file (truncated?)", size)
 	}
 	var pre [preambleSize]byte
 	if _, err := f.ReadAt(pre[:], 0); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if string(pre[:8]) != runMagic {
-		return nil, errors.New("not a bandindex run file")
+		return nil, damaged(path, "not a bandindex run file")
 	}
 	if v := binary.LittleEndian.Uint32(pre[8:]); v != Version {
-		return nil, fmt.Errorf("run format version %d; this bandindex reads version %d", v, Version)
+		return nil, damaged(path, "run format version %d; this bandindex reads version %d", v, Version)
 	}
 	var tr [trailerSize]byte
 	if _, err := f.ReadAt(tr[:], size-trailerSize); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if string(tr[24:]) != endMagic {
-		return nil, errors.New("no end mark: truncated or damaged")
+		return nil, damaged(path, "no end mark: truncated or damaged")
 	}
 	off, length, sum := binary.LittleEndian.Uint64(tr[0:]), binary.LittleEndian.Uint64(tr[8:]), binary.LittleEndian.Uint64(tr[16:])
 	if off < preambleSize || off+length != uint64(size-trailerSize) {
-		return nil, errors.New("footer out of place: damaged")
+		return nil, damaged(path, "footer out of place: damaged")
 	}
 	footer := make([]byte, length)
 	if _, err := f.ReadAt(footer, int64(off)); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if xxhash.Sum64(footer) != sum {
-		return nil, errors.New("footer checksum mismatch: damaged")
+		return nil, damaged(path, "footer checksum mismatch: damaged")
 	}
-	r := &run{name: name, f: f, footer: sum}
+	r := &run{name: name, path: path, f: f, footer: sum}
 	fr := &footerReader{b: footer}
 	if v := fr.u32(); v != Version && fr.err == nil {
-		return nil, fmt.Errorf("footer of format version %d", v)
+		return nil, damaged(path, "footer of format version %d: damaged", v)
 	}
 	r.records = fr.u64()
 	n := fr.u32()
 	if fr.err == nil && uint64(n) > length {
-		return nil, errors.New("damaged footer: too many blocks")
+		return nil, damaged(path, "damaged footer: too many blocks")
 	}
 	r.blocks = make([]blockMeta, 0, n)
 	next := uint64(preambleSize)
@@ -318,10 +319,10 @@ func readRun(f readFile, name string) (*run, error) {
 			break
 		}
 		if b.off != next || b.count == 0 || b.raw > maxBlock {
-			return nil, fmt.Errorf("damaged footer: block %d", i)
+			return nil, damaged(path, "damaged footer: block %d", i)
 		}
 		if i > 0 && bytes.Compare(b.first, r.blocks[i-1].first) < 0 {
-			return nil, fmt.Errorf("damaged footer: block %d out of order", i)
+			return nil, damaged(path, "damaged footer: block %d out of order", i)
 		}
 		next += uint64(b.length)
 		total += uint64(b.count)
@@ -329,10 +330,10 @@ func readRun(f readFile, name string) (*run, error) {
 	}
 	r.last = fr.bytes()
 	if fr.err != nil {
-		return nil, fmt.Errorf("damaged footer: %v", fr.err)
+		return nil, damaged(path, "damaged footer: %v", fr.err)
 	}
 	if next != off || total != r.records {
-		return nil, errors.New("damaged footer: blocks don't add up")
+		return nil, damaged(path, "damaged footer: blocks don't add up")
 	}
 	return r, nil
 }
@@ -346,18 +347,18 @@ func (r *run) readBlock(i int, comp, buf []byte) (entries, compBuf []byte, err e
 	}
 	comp = comp[:b.length]
 	if _, err := r.f.ReadAt(comp, int64(b.off)); err != nil {
-		return nil, comp, fmt.Errorf("%s block %d: %w", r.name, i, err)
+		return nil, comp, fmt.Errorf("%s: block %d: %w", r.path, i, err)
 	}
 	if xxhash.Sum64(comp) != b.sum {
-		return nil, comp, fmt.Errorf("%s block %d: checksum mismatch: damaged", r.name, i)
+		return nil, comp, damaged(r.path, "block %d: checksum mismatch: damaged", i)
 	}
 	_, dec := codecs()
 	out, err := dec.DecodeAll(comp, buf[:0])
 	if err != nil {
-		return nil, comp, fmt.Errorf("%s block %d: %w", r.name, i, err)
+		return nil, comp, damaged(r.path, "block %d: %v: damaged", i, err)
 	}
 	if len(out) != int(b.raw) {
-		return nil, comp, fmt.Errorf("%s block %d: %d bytes of entries, the footer says %d: damaged", r.name, i, len(out), b.raw)
+		return nil, comp, damaged(r.path, "block %d: %d bytes of entries, the footer says %d: damaged", i, len(out), b.raw)
 	}
 	return out, comp, nil
 }
@@ -434,7 +435,7 @@ func (c *cursor) uvarint() (uint64, bool) {
 }
 
 func (c *cursor) damaged() bool {
-	c.err = fmt.Errorf("%s block %d: entries don't decode: damaged", c.r.name, c.block)
+	c.err = damaged(c.r.path, "block %d: entries don't decode: damaged", c.block)
 	c.valid = false
 	return false
 }

@@ -126,7 +126,7 @@ func RunBuild(ctx context.Context, opt Options, dir string, inputs []string, std
 	defer unlock()
 	if f, err := fsys.Open(filepath.Join(dir, manifestName)); err == nil {
 		f.Close()
-		return fmt.Errorf("%s: already a band index: add records to it with bandindex add", dir)
+		return &record.Error{Pos: record.Pos{File: dir}, Msg: "already a band index: add records to it with bandindex add"}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -307,12 +307,12 @@ func (ix *Index) Check() error {
 			if c.block != block {
 				block = c.block
 				if string(c.key) != string(r.blocks[block].first) {
-					return fmt.Errorf("%s block %d: first key %q, the footer says %q: damaged", r.name, block, c.key, r.blocks[block].first)
+					return damaged(r.path, "block %d: first key %q, the footer says %q: damaged", block, c.key, r.blocks[block].first)
 				}
 			}
 			if n > 0 {
 				if cmp := compareEntry(c.key, c.id, prevKey, prevID); cmp <= 0 {
-					return fmt.Errorf("%s block %d: record %q %q out of order: damaged", r.name, block, c.key, c.id)
+					return damaged(r.path, "block %d: record %q %q out of order: damaged", block, c.key, c.id)
 				}
 			}
 			prevKey = append(prevKey[:0], c.key...)
@@ -323,10 +323,10 @@ func (ix *Index) Check() error {
 			return c.err
 		}
 		if n != r.records {
-			return fmt.Errorf("%s: %d records read, the footer says %d: damaged", r.name, n, r.records)
+			return damaged(r.path, "%d records read, the footer says %d: damaged", n, r.records)
 		}
 		if n > 0 && string(prevKey) != string(r.last) {
-			return fmt.Errorf("%s: last key %q, the footer says %q: damaged", r.name, prevKey, r.last)
+			return damaged(r.path, "last key %q, the footer says %q: damaged", prevKey, r.last)
 		}
 	}
 	return nil

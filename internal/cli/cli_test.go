@@ -70,8 +70,8 @@ func TestHelp(t *testing.T) {
 		}
 		wants := []string{"EXIT STATUS"}
 		switch s.Name {
-		case "index": // its subcommands have the options
-			wants = append(wants, "USAGE:\n   index COMMAND [options] "+s.Args, "COMMANDS:")
+		case "index", "bandindex": // their subcommands have the options
+			wants = append(wants, "USAGE:\n   "+s.Name+" COMMAND [options] "+s.Args, "COMMANDS:")
 		case "keep": // it writes documents, which have no headers
 			wants = append(wants, "USAGE:\n   keep [options] "+s.Args, "--output FILE, -o FILE")
 		case "docfreq": // its header carries the number of documents idf needs

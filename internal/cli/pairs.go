@@ -39,15 +39,31 @@ K (and --blocks or --tables as band had them). A pair in a bucket capped by
 --max-bucket is not looked for in its other tables. Memory: about 24 bytes
 per band record and, per distinct id, its length plus about 56 bytes.
 
+AGAINST AN INDEX
+--against IDX pairs a batch of new band records with the records stored in
+a band index (bandindex(1)) of the documents seen before, which are not
+read again: for each key of the batch, the bucket is the batch's ids and
+the stored ones together, and its pairs that hold an id of the batch are
+written (an id in both counts as new): pairs among the new documents and
+between new and old, never between two old ones, each once, sorted as
+always. --max-bucket caps the bucket as a whole. The batch's header lines
+must be those of the records the index was built from. The pairs of the
+old documents and those of --against together are the pairs of everything.
+Memory: the batch as above (with --sorted, its largest bucket), per run of
+the index the first key of each block and one block of about 64 KiB, and
+the pair buffer (--memory), spilled to disk past it.
+
 EXAMPLES
    band --threshold 0.8 sketches.tsv | pairs > candidates.tsv
    LC_ALL=C sort -t$'\t' -k1,1 -S 4G keys.tsv | pairs --sorted --max-bucket 1000
-   band --hamming 3 fingerprints.tsv | pairs > near.tsv`,
+   band --hamming 3 fingerprints.tsv | pairs > near.tsv
+   pairs --against crawl.idx todays-keys.tsv > new-candidates.tsv`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "max-bucket", Usage: "pair only the `N` smallest ids of a larger bucket (0: no cap)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
-			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
+			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted or --against, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
+			&cli.StringFlag{Name: "against", Usage: "pair the input, a batch of new band records, with the band index `IDX` (bandindex)"},
 			&cli.IntFlag{Name: "hamming", Usage: "the input is Hamming band records without a header, for distance at most `K`"},
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "with --hamming, the `SCHEME` band used: manku or pigeonhole"},
 			&cli.IntFlag{Name: "blocks", Usage: "with --hamming, the blocks `B` band used (default k+3)"},
@@ -70,8 +86,12 @@ func pairsAction(c *cli.Context, env *Env) error {
 		SkipBad:     c.Bool("skip-bad"),
 		NoHeader:    c.Bool("no-header"),
 		Progress:    c.Bool("progress"),
+		Against:     c.String("against"),
 	}
 	if c.IsSet("hamming") {
+		if opt.Against != "" {
+			return usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+		}
 		h, err := hammingOptions(c, c.Int("hamming"))
 		if err != nil {
 			return err

@@ -44,6 +44,10 @@ type Options struct {
 	// Hamming gives the Hamming scheme of band records that have no band
 	// header (hamming.go); a header with scheme=hamming gives it otherwise.
 	Hamming *band.HammingOptions
+
+	// Against names a band index (bandindex) that the input, a batch of
+	// new band records, is paired with (against.go).
+	Against string
 }
 
 // Header returns the stage's header line.
@@ -84,6 +88,10 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	var st stats
 	switch {
+	case opt.Against != "" && scheme != nil:
+		return fmt.Errorf("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+	case opt.Against != "":
+		err = runAgainst(ctx, opt, sc, out, &st)
 	case scheme != nil && opt.Sorted:
 		err = runHammingSorted(ctx, opt, scheme, sc, out, &st)
 	case scheme != nil:

@@ -57,10 +57,22 @@ func runAttach(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	// other stage refuses attached pairs by it.
 	w := record.NewWriter(stdout, false, opt.LineBuffered, record.NewHeader(record.AttachStage, "values", values))
 	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	main := stream.NewLines(inputs)
 	side := newSideReader(file)
-	src := &joinSource{main: stream.NewLines(inputs), side: side,
+	src := &joinSource{main: main, side: side,
 		order: "id %s comes after %s (line %d): verify --attach needs pairs sorted by their first id (LC_ALL=C sort -t$'\\t' -k1,1)"}
 	defer src.Close()
+	// Attached pairs are refused (by the writer, as every stage refuses
+	// them) before their order is looked at.
+	peeked, _, err := main.Peek()
+	if err != nil {
+		return err
+	}
+	for _, h := range peeked {
+		if h.Header.Stage == record.AttachStage {
+			return w.Header(h.Header, h.Pos)
+		}
+	}
 	if _, err := sideHeaders(side, w); err != nil {
 		return err
 	}
