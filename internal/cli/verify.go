@@ -69,8 +69,9 @@ The attached pairs take about 17 bytes per shingle per pair: give sort a
 --temporary-directory with room, or --compress-program=zstd.
 --threshold and --containment belong to --sorted, which scores.
 
-Each step holds one piece of its input at a time per worker (about 1 MB
-and the records it names), whatever the size of the files. Input out of
+Memory: each step holds a few pieces of its input per worker, about 2 MB
+each (lines, the records of the file they name and, for --attach, what they
+write), whatever the size of the files. Input out of
 order stops the stage with the place of the first record out of order (an
 id repeated in the file, too), even under --skip-bad: the join would
 otherwise be silently wrong.

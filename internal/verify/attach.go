@@ -59,7 +59,7 @@ func runAttach(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
 	main := stream.NewLines(inputs)
 	side := newSideReader(file)
-	src := &joinSource{main: main, side: side,
+	src := &joinSource{main: main, side: side, copies: true,
 		order: "id %s comes after %s (line %d): verify --attach needs pairs sorted by their first id (LC_ALL=C sort -t$'\\t' -k1,1)"}
 	defer src.Close()
 	// Attached pairs are refused (by the writer, as every stage refuses

@@ -25,8 +25,10 @@ import (
 // are sequential, the parsing and scoring are the workers'.
 
 // pieceBytes bounds the lines plus side records of one piece (a piece holds
-// at least one line and its side record, whatever their size).
-var pieceBytes = stream.ChunkSize
+// at least one line and its side record, whatever their size), and with
+// copies its output. A chunk of the input (stream.ChunkSize) and the side
+// records of its keys mostly fit in one piece.
+var pieceBytes = 2 * stream.ChunkSize
 
 // sideRecords are the records of the sorted file that a piece's lines name,
 // ascending by id, with their places. A record is the whole line.
@@ -141,6 +143,10 @@ type joinSource struct {
 	side *sideReader
 	// order is the message for main input out of order.
 	order string
+	// copies says that each line's output carries its side record (attach):
+	// the record's size then counts once per line against the piece's
+	// bytes, which bound its output too.
+	copies bool
 
 	cur     *stream.Chunk
 	rest    []byte // lines of cur not yet handed out
@@ -181,8 +187,6 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 		if c == nil {
 			return j.finish()
 		}
-		// The pieces share the chunk's buffer, which is left to the
-		// garbage collector rather than returned to the pool.
 		j.cur, j.rest, j.line, j.ordinal = c, c.Data, c.FirstLine, c.FirstOrdinal
 	}
 	side := &sideRecords{}
@@ -191,6 +195,7 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 	size, n := 0, 0
 	var pieceKey []byte
 	inKey := false // pieceKey is set
+	copied := 0    // bytes each line of pieceKey copies into the output
 	for n < len(j.rest) && size < pieceBytes {
 		i := bytes.IndexByte(j.rest[n:], '\n')
 		line := record.TrimEOL(j.rest[n : n+i+1])
@@ -204,8 +209,10 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 		}
 		key, _, _ := record.Cut(line)
 		if inKey && bytes.Equal(key, pieceKey) {
+			size += copied
 			continue
 		}
+		copied = 0
 		if j.started {
 			switch c := bytes.Compare(key, j.prevKey); {
 			case c < 0:
@@ -215,8 +222,12 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 				if j.last != nil {
 					side.add(j.lastID, j.last, j.lastPos)
 					size += len(j.last)
+					if j.copies {
+						copied = len(j.last)
+					}
 				}
 				pieceKey, inKey = key, true
+				size += copied
 				continue
 			}
 		}
@@ -237,9 +248,22 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 			j.lastPos = rpos
 			side.add(j.lastID, j.last, rpos)
 			size += len(rec)
+			if j.copies {
+				copied = len(rec)
+			}
 		}
+		size += copied
 	}
-	piece.Data = j.rest[:n]
+	if n == len(j.cur.Data) {
+		// The piece is the whole chunk: hand the chunk itself out, so
+		// that its buffer goes back to the pool.
+		j.cur.Seq, j.cur.Value = piece.Seq, side
+		piece = j.cur
+	} else {
+		// The pieces of a chunk share its buffer, which is left to the
+		// garbage collector rather than returned to the pool.
+		piece.Data = j.rest[:n]
+	}
 	j.rest = j.rest[n:]
 	side.headers = j.side.takeHeaders()
 	return piece, nil

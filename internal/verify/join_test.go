@@ -1,8 +1,13 @@
 package verify
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +312,42 @@ func TestJoinEmpty(t *testing.T) {
 	_, got := joinRun(t, Options{Shingles: shingles, Threshold: 0.8}, head)
 	if got != want || want == "" {
 		t.Errorf("headers only: got %q, want %q", got, want)
+	}
+}
+
+// BenchmarkJoin times verify in memory and the two steps of the join on
+// the same pairs (the sort between them is sort(1)'s): bytes of pair input
+// per second.
+func BenchmarkJoin(b *testing.B) {
+	rng := rand.New(rand.NewPCG(6, 3))
+	shingles, pairs := randomCorpus(rng, 2000, 40000)
+	dir := b.TempDir()
+	sfile, pfile := filepath.Join(dir, "s.tsv"), filepath.Join(dir, "p.tsv")
+	os.WriteFile(sfile, []byte(shingles), 0o644)
+	os.WriteFile(pfile, []byte(pairs), 0o644)
+	var attached bytes.Buffer
+	if err := Run(context.Background(), Options{Shingles: sfile, Attach: true}, []string{pfile}, &attached, io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	afile := filepath.Join(dir, "a.tsv")
+	os.WriteFile(afile, []byte(sortByKey(attached.String())), 0o644)
+	for _, c := range []struct {
+		name  string
+		opt   Options
+		input string
+	}{
+		{"memory", Options{Shingles: sfile, Threshold: 0.5}, pfile},
+		{"attach", Options{Shingles: sfile, Attach: true}, pfile},
+		{"sorted", Options{Shingles: sfile, Sorted: true, Threshold: 0.5}, afile},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(pairs)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Run(context.Background(), c.opt, []string{c.input}, io.Discard, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
