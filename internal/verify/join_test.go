@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // sortByKey sorts record lines bytewise by their first field, stably, as
@@ -349,5 +351,46 @@ func BenchmarkJoin(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestAttachPieceOutput: a document with many pairs and a large set is
+// attached in pieces whose output stays near the piece size, not in one
+// output as large as all its pairs.
+func TestAttachPieceOutput(t *testing.T) {
+	set := make([]uint64, 2000)
+	for i := range set {
+		set[i] = uint64(i)
+	}
+	shingles := writeFile(t, "s.tsv", "a\t"+hexSet(set...)+"\nb\t\n")
+	var pairs strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&pairs, "a\tb%05d\n", i)
+	}
+	side := newSideReader(shingles)
+	src := &joinSource{main: stream.NewLines([]string{writeFile(t, "p.tsv", pairs.String())}), side: side, copies: true, order: "%s %s %d"}
+	defer src.Close()
+	record := 2000 * 17
+	lines, pieces := 0, 0
+	for {
+		c, err := src.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil {
+			break
+		}
+		n := bytes.Count(c.Data, []byte{'\n'})
+		if out := n * record; out > pieceBytes+record {
+			t.Fatalf("a piece of %d lines writes about %d bytes, over %d", n, out, pieceBytes+record)
+		}
+		lines += n
+		pieces++
+		if len(c.Value.(*sideRecords).ids) != 1 {
+			t.Fatalf("piece %d holds %d records of the file, want 1 (a's, again in each piece)", pieces, len(c.Value.(*sideRecords).ids))
+		}
+	}
+	if lines != 5000 || pieces < 50 {
+		t.Errorf("%d lines in %d pieces", lines, pieces)
 	}
 }
