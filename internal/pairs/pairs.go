@@ -2,9 +2,9 @@
 // key and writes every pair of ids that share a key once, as "idA TAB idB"
 // with idA < idB bytewise, sorted.
 //
-// By default it holds every record: about 24 bytes per band record (48 while they are sorted), each
-// distinct id once (its length plus about 40 bytes), and 8 bytes per
-// candidate pair before duplicates are removed. With Sorted it reads
+// By default it holds every record: about 24 bytes per band record (48
+// while they are sorted), each distinct id once (its length plus about 40
+// bytes), and 8 bytes per candidate pair before duplicates are removed. With Sorted it reads
 // key-sorted input (LC_ALL=C sort -t$'\t' -k1,1) one bucket at a time and
 // holds only the largest bucket plus a buffer of pairs that spills to
 // sorted runs on disk, merged at the end.
