@@ -190,6 +190,15 @@ func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
 	if name == "" || name == "-" {
 		return &outputFile{w: env.Stdout}, nil
 	}
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO) is
+		// written in place: renaming a file over it would replace it.
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &outputFile{w: f, f: f}, nil
+	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
 	if err != nil {
 		return nil, err
@@ -200,6 +209,12 @@ func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
 // finish renames the output into place if err is nil, else removes it.
 func (o *outputFile) finish(err error) error {
 	if o.f == nil {
+		return err
+	}
+	if o.target == "" { // written in place
+		if cerr := o.f.Close(); err == nil {
+			err = cerr
+		}
 		return err
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/neardup/neardup/internal/cli"
@@ -316,5 +317,35 @@ func TestManPagesUpToDate(t *testing.T) {
 				t.Errorf("%s man page lacks %q", s.Name, want)
 			}
 		}
+	}
+}
+
+// -o naming a FIFO (or a device such as /dev/null) writes into it: renaming
+// a temporary file over it, as -o does for a regular file, would replace it
+// (it once replaced /dev/null with a regular file).
+func TestOutputToFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "out.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	in := filepath.Join(dir, "docs.tsv")
+	os.WriteFile(in, []byte("a\tthe quick brown fox\n"), 0o644)
+	got := make(chan []byte)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- b
+	}()
+	if status, _, stderr := run(t, "shingle", "-o", fifo, in); status != 0 {
+		t.Fatalf("shingle -o FIFO: status %d: %s", status, stderr)
+	}
+	if b := <-got; !bytes.Contains(b, []byte("a\t")) {
+		t.Errorf("the FIFO's reader got %q", b)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("after shingle -o FIFO the FIFO is %v (%v)", st.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d files in the directory, want the FIFO and the input: a temporary file was left", len(entries))
 	}
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,9 @@ import (
 // old file or the new one whole: it writes a temporary file beside it,
 // syncs it, renames it into place and syncs the directory.
 func writeFileAtomic(name string, fn func(w io.Writer) error) error {
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file: the state is renamed into place, which would replace it", name)
+	}
 	dir := filepath.Dir(name)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
 	if err != nil {

@@ -84,37 +84,3 @@ func itoa(n int) string {
 		}
 	}
 }
-
-func TestSortFuncMatchesSlicesSortFunc(t *testing.T) {
-	type pair struct{ k, v uint64 }
-	cmp := func(x, y pair) int {
-		switch {
-		case x.k != y.k:
-			if x.k < y.k {
-				return -1
-			}
-			return 1
-		case x.v < y.v:
-			return -1
-		case x.v > y.v:
-			return 1
-		}
-		return 0
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	var tmp []pair
-	for _, n := range []int{0, 1, 10, 64, 1000, 50000} {
-		for _, distinct := range []uint64{3, 1 << 62} {
-			a := make([]pair, n)
-			for i := range a {
-				a[i] = pair{r.Uint64N(distinct) << 1, r.Uint64N(4)}
-			}
-			want := slices.Clone(a)
-			slices.SortFunc(want, cmp)
-			tmp = SortFunc(a, tmp, func(p *pair) uint64 { return p.k }, cmp)
-			if !slices.Equal(a, want) {
-				t.Fatalf("n=%d distinct=%d: not sorted like slices.SortFunc", n, distinct)
-			}
-		}
-	}
-}

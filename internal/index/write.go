@@ -163,6 +163,9 @@ func encodeIDs(entries entrySeq, blockSize int, w io.Writer) (section, uint64, e
 // is synced and then renamed over path (and the directory synced). Until the
 // rename, path is untouched; a failure removes the new file.
 func writeIndex(fsys fileSystem, path string, c *content) (err error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file: the index is renamed into place, which would replace it", path)
+	}
 	dir := filepath.Dir(path)
 	tmp, err := fsys.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -79,7 +79,7 @@ func parseHammingBand(line []byte, scheme *lsh.Hamming) (key, id []byte, table i
 		return nil, nil, 0, fp, record.Bad("key %q: want %d lower-case hex digits (table, then key bits)", key, 4+scheme.F/4)
 	}
 	for _, c := range key[:4] {
-		table = table<<4 | int(hexDigit(c))
+		table = table<<4 | int(lowerHexValue[c])
 	}
 	if table >= len(scheme.Tables) {
 		return nil, nil, 0, fp, record.Bad("key %s names table %d, the scheme has %d", key, table, len(scheme.Tables))
@@ -91,18 +91,12 @@ func parseHammingBand(line []byte, scheme *lsh.Hamming) (key, id []byte, table i
 	return key, id, table, simhash.Fingerprint{Hi: hi, Lo: lo}, nil
 }
 
-type hammingEntry struct {
-	key   key128
-	doc   uint32
-	table uint32
-}
-
 // runHammingMemory holds every record, then groups.
 func runHammingMemory(ctx context.Context, opt Options, scheme *lsh.Hamming, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	index := map[string]uint32{}
 	var ids []string
 	var fps []simhash.Fingerprint
-	var entries []hammingEntry
+	var entries []entry
 	for sc.Scan() {
 		key, id, table, fp, err := parseHammingBand(sc.Line(), scheme)
 		if err != nil {
@@ -125,7 +119,7 @@ func runHammingMemory(ctx context.Context, opt Options, scheme *lsh.Hamming, sc 
 		} else if fps[d] != fp {
 			return record.Errorf(sc.Pos(), "id %s comes with two fingerprints", id)
 		}
-		entries = append(entries, hammingEntry{parseKey(key), d, uint32(table)})
+		entries = append(entries, entry{parseKey(key), d, uint32(table)})
 		if st.records%(1<<16) == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -154,15 +148,7 @@ func runHammingMemory(ctx context.Context, opt Options, scheme *lsh.Hamming, sc 
 		entries[i].doc = rank[entries[i].doc]
 	}
 	rank = nil
-	slices.SortFunc(entries, func(a, b hammingEntry) int {
-		if a.key != b.key {
-			if a.key.less(b.key) {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(a.doc, b.doc)
-	})
+	sortEntries(entries)
 	var pairs []uint64
 	var docs []uint32
 	for i := 0; i < len(entries); {

@@ -1,6 +1,9 @@
 package pairs
 
 import (
+	"math/bits"
+	"slices"
+
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/record"
 )
@@ -16,13 +19,17 @@ const hashedKeyBit = 1 << 63
 var keySeed = [2]uint64{0x243f6a8885a308d3, 0x13198a2e03707344}
 
 func parseKey(k []byte) key128 {
-	if len(k) == 20 && isLowerHex(k) {
+	if len(k) == 20 {
+		h, ok := record.ParseLowerHex64(k[4:])
 		var band uint64
 		for _, c := range k[:4] {
-			band = band<<4 | uint64(hexDigit(c))
+			d := lowerHexValue[c]
+			ok = ok && d < 16
+			band = band<<4 | uint64(d)
 		}
-		h, _ := record.ParseHex64(k[4:])
-		return key128{band, h}
+		if ok {
+			return key128{band, h}
+		}
 	}
 	d := xxhash.NewWithSeed(keySeed[0])
 	d.Write(k)
@@ -32,25 +39,88 @@ func parseKey(k []byte) key128 {
 	return key128{hi | hashedKeyBit, d.Sum64()}
 }
 
+// lowerHexValue maps a lower-case hex digit to its value, anything else to
+// 0xff.
+var lowerHexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i := byte(0); i < 10; i++ {
+		t['0'+i] = i
+	}
+	for i := byte(0); i < 6; i++ {
+		t['a'+i] = 10 + i
+	}
+	return t
+}()
+
+// sortEntries sorts entries by key (lo, then hi), then document. The low
+// word of a key is a hash, uniform: the entries are scattered into about n
+// buckets by its leading bits, then each bucket (a few entries) is sorted by
+// comparison. Linear time; the scatter needs a second array of the entries
+// while it runs (48 bytes per band record in all), and is 4 times faster
+// than pdqsort in place and 10 times faster than moving each entry straight
+// to its bucket, whose swaps miss the cache one after another
+// (BenchmarkSortEntries).
+func sortEntries(a []entry) {
+	n := len(a)
+	if n < 64 {
+		slices.SortFunc(a, compareEntries)
+		return
+	}
+	b := bits.Len(uint(n)) - 1
+	shift := 64 - b
+	counts := make([]uint32, 1<<b+1)
+	for i := range a {
+		counts[a[i].key.lo>>shift+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	tmp := make([]entry, n)
+	for i := range a {
+		k := a[i].key.lo >> shift
+		tmp[counts[k]] = a[i]
+		counts[k]++
+	}
+	start := uint32(0)
+	for _, end := range counts[:1<<b] {
+		if end-start > 1 {
+			slices.SortFunc(tmp[start:end], compareEntries)
+		}
+		start = end
+	}
+	copy(a, tmp)
+}
+
+// compareEntries orders entries by key (lo, then hi), then document.
+func compareEntries(a, b entry) int {
+	switch {
+	case a.key.lo != b.key.lo:
+		if a.key.lo < b.key.lo {
+			return -1
+		}
+		return 1
+	case a.key.hi != b.key.hi:
+		if a.key.hi < b.key.hi {
+			return -1
+		}
+		return 1
+	case a.doc != b.doc:
+		if a.doc < b.doc {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// isLowerHex reports whether k holds only lower-case hex digits.
 func isLowerHex(k []byte) bool {
 	for _, c := range k {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+		if lowerHexValue[c] > 15 {
 			return false
 		}
 	}
 	return true
-}
-
-func hexDigit(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c - 'a' + 10
-}
-
-func (a key128) less(b key128) bool {
-	if a.lo != b.lo {
-		return a.lo < b.lo
-	}
-	return a.hi < b.hi
 }

@@ -2,9 +2,9 @@
 // key and writes every pair of ids that share a key once, as "idA TAB idB"
 // with idA < idB bytewise, sorted.
 //
-// By default it holds every record: about 24 bytes per band record, each
-// distinct id once (its length plus about 40 bytes), and 8 bytes per
-// candidate pair before duplicates are removed. With Sorted it reads
+// By default it holds every record: about 24 bytes per band record (48
+// while they are sorted), each distinct id once (its length plus about 40
+// bytes), and 8 bytes per candidate pair before duplicates are removed. With Sorted it reads
 // key-sorted input (LC_ALL=C sort -t$'\t' -k1,1) one bucket at a time and
 // holds only the largest bucket plus a buffer of pairs that spills to
 // sorted runs on disk, merged at the end.
@@ -124,9 +124,12 @@ func parseBand(line []byte) (key, id []byte, err error) {
 	return key, id, nil
 }
 
+// entry is one band record: its bucket, its document and, for Hamming
+// keys, its table (in what would be padding).
 type entry struct {
-	key key128
-	doc uint32
+	key   key128
+	doc   uint32
+	table uint32
 }
 
 // runMemory holds every record, then groups.
@@ -153,7 +156,7 @@ func runMemory(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 			ids = append(ids, string(id))
 			index[ids[d]] = d
 		}
-		entries = append(entries, entry{parseKey(key), d})
+		entries = append(entries, entry{key: parseKey(key), doc: d})
 		if st.records%(1<<16) == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -177,15 +180,7 @@ func runMemory(ctx context.Context, opt Options, sc *stream.Scanner, out *stream
 		entries[i].doc = rank[entries[i].doc]
 	}
 	rank = nil
-	slices.SortFunc(entries, func(a, b entry) int {
-		if a.key != b.key {
-			if a.key.less(b.key) {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(a.doc, b.doc)
-	})
+	sortEntries(entries)
 	var pairs []uint64
 	var docs []uint32
 	for i := 0; i < len(entries); {

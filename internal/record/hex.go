@@ -33,13 +33,16 @@ func hexWord(x uint32) uint64 {
 func bytesAtLeast(x, c uint64) uint64 { return (x + (0x80-c)*0x0101010101010101) & 0x8080808080808080 }
 func bytesBelow(x, c uint64) uint64   { return ^(x + (0x80-c)*0x0101010101010101) & 0x8080808080808080 }
 
-// parseHexWord parses 8 hex digits (either case) held in a word, the first
-// digit in the most significant byte.
-func parseHexWord(x uint64) (uint32, bool) {
+// parseHexWord parses 8 hex digits held in a word, the first digit in the
+// most significant byte: either case, or only lower case when lowerOnly.
+func parseHexWord(x uint64, lowerOnly bool) (uint32, bool) {
 	if x&0x8080808080808080 != 0 {
 		return 0, false
 	}
 	lower := x | 0x2020202020202020
+	if lowerOnly {
+		lower = x
+	}
 	digit := bytesAtLeast(x, '0') & bytesBelow(x, '9'+1)
 	letter := bytesAtLeast(lower, 'a') & bytesBelow(lower, 'f'+1)
 	if digit|letter != 0x8080808080808080 {
@@ -57,8 +60,19 @@ func ParseHex64(b []byte) (uint64, bool) {
 	if len(b) != 16 {
 		return 0, false
 	}
-	hi, ok1 := parseHexWord(binary.BigEndian.Uint64(b))
-	lo, ok2 := parseHexWord(binary.BigEndian.Uint64(b[8:]))
+	hi, ok1 := parseHexWord(binary.BigEndian.Uint64(b), false)
+	lo, ok2 := parseHexWord(binary.BigEndian.Uint64(b[8:]), false)
+	return uint64(hi)<<32 | uint64(lo), ok1 && ok2
+}
+
+// ParseLowerHex64 parses exactly 16 lower-case hexadecimal digits, the form
+// neardup writes: keys compared as text must map to numbers one to one.
+func ParseLowerHex64(b []byte) (uint64, bool) {
+	if len(b) != 16 {
+		return 0, false
+	}
+	hi, ok1 := parseHexWord(binary.BigEndian.Uint64(b), true)
+	lo, ok2 := parseHexWord(binary.BigEndian.Uint64(b[8:]), true)
 	return uint64(hi)<<32 | uint64(lo), ok1 && ok2
 }
 

@@ -180,7 +180,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
 		id, field, ok := record.Cut(line)
 		if !ok {
-			return record.Bad("want id TAB shingle hashes, found no TAB")
+			return record.Bad("want id TAB shingle hashes, found no TAB in %q", clipLine(line))
 		}
 		var err error
 		w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field)
@@ -191,4 +191,12 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		r.Out = record.AppendSketch(r.Out, id, uint64(len(w.hashes)), w.vals)
 		return nil
 	})
+}
+
+// clipLine shortens a line for a message.
+func clipLine(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
 }
