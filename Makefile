@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check vet fmt-check man man-check bench scale fuzz demo install clean beam beam-test
+.PHONY: all build test check vet fmt-check man man-check bench larger-than-memory fuzz demo install clean beam beam-test
 
 all: build
 
@@ -50,9 +50,9 @@ bench:
 	./examples/bench.sh
 
 # The pipeline on a corpus several times a hard memory limit per process,
-# against the in-memory pipeline (examples/scale-bench.sh; DOCS, LIMIT).
-scale: build
-	./examples/scale-bench.sh
+# against the in-memory pipeline (examples/larger-than-memory-bench.sh; DOCS, LIMIT).
+larger-than-memory: build
+	./examples/larger-than-memory-bench.sh
 
 fuzz:
 	@for pkg in $$($(GO) list ./internal/...); do \

@@ -13,8 +13,10 @@
 #                      bytes each), never the pairs
 #
 # The result equals the in-memory pipeline's (checked, with every process
-# kept under a memory limit, in e2e/testdata/script/example_larger_than_memory.txtar;
-# examples/scale-bench.sh measures it on a corpus several times the limit).
+# kept under a memory limit, in
+# e2e/testdata/script/example_larger_than_memory.txtar;
+# examples/larger-than-memory-bench.sh measures it on a corpus several times
+# the limit).
 #
 #   examples/larger-than-memory.sh CORPUS.tsv OUTDIR
 #

@@ -7,7 +7,8 @@
 # then shows that the limit bites: verify holding the shingle sets in memory
 # fails under it.
 #
-#   make scale                          # or: DOCS=800000 LIMIT=256 examples/scale-bench.sh
+#   make larger-than-memory
+#   DOCS=800000 LIMIT=256 examples/larger-than-memory-bench.sh
 #
 # The limit is hard: RLIMIT_DATA (ulimit -d, in MiB: LIMIT, default 256),
 # which since Linux 4.7 counts the private writable memory a process maps.
