@@ -20,7 +20,7 @@
 // once when looked up, and merge keeps it once.
 //
 // Reading: an open index holds the block index of each run (the first key
-// and place of every block, about 70 bytes per block of some 1500 records).
+// and place of every block, about 70 bytes per block of some 3000 records).
 // A Lookup answers keys asked for in ascending order, each run read forward
 // through a cursor holding one decompressed block: blocks that hold no key
 // asked for are passed over unread. Every block carries a checksum, checked

@@ -58,7 +58,7 @@ done; files left by an interrupted change are removed by the next one. One
 command changes an index at a time (IDX/LOCK); any number may read it.
 
 Memory: an open index holds the first key and place of every block (about
-70 bytes per block of some 1500 records: 50 KB per million records); a
+70 bytes per block of some 3000 records: 20 KB per million records); a
 lookup reads one block of each run at a time. build and add hold up to
 --memory of records (their bytes and 16 more each) before writing a run;
 merge holds one block per run merged.
