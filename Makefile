@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check vet fmt-check man man-check bench larger-than-memory fuzz demo install clean beam beam-test
+.PHONY: all build test check vet fmt-check man bench scale larger-than-memory fuzz demo install clean beam beam-test
 
 all: build
 
@@ -48,6 +48,11 @@ man:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./internal/...
 	./examples/bench.sh
+
+# The pipeline on synthetic corpora of 125k to 1M documents (about 5 GB):
+# its cost against the number of documents (examples/scale.sh; SIZES, DIR).
+scale: build
+	./examples/scale.sh
 
 # The pipeline on a corpus several times a hard memory limit per process,
 # against the in-memory pipeline (examples/larger-than-memory-bench.sh; DOCS, LIMIT).
