@@ -139,6 +139,9 @@ func (f *Files) Next() (*Chunk, error) {
 // readWhole appends the contents of a file to buf. Growing buf may move it
 // to a new array; documents sliced from the old one stay valid.
 func readWhole(buf []byte, name string) ([]byte, error) {
+	if buf, ok, err := readPlain(buf, name); ok {
+		return buf, err
+	}
 	in, err := input.Open(name)
 	if err != nil {
 		return buf, err
