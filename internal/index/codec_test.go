@@ -54,28 +54,28 @@ func TestCodecRoundTrip(t *testing.T) {
 				for start := 0; start < len(vals); start += bs {
 					block := vals[start:min(start+bs, len(vals))]
 					b := enc.appendBlock(nil, block)
-					got, count, err := dec.decode(b, ^uint64(0), &sc)
+					got, err := dec.decode(b, len(block), ^uint64(0), &sc)
 					if err != nil {
 						t.Fatalf("%s n=%d bs=%d: %v", kind, n, bs, err)
 					}
-					if !slices.Equal(got, block) || count != len(block) {
+					if !slices.Equal(got, block) {
 						t.Fatalf("%s n=%d bs=%d: decoded %x, want %x", kind, n, bs, got, block)
 					}
 					// Decoding stops after the first value above a limit.
 					mid := block[len(block)/2]
-					got, count, err = dec.decode(b, mid, &sc)
-					if err != nil || count != len(block) || !slices.Equal(got, block[:min(len(block)/2+2, len(block))]) {
-						t.Fatalf("%s n=%d bs=%d: decoding up to %x gave %x, %d, %v", kind, n, bs, mid, got, count, err)
+					got, err = dec.decode(b, len(block), mid, &sc)
+					if err != nil || !slices.Equal(got, block[:min(len(block)/2+2, len(block))]) {
+						t.Fatalf("%s n=%d bs=%d: decoding up to %x gave %x, %v", kind, n, bs, mid, got, err)
 					}
 					// Any changed byte is found.
 					for i := range b {
 						bad := slices.Clone(b)
 						bad[i] ^= 0x10
-						if _, _, err := dec.decode(bad, ^uint64(0), &sc); err == nil {
+						if _, err := dec.decode(bad, len(block), ^uint64(0), &sc); err == nil {
 							t.Fatalf("%s n=%d bs=%d: byte %d changed, block accepted", kind, n, bs, i)
 						}
 					}
-					if _, _, err := dec.decode(b[:len(b)-1], ^uint64(0), &sc); err == nil {
+					if _, err := dec.decode(b[:len(b)-1], len(block), ^uint64(0), &sc); err == nil {
 						t.Fatalf("truncated block accepted")
 					}
 				}
@@ -122,7 +122,7 @@ func BenchmarkDecodeBlock(b *testing.B) {
 	b.SetBytes(64 * 8)
 	i := 0
 	for b.Loop() {
-		if _, _, err := dec.decode(blocks[i%len(blocks)], ^uint64(0), &sc); err != nil {
+		if _, err := dec.decode(blocks[i%len(blocks)], 64, ^uint64(0), &sc); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -198,7 +198,8 @@ func TestQueriesExact(t *testing.T) {
 						t.Fatal(err)
 					}
 					got := make([][]string, len(qs))
-					for _, r := range rs {
+					for i := range rs.Len() {
+						r := rs.Result(i)
 						got[r.Q] = append(got[r.Q], fmt.Sprintf("%s:%d", r.ID, r.Dist))
 					}
 					for i := range qs {

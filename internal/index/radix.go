@@ -1,6 +1,10 @@
 package index
 
-import "math/bits"
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
 
 // The sorts first scatter the values by their top bits into buckets of
 // about 4096 (one pass over memory), then sort each bucket, now in the
@@ -140,54 +144,108 @@ func lsdKeyed(vals, tmp []keyed) {
 	}
 }
 
-// keySorter orders keyed values by their top keyBits bits only (the order
-// among equal keys is left as it falls): a counting sort on up to 24 top
-// bits, about one bucket per value, then insertion sort of each bucket on
-// the rest of the key. Its count table is kept for reuse.
-type keySorter struct {
-	counts []uint32
+// prefixSorter orders values by their top bits only (the order among
+// values that agree on them is left as it falls) in two passes whose
+// buckets stay in the caches: a counting sort on the top bits into buckets
+// of about a thousand values, then in each bucket a counting sort on the
+// next bits into about one bucket per value, which one pass of insertion
+// sort finishes (or, where values crowd, a comparison sort). Its count
+// tables are kept for reuse.
+type prefixSorter struct {
+	counts, sub []uint32
 }
 
-func (s *keySorter) sort(ks, tmp []keyed, keyBits int) []keyed {
-	n := len(ks)
-	if n < 2 {
-		return ks
+// sort sorts vals by their top prefix bits, using tmp (as long) as
+// scratch, and returns vals.
+func (s *prefixSorter) sort(vals, tmp []uint64, prefix int) []uint64 {
+	n := len(vals)
+	b := min(prefix, max(bits.Len(uint(n))-10, 0), 12)
+	if b == 0 {
+		copy(tmp, vals)
+		s.bucket(tmp, vals, 0, prefix)
+		return vals
 	}
-	b := min(keyBits, bits.Len(uint(n)), 24)
 	shift := uint(64 - b)
-	if cap(s.counts) < 1<<b+1 {
-		s.counts = make([]uint32, 1<<b+1)
-	}
+	s.counts = grow(s.counts, 1<<b+1)
 	counts := s.counts[:1<<b+1]
 	clear(counts)
-	for _, k := range ks {
-		counts[k.v>>shift+1]++
+	for _, v := range vals {
+		counts[v>>shift+1]++
 	}
-	for i := 1; i < len(counts); i++ {
-		counts[i] += counts[i-1]
-	}
-	for _, k := range ks {
-		d := k.v >> shift
-		tmp[counts[d]] = k
+	prefixSums(counts)
+	for _, v := range vals {
+		d := v >> shift
+		tmp[counts[d]] = v
 		counts[d]++
 	}
 	// counts[d] is now the end of bucket d.
-	if keyBits > b {
-		keyShift := uint(64 - keyBits)
-		start := uint32(0)
-		for _, end := range counts[:1<<b] {
-			bucket := tmp[start:end]
-			for i := 1; i < len(bucket); i++ {
-				x := bucket[i]
-				j := i
-				for j > 0 && bucket[j-1].v>>keyShift > x.v>>keyShift {
-					bucket[j] = bucket[j-1]
-					j--
-				}
-				bucket[j] = x
-			}
-			start = end
-		}
+	start := uint32(0)
+	for _, end := range counts[:1<<b] {
+		s.bucket(tmp[start:end], vals[start:end], b, prefix)
+		start = end
 	}
-	return tmp
+	return vals
+}
+
+// bucket sorts src, whose values agree on their top done bits, into dst by
+// their bits done to prefix.
+func (s *prefixSorter) bucket(src, dst []uint64, done, prefix int) {
+	n := len(src)
+	b := min(prefix-done, bits.Len(uint(n)))
+	if n < 2 || b == 0 {
+		copy(dst, src)
+		return
+	}
+	shift, mask := uint(64-done-b), uint64(1)<<b-1
+	s.sub = grow(s.sub, 1<<b+1)
+	counts := s.sub[:1<<b+1]
+	clear(counts)
+	for _, v := range src {
+		counts[v>>shift&mask+1]++
+	}
+	prefixSums(counts)
+	for _, v := range src {
+		d := v >> shift & mask
+		dst[counts[d]] = v
+		counts[d]++
+	}
+	if done+b == prefix {
+		return
+	}
+	// Values out of order now share a sub-bucket: about one each, unless
+	// they crowd.
+	keyShift := uint(64 - prefix)
+	start := uint32(0)
+	for _, end := range counts[:1<<b] {
+		if end-start > 32 {
+			slices.SortFunc(dst[start:end], func(x, y uint64) int { return cmp.Compare(x>>keyShift, y>>keyShift) })
+		}
+		start = end
+	}
+	for i := 1; i < n; i++ {
+		x := dst[i]
+		j := i
+		for j > 0 && dst[j-1]>>keyShift > x>>keyShift {
+			dst[j] = dst[j-1]
+			j--
+		}
+		dst[j] = x
+	}
+}
+
+// prefixSums turns counts into their running sums.
+func prefixSums(counts []uint32) {
+	sum := uint32(0)
+	for i, c := range counts {
+		sum += c
+		counts[i] = sum
+	}
+}
+
+// grow returns b with room for n.
+func grow(b []uint32, n int) []uint32 {
+	if cap(b) < n {
+		return make([]uint32, n)
+	}
+	return b
 }

@@ -260,11 +260,12 @@ func (ix *Index) valuesUntil(t, i int, limit uint64, sc *readScratch) ([]uint64,
 	if err != nil {
 		return nil, err
 	}
-	vals, n, err := tb.dec.decode(b, limit, &sc.scratch)
+	n := min(ix.BlockSize, int(ix.Distinct)-i*ix.BlockSize)
+	vals, err := tb.dec.decode(b, n, limit, &sc.scratch)
 	if err != nil {
 		return nil, ix.corrupt("table %d, block %d: %v", t, i, err)
 	}
-	if want := min(ix.BlockSize, int(ix.Distinct)-i*ix.BlockSize); n != want || len(vals) == n && vals[n-1] != tb.last[i] {
+	if len(vals) == n && vals[n-1] != tb.last[i] {
 		return nil, ix.corrupt("table %d, block %d does not match the directory", t, i)
 	}
 	return vals, nil
@@ -285,20 +286,32 @@ func (ix *Index) idBlock(i int, sc *readScratch) ([]byte, error) {
 
 // nextIDs parses one entry of an id block: its ids are appended to dst.
 func nextIDs(b []byte, dst [][]byte) ([][]byte, []byte, bool) {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)) {
-		return dst, nil, false
-	}
-	b = b[k:]
-	for range n {
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l > uint64(len(b)-k) {
+	for {
+		h, k := binary.Uvarint(b)
+		if k <= 0 || h>>1 > uint64(len(b)-k) {
 			return dst, nil, false
 		}
-		dst = append(dst, b[k:k+int(l)])
-		b = b[k+int(l):]
+		end := k + int(h>>1)
+		dst = append(dst, b[k:end])
+		b = b[end:]
+		if h&1 == 0 {
+			return dst, b, true
+		}
 	}
-	return dst, b, true
+}
+
+// skipIDs skips one entry of an id block.
+func skipIDs(b []byte) ([]byte, bool) {
+	for {
+		h, k := binary.Uvarint(b)
+		if k <= 0 || h>>1 > uint64(len(b)-k) {
+			return nil, false
+		}
+		b = b[k+int(h>>1):]
+		if h&1 == 0 {
+			return b, true
+		}
+	}
 }
 
 // tableSeq streams the values of table t.

@@ -35,7 +35,8 @@ func main() {
 	dir := flag.String("dir", os.TempDir(), "directory for the index file")
 	keep := flag.Bool("keep", false, "keep the index file")
 	reuse := flag.Bool("reuse", false, "use the index file a run with -keep left, if there is one")
-	profile := flag.String("cpuprofile", "", "write a CPU profile to `FILE`")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
+	batchProfile := flag.String("batchprofile", "", "write a CPU profile of the batch run to `FILE`")
 	flag.Parse()
 	if *jobs <= 0 {
 		*jobs = runtime.GOMAXPROCS(0)
@@ -164,15 +165,25 @@ func main() {
 			}
 		}
 		runtime.GC()
+		if *batchProfile != "" {
+			f, err := os.Create(*batchProfile)
+			if err != nil {
+				fail(err)
+			}
+			pprof.StartCPUProfile(f)
+		}
 		t0 := time.Now()
 		rs, err := ix.SearchBatch(qs, *k, *jobs)
 		if err != nil {
 			fail(err)
 		}
 		d := time.Since(t0)
+		if *batchProfile != "" {
+			pprof.StopCPUProfile()
+		}
 		rate := float64(len(qs)) / d.Seconds()
 		fmt.Printf("batch: %d queries (half planted) in %.2f s, %.0f queries/s, %d answers, -j %d: %.1f× the online rate\n",
-			len(qs), d.Seconds(), rate, len(rs), *jobs, rate/online)
+			len(qs), d.Seconds(), rate, rs.Len(), *jobs, rate/online)
 		// The same queries online, for the answers' count.
 		sample := min(len(qs), 20000)
 		cnt := 0
@@ -181,8 +192,8 @@ func main() {
 			cnt += len(ms)
 		}
 		got := 0
-		for _, r := range rs {
-			if int(r.Q) < sample {
+		for i := range rs.Len() {
+			if int(rs.Result(i).Q) < sample {
 				got++
 			}
 		}
