@@ -82,16 +82,24 @@ func (s *Searcher) Search(dst []Match, q uint64, k int) ([]Match, error) {
 			if err != nil {
 				return dst, err
 			}
-			for _, v := range vals {
-				if v < pr.lo {
-					continue
-				}
-				if v > pr.hi {
+			// The run of values with the key.
+			lo := 0
+			for lo < len(vals) && vals[lo] < pr.lo {
+				lo++
+			}
+			hi := len(vals)
+			for hi > lo && vals[hi-1] > pr.hi {
+				hi--
+			}
+			for run := vals[lo:hi]; ; {
+				j := near(run, pr.p, k)
+				if j == len(run) {
 					break
 				}
-				if d := bits.OnesCount64(v ^ pr.p); d <= k && h.IsFirstPermuted64(t, pr.p, v) {
-					dst = append(dst, Match{h.Unpermute64(t, v), d})
+				if v := run[j]; h.IsFirstPermuted64(t, pr.p, v) {
+					dst = append(dst, Match{h.Unpermute64(t, v), bits.OnesCount64(v ^ pr.p)})
 				}
+				run = run[j+1:]
 			}
 			if tb.last[i] >= pr.hi {
 				break
@@ -348,26 +356,6 @@ func appendNear(dst []batchMatch, h *lsh.Hamming, t int, run []uint64, p uint64,
 		}
 		run = run[j+1:]
 	}
-}
-
-// near returns the index of the first value of vals within k bits of p, or
-// len(vals). Four values a step, one test for the four.
-func near(vals []uint64, p uint64, k int) int {
-	k1 := k + 1
-	j := 0
-	for ; j+4 <= len(vals); j += 4 {
-		r := (*[4]uint64)(vals[j:])
-		if (bits.OnesCount64(r[0]^p)-k1)|(bits.OnesCount64(r[1]^p)-k1)|
-			(bits.OnesCount64(r[2]^p)-k1)|(bits.OnesCount64(r[3]^p)-k1) < 0 {
-			break
-		}
-	}
-	for ; j < len(vals); j++ {
-		if bits.OnesCount64(vals[j]^p) <= k {
-			return j
-		}
-	}
-	return len(vals)
 }
 
 // resolve looks up the ids of the matches in one pass over table 0 and the

@@ -1,0 +1,11 @@
+package index
+
+// addNear adds the implementations of near this CPU can run.
+func addNear(fs map[string]func([]uint64, uint64, int) int) {
+	if hasPOPCNT {
+		fs["popcnt"] = nearPOPCNT
+	}
+	if hasVPOPCNTQ {
+		fs["avx512"] = nearAVX512
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package index
+
+func near(vals []uint64, p uint64, k int) int { return nearGo(vals, p, k) }

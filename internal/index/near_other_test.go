@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package index
+
+func addNear(fs map[string]func([]uint64, uint64, int) int) {}
