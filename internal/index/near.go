@@ -22,3 +22,15 @@ func nearGo(vals []uint64, p uint64, k int) int {
 	}
 	return len(vals)
 }
+
+// nearAnyGo returns the first query ps[i] with a value of vals within k
+// bits and the first such value vals[j]: (i, j); or (len(ps), 0).
+// nearAny is nearAnyGo or, on amd64, the same with AVX-512.
+func nearAnyGo(vals, ps []uint64, k int) (int, int) {
+	for i, p := range ps {
+		if j := near(vals, p, k); j < len(vals) {
+			return i, j
+		}
+	}
+	return len(ps), 0
+}

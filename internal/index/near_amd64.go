@@ -16,6 +16,9 @@ func nearAVX512(vals []uint64, p uint64, k int) int
 //go:noescape
 func nearPOPCNT(vals []uint64, p uint64, k int) int
 
+//go:noescape
+func nearAnyAVX512(vals, ps []uint64, k int) (int, int)
+
 // near returns the index of the first value of vals within k bits of p, or
 // len(vals).
 func near(vals []uint64, p uint64, k int) int {
@@ -26,4 +29,13 @@ func near(vals []uint64, p uint64, k int) int {
 		return nearPOPCNT(vals, p, k)
 	}
 	return nearGo(vals, p, k)
+}
+
+// nearAny returns the first query ps[i] with a value within k bits and the
+// first such value vals[j]: (i, j); or (len(ps), 0).
+func nearAny(vals, ps []uint64, k int) (int, int) {
+	if hasVPOPCNTQ {
+		return nearAnyAVX512(vals, ps, k)
+	}
+	return nearAnyGo(vals, ps, k)
 }

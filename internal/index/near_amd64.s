@@ -113,3 +113,72 @@ tail1:
 ret1:
 	MOVQ AX, ret+40(FP)
 	RET
+
+// func nearAnyAVX512(vals, ps []uint64, k int) (int, int)
+//
+// The first query ps[i] with a value within k bits, and the first such
+// value vals[j]: (i, j); or (len(ps), 0). For each query, eight values a
+// step, the last step masked to the values left.
+TEXT ·nearAnyAVX512(SB), NOSPLIT, $0-72
+	MOVQ vals_base+0(FP), SI
+	MOVQ vals_len+8(FP), CX
+	MOVQ ps_base+24(FP), DI
+	MOVQ ps_len+32(FP), BX
+	MOVQ k+48(FP), R8
+	VPBROADCASTQ R8, Z1
+	MOVQ CX, R13
+	ANDQ $-8, R13
+	MOVQ CX, R11
+	ANDQ $7, CX
+	MOVL $1, R10
+	SHLL CX, R10
+	DECL R10
+	KMOVW R10, K2
+	MOVQ R11, CX
+	XORQ R12, R12
+
+queries:
+	CMPQ R12, BX
+	JGE  none
+	VPBROADCASTQ (DI)(R12*8), Z0
+	XORQ AX, AX
+
+full:
+	CMPQ AX, R13
+	JGE  part
+	VPXORQ   (SI)(AX*8), Z0, Z2
+	VPOPCNTQ Z2, Z2
+	VPCMPUQ  $2, Z1, Z2, K1
+	KORTESTW K1, K1
+	JNZ      hit
+	ADDQ $8, AX
+	JMP  full
+
+part:
+	KORTESTW K2, K2
+	JZ       next
+	VMOVDQU64.Z (SI)(AX*8), K2, Z2
+	VPXORQ      Z2, Z0, Z2
+	VPOPCNTQ    Z2, Z2
+	VPCMPUQ     $2, Z1, Z2, K2, K1
+	KORTESTW    K1, K1
+	JNZ         hit
+
+next:
+	INCQ R12
+	JMP  queries
+
+hit:
+	KMOVW K1, R10
+	BSFL  R10, R10
+	ADDQ  R10, AX
+	MOVQ  R12, ret+56(FP)
+	MOVQ  AX, ret1+64(FP)
+	VZEROUPPER
+	RET
+
+none:
+	MOVQ BX, ret+56(FP)
+	MOVQ $0, ret1+64(FP)
+	VZEROUPPER
+	RET

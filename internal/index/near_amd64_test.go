@@ -9,3 +9,11 @@ func addNear(fs map[string]func([]uint64, uint64, int) int) {
 		fs["avx512"] = nearAVX512
 	}
 }
+
+// addNearAny adds the implementations of nearAny this CPU can run.
+func addNearAny(fs map[string]func([]uint64, []uint64, int) (int, int)) {
+	fs["go"] = nearAnyGo
+	if hasVPOPCNTQ {
+		fs["avx512"] = nearAnyAVX512
+	}
+}

@@ -51,6 +51,48 @@ func TestNear(t *testing.T) {
 	}
 }
 
+// TestNearAny checks each implementation of nearAny against nearAnyGo
+// with Go's near, with a value within k bits for some query or none.
+func TestNearAny(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	fs := map[string]func([]uint64, []uint64, int) (int, int){"near": nearAny}
+	addNearAny(fs)
+	for name, f := range fs {
+		for n := range 20 {
+			for m := range 5 {
+				for try := range 20 {
+					vals := make([]uint64, n)
+					for i := range vals {
+						vals[i] = rng.Uint64()
+					}
+					ps := make([]uint64, m)
+					for i := range ps {
+						ps[i] = rng.Uint64()
+					}
+					k := try % 5
+					if n > 0 && m > 0 && try%4 != 0 {
+						i, j := rng.IntN(m), rng.IntN(n)
+						vals[j] = flipBits(ps[i], rng.Perm(64)[:rng.IntN(k+1)]...)
+					}
+					wi, wj := len(ps), 0
+				scan:
+					for i, p := range ps {
+						for j, v := range vals {
+							if bits.OnesCount64(v^p) <= k {
+								wi, wj = i, j
+								break scan
+							}
+						}
+					}
+					if gi, gj := f(vals, ps, k); gi != wi || gj != wj {
+						t.Fatalf("%s: n=%d m=%d k=%d: (%d, %d), want (%d, %d)", name, n, m, k, gi, gj, wi, wj)
+					}
+				}
+			}
+		}
+	}
+}
+
 func BenchmarkNear(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vals := make([]uint64, 64)

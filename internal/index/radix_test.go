@@ -50,9 +50,9 @@ func BenchmarkSortValues(b *testing.B) {
 	}
 }
 
-func TestPrefixSorter(t *testing.T) {
+func TestSorterWords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var s prefixSorter
+	var s sorter
 	for _, n := range []int{0, 1, 2, 10, 1000, 50000} {
 		for _, prefix := range []int{1, 7, 20, 33, 64} {
 			for _, crowd := range []bool{false, true} {
@@ -66,7 +66,7 @@ func TestPrefixSorter(t *testing.T) {
 				}
 				want := slices.Clone(vals)
 				slices.Sort(want)
-				got := s.sort(vals, make([]uint64, n), prefix)
+				got := s.words(vals, make([]uint64, n), prefix)
 				shift := uint(64 - prefix)
 				for i := 1; i < n; i++ {
 					if got[i-1]>>shift > got[i]>>shift {

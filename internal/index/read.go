@@ -303,8 +303,13 @@ func nextIDs(b []byte, dst [][]byte) ([][]byte, []byte, bool) {
 // skipIDs skips one entry of an id block.
 func skipIDs(b []byte) ([]byte, bool) {
 	for {
-		h, k := binary.Uvarint(b)
-		if k <= 0 || h>>1 > uint64(len(b)-k) {
+		h, k := uint64(0), 1
+		if len(b) > 0 && b[0] < 0x80 {
+			h = uint64(b[0]) // ids shorter than 64 bytes
+		} else if h, k = binary.Uvarint(b); k <= 0 {
+			return nil, false
+		}
+		if h>>1 > uint64(len(b)-k) {
 			return nil, false
 		}
 		b = b[k+int(h>>1):]

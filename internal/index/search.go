@@ -271,7 +271,7 @@ func (ix *Index) SearchBatch(qs []uint64, k, jobs int) (*BatchResults, error) {
 // batchWorker is what a goroutine of SearchBatch needs.
 type batchWorker struct {
 	words, tmp []uint64
-	sorter     prefixSorter
+	sorter     sorter
 	sc         readScratch
 	out        []batchMatch
 }
@@ -289,7 +289,7 @@ func (ix *Index) mergeTable(t int, qs []uint64, k int, w *batchWorker) error {
 	for i, q := range qs {
 		ps[i] = h.Permute64(t, q)
 	}
-	ps = w.sorter.sort(ps, w.tmp, h.Tables[t].KeyBits)
+	ps = w.sorter.words(ps, w.tmp, h.Tables[t].KeyBits)
 	qi := 0
 	for i := 0; i < len(tb.last) && qi < len(ps); i++ {
 		last := tb.last[i]
@@ -326,10 +326,15 @@ func (ix *Index) mergeTable(t int, qs []uint64, k int, w *batchWorker) error {
 			for hi < len(vals) && vals[hi]&mask == key {
 				hi++
 			}
-			if hi > lo {
-				for _, p := range ps[j:je] {
-					w.out = appendNear(w.out, h, t, vals[lo:hi], p, k)
+			for run, group := vals[lo:hi], ps[j:je]; len(run) > 0; {
+				// The first query with a value within k bits: its
+				// matches, then the queries after it.
+				x, y := nearAny(run, group, k)
+				if x == len(group) {
+					break
 				}
+				w.out = appendNear(w.out, h, t, run[y:], group[x], k)
+				group = group[x+1:]
 			}
 			qi, j = j, je
 		}
