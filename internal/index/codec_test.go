@@ -84,6 +84,57 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCode checks the Huffman code lengths: at most maxCodeLen bits for
+// any histogram (counts growing like Fibonacci numbers make deeper trees),
+// every position coded, a complete code; and that other lengths are
+// refused.
+func TestCode(t *testing.T) {
+	var fib, one, zero, peaked [64]uint64
+	a, b := uint64(1), uint64(1)
+	for i := range fib {
+		fib[i] = a
+		a, b = b, a+b
+		one[i] = 1
+		peaked[i] = uint64(1) << max(0, 40-4*abs(i-24))
+	}
+	for name, h := range map[string]*[64]uint64{"fibonacci": &fib, "flat": &one, "empty": &zero, "peaked": &peaked} {
+		lens := buildCode(h)
+		kraft := 0
+		for s, l := range lens {
+			if l < 1 || l > maxCodeLen {
+				t.Fatalf("%s: position %d has a code of %d bits", name, s, l)
+			}
+			kraft += 1 << (maxCodeLen - l)
+		}
+		if kraft != 1<<maxCodeLen {
+			t.Fatalf("%s: not a complete code", name)
+		}
+		if _, err := newDecoder(lens); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if l := buildCode(&peaked); l[24] > 2 {
+		t.Errorf("the commonest position has a code of %d bits", l[24])
+	}
+	good := buildCode(&fib)
+	// Lengthen the shortest code: the code is then not complete.
+	incomplete := slices.Clone(good)
+	incomplete[slices.Index(good, slices.Min(good))]++
+	for name, lens := range map[string][]byte{
+		"short":      good[:63],
+		"zero":       append([]byte{0}, good[1:]...),
+		"too long":   append([]byte{maxCodeLen + 1}, good[1:]...),
+		"incomplete": incomplete,
+		"overfull":   append([]byte{1, 1}, good[2:]...),
+	} {
+		if _, err := newDecoder(lens); err == nil {
+			t.Errorf("%s code lengths accepted", name)
+		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
+
 // TestCodecSize checks the compression the format promises: about
 // 64 - log2(n) + 2 bits per value for uniform values.
 func TestCodecSize(t *testing.T) {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -74,6 +75,21 @@ func newCorpus(rng *rand.Rand, n, k int) *corpus {
 			c.add(flipBits(base, pos...), fmt.Sprintf("r%d-%d", i, j))
 		}
 		c.add(base, "r"+strconv.Itoa(i)+"-dup")
+	}
+	return c
+}
+
+// crowdedCorpus is newCorpus with the first 16 bits of every fingerprint
+// one of three, so that keys on them are shared by hundreds of fingerprints
+// (runs across many blocks), and some ids of 64 bytes or more.
+func crowdedCorpus(rng *rand.Rand, n, k int) *corpus {
+	c := newCorpus(rng, n, k)
+	prefixes := []uint64{0x1234, 0x1235, 0xfedc}
+	for i := range c.fps {
+		c.fps[i] = prefixes[i%3]<<48 | c.fps[i]&(1<<48-1)
+		if i%7 == 0 {
+			c.ids[i] += strings.Repeat("x", 64+i%150)
+		}
 	}
 	return c
 }
@@ -165,13 +181,21 @@ func build(t *testing.T, c *corpus, opt BuildOptions) string {
 // positioned reads.
 func TestQueriesExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, c := range []struct{ k, blocks, blockSize int }{
-		{3, 0, 0}, {3, 4, 7}, {3, 6, 64}, {2, 5, 3}, {1, 2, 16}, {0, 1, 64}, {4, 8, 200},
+	for _, c := range []struct {
+		k, blocks, blockSize int
+		crowded              bool
+	}{
+		{3, 0, 0, false}, {3, 4, 7, false}, {3, 6, 64, false}, {2, 5, 3, false}, {1, 2, 16, false},
+		{0, 1, 64, false}, {4, 8, 200, false}, {3, 0, 0, true}, {3, 4, 7, true}, {3, 5, 64, true},
 	} {
-		t.Run(fmt.Sprintf("k%d-b%d-s%d", c.k, c.blocks, c.blockSize), func(t *testing.T) {
+		t.Run(fmt.Sprintf("k%d-b%d-s%d-crowded=%v", c.k, c.blocks, c.blockSize, c.crowded), func(t *testing.T) {
 			cor := newCorpus(rng, 1500, c.k)
+			if c.crowded {
+				cor = crowdedCorpus(rng, 1500, c.k)
+			}
 			path := build(t, cor, BuildOptions{K: c.k, Blocks: c.blocks, BlockSize: c.blockSize, Jobs: 2})
 			qs := cor.queries(rng, 600, c.k)
+			qs = append(qs, qs[:40]...) // the same fingerprint asked twice
 			for _, useMap := range []bool{true, false} {
 				ix, err := open(path, useMap)
 				if err != nil {
@@ -220,8 +244,25 @@ func TestQueriesExact(t *testing.T) {
 // TestAddEqualsBuild checks that adding records to an index gives the file
 // that building from all of them gives.
 func TestAddEqualsBuild(t *testing.T) {
+	for _, c := range []struct {
+		opt     BuildOptions
+		crowded bool
+	}{
+		{BuildOptions{K: 3, Blocks: 6, BlockSize: 32}, false},
+		{BuildOptions{K: 3}, true},
+	} {
+		t.Run(fmt.Sprintf("b%d-crowded=%v", c.opt.Blocks, c.crowded), func(t *testing.T) {
+			addEqualsBuild(t, c.opt, c.crowded)
+		})
+	}
+}
+
+func addEqualsBuild(t *testing.T, opt BuildOptions, crowded bool) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	cor := newCorpus(rng, 2000, 3)
+	if crowded {
+		cor = crowdedCorpus(rng, 2000, 3)
+	}
 	dir := t.TempDir()
 	first, second := &corpus{}, &corpus{}
 	for i := range cor.fps {
@@ -233,7 +274,6 @@ func TestAddEqualsBuild(t *testing.T) {
 	}
 	// Records already in the index are added again: they stay once.
 	second.add(first.fps[0], first.ids[0])
-	opt := BuildOptions{K: 3, Blocks: 6, BlockSize: 32}
 	whole := filepath.Join(dir, "whole.idx")
 	if err := Build(whole, cor.records(), opt); err != nil {
 		t.Fatal(err)
@@ -341,6 +381,21 @@ func TestDamaged(t *testing.T) {
 		if !strings.Contains(msg, "damaged") && !strings.Contains(msg, "not a neardup index") && !strings.Contains(msg, "version") {
 			t.Fatalf("byte %d changed: unclear message %q", i, msg)
 		}
+	}
+}
+
+// TestOldVersion checks that a file of format version 1 (huff0 blocks) is
+// refused with a message that says to rebuild it.
+func TestOldVersion(t *testing.T) {
+	_, b := smallIndex(t)
+	binary.LittleEndian.PutUint32(b[8:], 1)
+	path := filepath.Join(t.TempDir(), "v1.idx")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path)
+	if err == nil || !strings.Contains(err.Error(), "format version 1; this program reads version 2: rebuild the index") {
+		t.Fatalf("a version 1 file: %v", err)
 	}
 }
 
