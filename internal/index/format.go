@@ -44,10 +44,9 @@ const (
 	endMagic     = "NDUPEND\x00"
 	preambleSize = 16
 	trailerSize  = 32
-	// Version is the format version this package writes and reads. Version
-	// 1 (until November 2026) coded the positions with huff0, block by
-	// block with its count and lengths; version 2 files are smaller and
-	// decode faster.
+	// Version is the format version this package writes and reads.
+	// Version 1 coded the positions with huff0 and gave every block its
+	// count and lengths, and every id entry its count.
 	Version = 2
 )
 

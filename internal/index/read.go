@@ -213,11 +213,12 @@ func (ix *Index) Close() error {
 	return err
 }
 
-// MemoryBytes returns the size of the in-memory directory.
+// MemoryBytes returns the size of the in-memory directory, with the
+// tables' Huffman decoding tables.
 func (ix *Index) MemoryBytes() int64 {
 	var n int64
 	for _, t := range ix.tables {
-		n += int64(8*len(t.last) + 8*len(t.offs) + 4*len(t.dir) + len(t.code))
+		n += int64(8*len(t.last) + 8*len(t.offs) + 4*len(t.dir) + len(t.code) + 8*len(t.dec.table) + len(t.dec.lens))
 	}
 	return n + int64(8*len(ix.ids.offs))
 }
