@@ -311,7 +311,12 @@ func (d *decoder) decode(b []byte, n int, limit uint64, sc *scratch) ([]uint64, 
 	if err := checkBlock(b); err != nil {
 		return nil, err
 	}
-	if n < 1 {
+	return d.decodeChecked(b, n, limit, sc)
+}
+
+// decodeChecked is decode for a block whose checksum was verified before.
+func (d *decoder) decodeChecked(b []byte, n int, limit uint64, sc *scratch) ([]uint64, error) {
+	if len(b) < blockOverhead || n < 1 {
 		return nil, errCorrupt
 	}
 	v := binary.LittleEndian.Uint64(b)

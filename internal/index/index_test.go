@@ -384,6 +384,48 @@ func TestDamaged(t *testing.T) {
 	}
 }
 
+// TestBatchDamaged changes a byte in each block of each table and of the
+// ids in turn and checks that a batch reading every block refuses the index.
+func TestBatchDamaged(t *testing.T) {
+	path, orig := smallIndex(t)
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []uint64 // every stored fingerprint: every block is read
+	ix.entrySeq()(func(fp uint64, _ [][]byte) bool {
+		qs = append(qs, fp)
+		return true
+	})
+	var places []uint64
+	for _, tb := range ix.tables {
+		for i := range tb.blocks() {
+			places = append(places, tb.off+(tb.offs[i]+tb.offs[i+1])/2)
+		}
+	}
+	for i := range ix.ids.blocks() {
+		places = append(places, ix.ids.off+ix.ids.offs[i])
+	}
+	ix.Close()
+	bad := filepath.Join(t.TempDir(), "bad.idx")
+	for _, at := range places {
+		b := slices.Clone(orig)
+		b[at] ^= 0x40
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := Open(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ix.SearchBatch(qs, ix.Scheme.K, 2)
+		ix.Close()
+		if err == nil || !strings.Contains(err.Error(), "damaged") {
+			t.Fatalf("byte %d changed: %v", at, err)
+		}
+	}
+}
+
 // TestOldVersion checks that a file of format version 1 (huff0 blocks) is
 // refused with a message that says to rebuild it.
 func TestOldVersion(t *testing.T) {

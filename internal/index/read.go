@@ -256,13 +256,23 @@ func (ix *Index) values(t, i int, sc *readScratch) ([]uint64, error) {
 // valuesUntil decodes block i of table t up to the first value above
 // limit; the block's checksum is checked whole.
 func (ix *Index) valuesUntil(t, i int, limit uint64, sc *readScratch) ([]uint64, error) {
+	return ix.decodeBlock(t, i, limit, false, sc)
+}
+
+// decodeBlock is valuesUntil, without the checksum when checked says it was
+// verified before.
+func (ix *Index) decodeBlock(t, i int, limit uint64, checked bool, sc *readScratch) ([]uint64, error) {
 	tb := &ix.tables[t]
 	b, err := ix.block(&tb.section, i, &sc.buf)
 	if err != nil {
 		return nil, err
 	}
 	n := min(ix.BlockSize, int(ix.Distinct)-i*ix.BlockSize)
-	vals, err := tb.dec.decode(b, n, limit, &sc.scratch)
+	decode := tb.dec.decode
+	if checked {
+		decode = tb.dec.decodeChecked
+	}
+	vals, err := decode(b, n, limit, &sc.scratch)
 	if err != nil {
 		return nil, ix.corrupt("table %d, block %d: %v", t, i, err)
 	}

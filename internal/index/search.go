@@ -235,6 +235,9 @@ func (ix *Index) SearchBatch(qs []uint64, k, jobs int) (*BatchResults, error) {
 			distinct = append(distinct, e.v)
 		}
 	}
+	// The blocks of table 0 whose checksums its merge verified: resolve
+	// reads them again.
+	checked := make([]uint64, (len(ix.tables[0].last)+63)/64)
 	workers := make([]batchWorker, min(max(jobs, 1), len(ix.tables)))
 	errs := make([]error, len(ix.tables))
 	next := make(chan int)
@@ -247,7 +250,11 @@ func (ix *Index) SearchBatch(qs []uint64, k, jobs int) (*BatchResults, error) {
 			bw.words = make([]uint64, len(distinct))
 			bw.tmp = make([]uint64, len(distinct))
 			for t := range next {
-				errs[t] = ix.mergeTable(t, distinct, k, bw)
+				var c []uint64
+				if t == 0 {
+					c = checked
+				}
+				errs[t] = ix.mergeTable(t, distinct, k, bw, c)
 			}
 		}()
 	}
@@ -265,7 +272,7 @@ func (ix *Index) SearchBatch(qs []uint64, k, jobs int) (*BatchResults, error) {
 	for _, bw := range workers {
 		all = append(all, bw.out...)
 	}
-	return ix.resolve(all, byFP)
+	return ix.resolve(all, byFP, checked)
 }
 
 // batchWorker is what a goroutine of SearchBatch needs.
@@ -280,8 +287,9 @@ type batchWorker struct {
 // (distinct) to w.out. It sorts the permuted queries by their keys and
 // merges them with the table's values, a block at a time, skipping the
 // blocks no query's key reaches: each query is checked against the run of
-// values that share its key.
-func (ix *Index) mergeTable(t int, qs []uint64, k int, w *batchWorker) error {
+// values that share its key. The blocks it reads get their bits set in
+// checked, if not nil.
+func (ix *Index) mergeTable(t int, qs []uint64, k int, w *batchWorker, checked []uint64) error {
 	h := ix.Scheme
 	tb := &ix.tables[t]
 	mask := h.KeyMask64(t)
@@ -308,6 +316,9 @@ func (ix *Index) mergeTable(t int, qs []uint64, k int, w *batchWorker) error {
 		vals, err := ix.valuesUntil(t, i, ps[qe-1]|^mask, &w.sc)
 		if err != nil {
 			return err
+		}
+		if checked != nil {
+			checked[i/64] |= 1 << (i % 64)
 		}
 		// Each run of queries with one key, against the run of values
 		// vals[lo:hi] with that key.
@@ -366,8 +377,9 @@ func appendNear(dst []batchMatch, h *lsh.Hamming, t int, run []uint64, p uint64,
 // resolve looks up the ids of the matches in one pass over table 0 and the
 // id blocks, gives them to every query of their fingerprint (byQuery holds
 // the queries' fingerprints and numbers, by fingerprint), and puts the
-// results in order.
-func (ix *Index) resolve(ms []batchMatch, byQuery []keyed) (*BatchResults, error) {
+// results in order. The checksums of the blocks of table 0 with their bits
+// set in checked were verified by its merge.
+func (ix *Index) resolve(ms []batchMatch, byQuery []keyed, checked []uint64) (*BatchResults, error) {
 	r := &BatchResults{}
 	order := make([]keyed, len(ms))
 	tmp := make([]keyed, len(ms))
@@ -390,7 +402,7 @@ func (ix *Index) resolve(ms []batchMatch, byQuery []keyed) (*BatchResults, error
 		for end < len(order) && order[end].v <= tb.last[i] {
 			end++
 		}
-		vals, err := ix.valuesUntil(0, i, order[end-1].v, &sc)
+		vals, err := ix.decodeBlock(0, i, order[end-1].v, checked[i/64]&(1<<(i%64)) != 0, &sc)
 		if err != nil {
 			return nil, err
 		}
