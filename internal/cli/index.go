@@ -81,7 +81,7 @@ blocks (4 tables keyed on 16 bits) up to 16 million fingerprints, 5 blocks
 (10 tables keyed on 25-26 bits) up to 8 billion. At 10 million fingerprints
 --blocks 4 against 5: 33 against 68 bytes per fingerprint on disk (and in
 memory once read), 2.8 against 4.6 s to build, online queries about as fast
-(7 against 8 µs), batch 2 times faster. At 16 million the 4 tables' probes
+(7 µs), batch 1.8 times faster. At 16 million the 4 tables' probes
 check about 250 fingerprints each and online queries are slower than with
 --blocks 5 (9 against 7 µs; batch still 1.7 times faster, the file half the
 size); past that the default takes 5 blocks. Use --blocks to trade size for
