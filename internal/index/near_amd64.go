@@ -19,6 +19,9 @@ func nearPOPCNT(vals []uint64, p uint64, k int) int
 //go:noescape
 func nearAnyAVX512(vals, ps []uint64, k int) (int, int)
 
+//go:noescape
+func nearAnyPOPCNT(vals, ps []uint64, k int) (int, int)
+
 // near returns the index of the first value of vals within k bits of p, or
 // len(vals).
 func near(vals []uint64, p uint64, k int) int {
@@ -34,8 +37,11 @@ func near(vals []uint64, p uint64, k int) int {
 // nearAny returns the first query ps[i] with a value within k bits and the
 // first such value vals[j]: (i, j); or (len(ps), 0).
 func nearAny(vals, ps []uint64, k int) (int, int) {
-	if hasVPOPCNTQ {
+	switch {
+	case hasVPOPCNTQ:
 		return nearAnyAVX512(vals, ps, k)
+	case hasPOPCNT:
+		return nearAnyPOPCNT(vals, ps, k)
 	}
 	return nearAnyGo(vals, ps, k)
 }

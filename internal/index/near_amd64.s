@@ -182,3 +182,87 @@ none:
 	MOVQ $0, ret1+64(FP)
 	VZEROUPPER
 	RET
+
+// func nearAnyPOPCNT(vals, ps []uint64, k int) (int, int)
+//
+// nearAnyAVX512 with POPCNT, four values a step.
+TEXT ·nearAnyPOPCNT(SB), NOSPLIT, $0-72
+	MOVQ vals_base+0(FP), SI
+	MOVQ vals_len+8(FP), CX
+	MOVQ ps_base+24(FP), DI
+	MOVQ ps_len+32(FP), BX
+	MOVQ k+48(FP), R8
+	LEAQ (DI)(BX*8), BX
+	MOVQ CX, R9
+	ANDQ $-4, R9
+
+anyQueries:
+	CMPQ DI, BX
+	JGE  anyNone
+	MOVQ (DI), DX
+	XORQ AX, AX
+
+anyFour:
+	CMPQ AX, R9
+	JGE  anyOne
+	MOVQ    (SI)(AX*8), R10
+	MOVQ    8(SI)(AX*8), R11
+	MOVQ    16(SI)(AX*8), R12
+	MOVQ    24(SI)(AX*8), R13
+	XORQ    DX, R10
+	XORQ    DX, R11
+	XORQ    DX, R12
+	XORQ    DX, R13
+	POPCNTQ R10, R10
+	POPCNTQ R11, R11
+	POPCNTQ R12, R12
+	POPCNTQ R13, R13
+	CMPQ    R10, R8
+	JLE     anyHit
+	CMPQ    R11, R8
+	JLE     anyHit1
+	CMPQ    R12, R8
+	JLE     anyHit2
+	CMPQ    R13, R8
+	JLE     anyHit3
+	ADDQ $4, AX
+	JMP  anyFour
+
+anyOne:
+	CMPQ AX, CX
+	JGE  anyNext
+	MOVQ    (SI)(AX*8), R10
+	XORQ    DX, R10
+	POPCNTQ R10, R10
+	CMPQ    R10, R8
+	JLE     anyHit
+	INCQ AX
+	JMP  anyOne
+
+anyNext:
+	ADDQ $8, DI
+	JMP  anyQueries
+
+anyHit1:
+	ADDQ $1, AX
+	JMP  anyHit
+
+anyHit2:
+	ADDQ $2, AX
+	JMP  anyHit
+
+anyHit3:
+	ADDQ $3, AX
+
+anyHit:
+	SUBQ ps_base+24(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, ret+56(FP)
+	MOVQ AX, ret1+64(FP)
+	RET
+
+anyNone:
+	MOVQ ps_len+32(FP), BX
+	MOVQ BX, ret+56(FP)
+	MOVQ $0, ret1+64(FP)
+	RET

@@ -13,6 +13,9 @@ func addNear(fs map[string]func([]uint64, uint64, int) int) {
 // addNearAny adds the implementations of nearAny this CPU can run.
 func addNearAny(fs map[string]func([]uint64, []uint64, int) (int, int)) {
 	fs["go"] = nearAnyGo
+	if hasPOPCNT {
+		fs["popcnt"] = nearAnyPOPCNT
+	}
 	if hasVPOPCNTQ {
 		fs["avx512"] = nearAnyAVX512
 	}
