@@ -667,7 +667,7 @@ func TestStats(t *testing.T) {
 }
 
 // benchIndex is an index of 2^20 random fingerprints, built once for the
-// benchmarks.
+// benchmarks, in the default layout (4 tables keyed on 16 bits).
 var benchIndex struct {
 	once sync.Once
 	path string
@@ -691,7 +691,7 @@ func openBenchIndex(b *testing.B) (*Index, []uint64) {
 			return
 		}
 		benchIndex.path = filepath.Join(dir, "bench.idx")
-		benchIndex.err = Build(benchIndex.path, recs, BuildOptions{K: 3, Blocks: 5})
+		benchIndex.err = Build(benchIndex.path, recs, BuildOptions{K: 3})
 	})
 	if benchIndex.err != nil {
 		b.Fatal(benchIndex.err)
@@ -705,7 +705,7 @@ func openBenchIndex(b *testing.B) (*Index, []uint64) {
 }
 
 // BenchmarkSearch is one online query with a planted neighbour (2 bits
-// away) against 2^20 fingerprints, 10 tables.
+// away) against 2^20 fingerprints.
 func BenchmarkSearch(b *testing.B) {
 	ix, fps := openBenchIndex(b)
 	s := ix.NewSearcher()
