@@ -11,13 +11,21 @@ import (
 
 // DefaultBlockSize is the number of fingerprints per block: the directory
 // then costs about 20 bytes per 64 fingerprints of a table in memory, and a
-// probe decodes one block of 64.
+// probe decodes blocks of 64.
 const DefaultBlockSize = 64
 
+// maxPerKey is the number of stored fingerprints that ChooseBlocks lets
+// share a key by chance, on average.
+const maxPerKey = 256
+
 // ChooseBlocks returns the number of blocks for n fingerprints and distance
-// k: the fewest (so the fewest tables, the smallest index) whose shortest
-// table key leaves at most 16 fingerprints sharing a key by chance
-// (n / 2^keybits), so that a probe decodes about one block.
+// k: the fewest, so the fewest tables and the smallest index, whose
+// shortest table key leaves at most maxPerKey fingerprints sharing a key
+// by chance (n / 2^keybits). A probe then decodes a few blocks of a table
+// and checks its few hundred fingerprints, which costs about what the
+// memory reads of more, longer-keyed tables cost: with k = 3, 4 blocks
+// (4 tables keyed on 16 bits) up to 16 million fingerprints, then 5 (10
+// tables keyed on 25-26 bits).
 func ChooseBlocks(k int, n uint64) int {
 	for b := k + 1; b <= 64; b++ {
 		h, err := lsh.NewHamming(64, k, b)
@@ -25,7 +33,7 @@ func ChooseBlocks(k int, n uint64) int {
 			return max(b-1, k+1)
 		}
 		lo, _ := h.KeyBitsRange()
-		if lo >= 64 || n>>lo <= 16 {
+		if lo >= 64 || n>>lo <= maxPerKey {
 			return b
 		}
 	}

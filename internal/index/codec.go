@@ -5,39 +5,45 @@ import (
 	"errors"
 	"hash/crc32"
 	"math/bits"
-
-	"github.com/klauspost/compress/huff0"
 )
 
 // A table is a sorted list of distinct 64-bit values (permuted
-// fingerprints), stored in blocks of up to blockSize values:
+// fingerprints), stored in blocks of up to blockSize values (the directory
+// knows how many each block holds):
 //
-//	u16   n, the number of values (≥ 1)
-//	u8    mode: 0 the positions are Huffman coded, 1 they are bytes
-//	u64   the first value, whole
-//	u16   length of the positions     (when n > 1)
-//	…     the n-1 positions: for each following value, the position d
-//	      (0 = the first bit) of its first bit that differs from its
-//	      predecessor; huff0 1X stream with the table's code, or bytes
+//	u64   the first value, whole (little-endian)
+//	…     the positions: for each following value, the position d (0 = the
+//	      first bit) of its first bit that differs from its predecessor,
+//	      in the table's Huffman code, first bit first; zero bits up to
+//	      the next byte
 //	…     the remainders: for each following value its 63-d bits after
-//	      position d, packed first bit first (bit d itself is 1: the
-//	      values ascend, so the predecessor has 0 there)
-//	u32   CRC-32C of the block up to here
+//	      position d, first bit first (bit d itself is 1: the values
+//	      ascend, so the predecessor has 0 there); zero bits up to the
+//	      next byte
+//	u32   CRC-32C of the block up to here (little-endian)
 //
-// All integers are little-endian. One Huffman code per table, stored with
-// the table's directory, is built from the histogram of all its positions
-// (every position 0..63 included, so any block can use it). For sorted
-// uniform values the positions gather around log2(n) and take about 2-3
-// bits each; the remainders take 63-d bits: about 64 - log2(n) + 2 bits
-// per value in all, against 64 raw.
+// The Huffman code, one per table, is stored with the table's directory as
+// the code length of each position 0..63 (all of them, so any block can be
+// coded) and built from the histogram of all the table's positions; codes
+// are canonical and at most maxCodeLen bits long. For sorted uniform values
+// the positions gather around log2(n) and take about 2-3 bits each; the
+// remainders take 63-d bits: about 64 - log2(n) + 2 bits per value in all,
+// against 64 raw.
+//
+// Positions and remainders are kept apart so that decoding is two tight
+// loops: the positions a few at a time, by looking the next maxCodeLen bits
+// up in a table of what they start with (up to 4 codes); then the values,
+// each from its predecessor, its position and one unaligned load.
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 const (
-	modeHuffman = 0
-	modeRaw     = 1
-	// blockHeader is n, mode and the first value.
-	blockHeader = 2 + 1 + 8
+	// maxCodeLen bounds the Huffman code lengths; decoding looks up
+	// maxCodeLen bits at a time.
+	maxCodeLen = 11
+	// blockOverhead is a block's bytes besides its codes and remainders:
+	// the first value and the checksum.
+	blockOverhead = 8 + 4
 )
 
 // errCorrupt is wrapped into the messages about damaged blocks.
@@ -56,87 +62,136 @@ func histogram(h *[64]uint64, vals []uint64, blockSize int) {
 	}
 }
 
-// buildCode returns the serialised huff0 code for a histogram of positions,
-// or nil when huff0 declines (the blocks are then written raw).
+// buildCode returns the code lengths of a Huffman code for a histogram of
+// positions: every position gets a code (counted at least once), none
+// longer than maxCodeLen (the counts are flattened until none is).
 func buildCode(h *[64]uint64) []byte {
-	var total uint64
-	for _, c := range h {
-		total += c
-	}
-	// A sample whose histogram is proportional to h, every position at
-	// least once, within huff0's block limit.
-	const sampleSize = 60000
-	var sample []byte
+	var w [64]uint64
 	for s, c := range h {
-		n := 1
-		if total > 0 {
-			n += int(c * sampleSize / total)
-		}
-		for range n {
-			sample = append(sample, byte(s))
-		}
+		w[s] = max(c, 1)
 	}
-	if total == 0 {
-		for range 200 {
-			sample = append(sample, 0)
+	for {
+		lens := huffmanLengths(&w)
+		if slicesMax(lens[:]) <= maxCodeLen {
+			return lens[:]
+		}
+		for s := range w {
+			w[s] = w[s]/2 + 1
 		}
 	}
-	var s huff0.Scratch
-	s.Reuse = huff0.ReusePolicyNone
-	if _, _, err := huff0.Compress1X(sample, &s); err != nil || len(s.OutTable) == 0 {
-		return nil
+}
+
+func slicesMax(b []byte) byte {
+	m := byte(0)
+	for _, x := range b {
+		m = max(m, x)
 	}
-	return append([]byte(nil), s.OutTable...)
+	return m
+}
+
+// huffmanLengths returns the depth of each symbol in a Huffman tree of the
+// weights: the two lightest trees are joined until one is left (ties go to
+// the tree made first).
+func huffmanLengths(w *[64]uint64) [64]byte {
+	type node struct {
+		w      uint64
+		parent int
+	}
+	nodes := make([]node, 0, 2*len(w)-1)
+	live := make([]int, 0, len(w))
+	for s, x := range w {
+		nodes = append(nodes, node{x, -1})
+		live = append(live, s)
+	}
+	for len(live) > 1 {
+		// The two lightest live trees, a before b.
+		a, b := -1, -1
+		for i, n := range live {
+			switch {
+			case a < 0 || nodes[n].w < nodes[live[a]].w:
+				a, b = i, a
+			case b < 0 || nodes[n].w < nodes[live[b]].w:
+				b = i
+			}
+		}
+		joined := len(nodes)
+		nodes = append(nodes, node{nodes[live[a]].w + nodes[live[b]].w, -1})
+		nodes[live[a]].parent, nodes[live[b]].parent = joined, joined
+		live[min(a, b)] = joined
+		live = append(live[:max(a, b)], live[max(a, b)+1:]...)
+	}
+	depth := make([]byte, len(nodes))
+	for i := len(nodes) - 2; i >= 0; i-- {
+		depth[i] = depth[nodes[i].parent] + 1
+	}
+	var lens [64]byte
+	copy(lens[:], depth)
+	return lens
+}
+
+// canonical returns the canonical codes of the code lengths: by length,
+// then by symbol, each the previous one plus one, shifted left as the
+// length grows. It refuses lengths that are not a complete code of at most
+// maxCodeLen bits (so that every maxCodeLen bits start with some code).
+func canonical(lens []byte) ([64]uint16, error) {
+	var codes [64]uint16
+	if len(lens) != 64 {
+		return codes, errors.New("not 64 code lengths")
+	}
+	kraft := 0
+	for _, l := range lens {
+		if l < 1 || l > maxCodeLen {
+			return codes, errors.New("a code length out of range")
+		}
+		kraft += 1 << (maxCodeLen - l)
+	}
+	if kraft != 1<<maxCodeLen {
+		return codes, errors.New("code lengths that are not a complete code")
+	}
+	code := 0
+	for l := byte(1); l <= maxCodeLen; l++ {
+		for s, sl := range lens {
+			if sl == l {
+				codes[s] = uint16(code)
+				code++
+			}
+		}
+		code <<= 1
+	}
+	return codes, nil
 }
 
 // encoder writes the blocks of one table.
 type encoder struct {
-	scratch *huff0.Scratch // nil: every block raw
-	syms    []byte
-	bits    bitWriter
+	lens  []byte
+	codes [64]uint16
+	bits  bitWriter
 }
 
-func newEncoder(code []byte) (*encoder, error) {
-	e := &encoder{}
-	if code != nil {
-		s, _, err := huff0.ReadTable(code, nil)
-		if err != nil {
-			return nil, err
-		}
-		// ReadTable also sets the code as the one ReusePolicyMust
-		// compresses with.
-		e.scratch = s
+func newEncoder(lens []byte) (*encoder, error) {
+	codes, err := canonical(lens)
+	if err != nil {
+		return nil, err
 	}
-	return e, nil
+	return &encoder{lens: lens, codes: codes}, nil
 }
 
-// appendBlock appends the block of vals (sorted, distinct, 1 to 65535).
+// appendBlock appends the block of vals (sorted, distinct, at least one).
 func (e *encoder) appendBlock(dst []byte, vals []uint64) []byte {
 	start := len(dst)
-	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(vals)))
-	dst = append(dst, modeRaw)
 	dst = binary.LittleEndian.AppendUint64(dst, vals[0])
-	if len(vals) > 1 {
-		e.syms = e.syms[:0]
-		e.bits.reset()
-		for i := 1; i < len(vals); i++ {
-			d := position(vals[i-1], vals[i])
-			e.syms = append(e.syms, byte(d))
-			n := 63 - d
-			e.bits.write(vals[i]&(1<<n-1), n)
-		}
-		syms := e.syms
-		if e.scratch != nil {
-			e.scratch.Reuse = huff0.ReusePolicyMust
-			if out, reused, err := huff0.Compress1X(e.syms, e.scratch); err == nil && reused {
-				syms = out
-				dst[start+2] = modeHuffman
-			}
-		}
-		dst = binary.LittleEndian.AppendUint16(dst, uint16(len(syms)))
-		dst = append(dst, syms...)
-		dst = e.bits.appendTo(dst)
+	e.bits.reset()
+	for i := 1; i < len(vals); i++ {
+		d := position(vals[i-1], vals[i])
+		e.bits.write(uint64(e.codes[d]), int(e.lens[d]))
 	}
+	dst = e.bits.appendTo(dst)
+	e.bits.reset()
+	for i := 1; i < len(vals); i++ {
+		n := 63 - position(vals[i-1], vals[i])
+		e.bits.write(vals[i]&(1<<n-1), n)
+	}
+	dst = e.bits.appendTo(dst)
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
 }
 
@@ -180,19 +235,49 @@ func (w *bitWriter) appendTo(dst []byte) []byte {
 
 // decoder reads the blocks of one table. It is safe for concurrent use;
 // each goroutine brings its own scratch.
+//
+// Entry p of its table tells what maxCodeLen bits p start with: up to 4
+// whole codes, their symbols in bytes 0-3, their number in byte 4, their
+// bits in byte 5 and the bits of the first code in byte 6.
 type decoder struct {
-	huff *huff0.Decoder // nil when the table has no code
+	table [1 << maxCodeLen]uint64
+	lens  [64]uint8
 }
 
-func newDecoder(code []byte) (*decoder, error) {
-	if code == nil {
-		return &decoder{}, nil
-	}
-	s, _, err := huff0.ReadTable(code, nil)
+func newDecoder(lens []byte) (*decoder, error) {
+	codes, err := canonical(lens)
 	if err != nil {
 		return nil, err
 	}
-	return &decoder{huff: s.Decoder()}, nil
+	// The symbol each maxCodeLen bits start with.
+	var first [1 << maxCodeLen]byte
+	for s, c := range codes {
+		shift := maxCodeLen - lens[s]
+		for p := int(c) << shift; p < int(c+1)<<shift; p++ {
+			first[p] = byte(s)
+		}
+	}
+	d := &decoder{}
+	copy(d.lens[:], lens)
+	for p := range d.table {
+		var e uint64
+		used, n := 0, 0
+		for n < 4 {
+			s := first[p<<used&(1<<maxCodeLen-1)]
+			l := int(lens[s])
+			if used+l > maxCodeLen {
+				break
+			}
+			e |= uint64(s) << (8 * n)
+			if n == 0 {
+				e |= uint64(l) << 48
+			}
+			n++
+			used += l
+		}
+		d.table[p] = e | uint64(n)<<32 | uint64(used)<<40
+	}
+	return d, nil
 }
 
 // scratch is what one goroutine needs to decode blocks.
@@ -201,114 +286,156 @@ type scratch struct {
 	vals []uint64
 }
 
-// checkBlock verifies a block's checksum and returns its value count.
-func checkBlock(b []byte) (int, error) {
-	if len(b) < blockHeader+4 {
-		return 0, errCorrupt
+// checkBlock verifies a block's checksum.
+func checkBlock(b []byte) error {
+	if len(b) < blockOverhead || crc32.Checksum(b[:len(b)-4], castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return errCorrupt
 	}
-	body := b[:len(b)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
-		return 0, errCorrupt
-	}
-	n := int(binary.LittleEndian.Uint16(b))
-	if n == 0 {
-		return 0, errCorrupt
-	}
-	return n, nil
+	return nil
 }
 
-// decode checks block b and returns its values (in sc.vals) up to the first
-// one above limit, and the number of values the block holds.
-func (d *decoder) decode(b []byte, limit uint64, sc *scratch) ([]uint64, int, error) {
-	n, err := checkBlock(b)
-	if err != nil {
-		return nil, 0, err
+// load returns the 64 bits of b from bit pos on, first bit first, zeros
+// past its end. The decoding loops have their own copy of its usual case,
+// which inlines where load does not.
+func load(b []byte, pos uint) uint64 {
+	var c [9]byte
+	if i := pos >> 3; i < uint(len(b)) {
+		copy(c[:], b[i:])
 	}
-	body := b[:len(b)-4]
-	v := binary.LittleEndian.Uint64(body[3:])
-	vals := append(sc.vals[:0], v)
-	if n == 1 {
-		sc.vals = vals
-		if len(body) != blockHeader {
-			return nil, 0, errCorrupt
+	return binary.BigEndian.Uint64(c[:])<<(pos&7) | uint64(c[8])<<(pos&7)>>8
+}
+
+// decode checks block b of n values and returns its values (in sc.vals) up
+// to the first one above limit.
+func (d *decoder) decode(b []byte, n int, limit uint64, sc *scratch) ([]uint64, error) {
+	if err := checkBlock(b); err != nil {
+		return nil, err
+	}
+	return d.decodeChecked(b, n, limit, sc)
+}
+
+// decodeChecked is decode for a block whose checksum was verified before.
+func (d *decoder) decodeChecked(b []byte, n int, limit uint64, sc *scratch) ([]uint64, error) {
+	if len(b) < blockOverhead || n < 1 {
+		return nil, errCorrupt
+	}
+	v := binary.LittleEndian.Uint64(b)
+	if cap(sc.vals) < n {
+		sc.vals = make([]uint64, max(n, 256))
+	}
+	vals := sc.vals[:n]
+	vals[0] = v
+	m := n - 1
+	if m == 0 {
+		if len(b) != blockOverhead {
+			return nil, errCorrupt
 		}
-		return vals, 1, nil
+		return vals, nil
 	}
-	if len(body) < blockHeader+2 {
-		return nil, 0, errCorrupt
+	if cap(sc.syms) < m+16 {
+		sc.syms = make([]byte, max(m+16, 256))
 	}
-	symLen := int(binary.LittleEndian.Uint16(body[blockHeader:]))
-	rest := body[blockHeader+2:]
-	if symLen > len(rest) {
-		return nil, 0, errCorrupt
+	syms, pos := d.positions(sc.syms[:m+16], m, b)
+	// The remainders, from the next byte on.
+	pos = (pos + 7) &^ 7
+	end := 8 * uint(len(b)-4)
+	if pos > end {
+		return nil, errCorrupt
 	}
-	symStream, remBytes := rest[:symLen], rest[symLen:]
-	var syms []byte
-	switch body[2] {
-	case modeRaw:
-		syms = symStream
-	case modeHuffman:
-		if d.huff == nil {
-			return nil, 0, errCorrupt
+	k, pos := remainders(vals[1:], v, syms, b, pos, limit)
+	if k < m {
+		return vals[:k+1], nil
+	}
+	if (pos+7)&^7 != end {
+		return nil, errCorrupt
+	}
+	return vals, nil
+}
+
+// positions decodes m positions from b, bit 64 on, into syms (m+16 long:
+// the look-ups run past the m-th code), and returns them and the bit after
+// them.
+func (d *decoder) positions(syms []byte, m int, b []byte) ([]byte, uint) {
+	pos := uint(64)
+	j := 0
+	// While 9 bytes are left from pos on, with load written out (a call
+	// in the loop costs it its registers)...
+	for j < m {
+		i := pos >> 3
+		if i+9 > uint(len(b)) {
+			break
 		}
-		if cap(sc.syms) < n-1 {
-			sc.syms = make([]byte, 0, max(n-1, 256))
-		}
-		syms, err = d.huff.Decompress1X(sc.syms[:0:n-1], symStream)
-		if err != nil {
-			return nil, 0, errCorrupt
-		}
-	default:
-		return nil, 0, errCorrupt
+		c := (*[9]byte)(b[i:])
+		w := binary.BigEndian.Uint64(c[:])<<(pos&7) | uint64(c[8])<<(pos&7)>>8
+		j, pos = d.lookup4(syms, j, w, pos)
 	}
-	if len(syms) != n-1 {
-		return nil, 0, errCorrupt
+	// ... then near the end.
+	for j < m {
+		j, pos = d.lookup4(syms, j, load(b, pos), pos)
 	}
-	if cap(vals) < n {
-		vals = append(make([]uint64, 0, max(n, 256)), v)
+	// The codes decoded past the m-th were not positions.
+	for _, s := range syms[m:j] {
+		pos -= uint(d.lens[s&63])
 	}
-	vals = vals[:n]
-	pos := 0
-	for j, s := range syms {
-		d := uint(s) & 63
-		i, sh := pos>>3, uint(pos&7)
-		var w uint64
-		if i+9 <= len(remBytes) {
-			w = binary.BigEndian.Uint64(remBytes[i:])<<sh | uint64(remBytes[i+8])>>(8-sh)
-		} else {
-			w = loadTail(remBytes, i, sh)
+	return syms[:m], pos
+}
+
+// lookup4 decodes the codes that w, from bit pos on, starts with by four
+// look-ups of up to four codes each (at most 44 of its bits) into syms from
+// j on, and returns the new j and pos.
+func (d *decoder) lookup4(syms []byte, j int, w uint64, pos uint) (int, uint) {
+	for range 4 {
+		e := d.table[w>>(64-maxCodeLen)]
+		binary.LittleEndian.PutUint32(syms[j:], uint32(e))
+		j += int(e >> 32 & 7)
+		l := uint(e>>40) & 15
+		w <<= l
+		pos += l
+	}
+	return j, pos
+}
+
+// remainders decodes the values after v from their positions syms and
+// their remainders in b, bit pos on, into vals; it stops after the first
+// value above limit. It returns the number of values decoded and the bit
+// after their remainders.
+func remainders(vals []uint64, v uint64, syms []byte, b []byte, pos uint, limit uint64) (int, uint) {
+	vals = vals[:len(syms)]
+	j := 0
+	// While 9 bytes are left from pos on (load written out: it does not
+	// inline, and its call costs the loop its registers).
+	for ; j < len(syms); j++ {
+		i := pos >> 3
+		if i+9 > uint(len(b)) {
+			break
 		}
-		pos += 63 - int(d)
-		// The d bits before position d are v's, bit d is 1 and the 63-d
-		// bits after it are the top of w; every shift is below 64.
-		v = v&^(^uint64(0)>>d) | (w>>1|1<<63)>>d
-		vals[j+1] = v
+		c := (*[9]byte)(b[i:])
+		sh := pos & 7
+		d := uint(syms[j]) & 63
+		pos += 63 - d
+		v = next(v, binary.BigEndian.Uint64(c[:])<<sh|uint64(c[8])<<sh>>8, d)
+		vals[j] = v
 		if v > limit {
-			sc.vals = vals
-			return vals[:j+2], n, nil
+			return j + 1, pos
 		}
 	}
-	if (pos+7)/8 != len(remBytes) {
-		return nil, 0, errCorrupt
+	for ; j < len(syms); j++ {
+		d := uint(syms[j]) & 63
+		v = next(v, load(b, pos), d)
+		pos += 63 - d
+		vals[j] = v
+		if v > limit {
+			return j + 1, pos
+		}
 	}
-	sc.vals = vals
-	return vals, n, nil
+	return len(syms), pos
 }
 
-// loadTail returns the 64 bits at byte i, bit sh of b, zeros past its end.
-func loadTail(b []byte, i int, sh uint) uint64 {
-	var w uint64
-	for k := range 8 {
-		w <<= 8
-		if i+k < len(b) {
-			w |= uint64(b[i+k])
-		}
-	}
-	var last uint64
-	if i+8 < len(b) {
-		last = uint64(b[i+8])
-	}
-	return w<<sh | last>>(8-sh)
+// next returns the value after v whose first bit that differs from v's is
+// d and whose bits after d are the top of w: the d bits before d are v's,
+// bit d is 1 (v's is 0); every shift is below 64.
+func next(v, w uint64, d uint) uint64 {
+	return v&^(^uint64(0)>>d) | (w>>1|1<<63)>>d
 }
 
 // crcOf returns the CRC-32C of b.

@@ -54,28 +54,28 @@ func TestCodecRoundTrip(t *testing.T) {
 				for start := 0; start < len(vals); start += bs {
 					block := vals[start:min(start+bs, len(vals))]
 					b := enc.appendBlock(nil, block)
-					got, count, err := dec.decode(b, ^uint64(0), &sc)
+					got, err := dec.decode(b, len(block), ^uint64(0), &sc)
 					if err != nil {
 						t.Fatalf("%s n=%d bs=%d: %v", kind, n, bs, err)
 					}
-					if !slices.Equal(got, block) || count != len(block) {
+					if !slices.Equal(got, block) {
 						t.Fatalf("%s n=%d bs=%d: decoded %x, want %x", kind, n, bs, got, block)
 					}
 					// Decoding stops after the first value above a limit.
 					mid := block[len(block)/2]
-					got, count, err = dec.decode(b, mid, &sc)
-					if err != nil || count != len(block) || !slices.Equal(got, block[:min(len(block)/2+2, len(block))]) {
-						t.Fatalf("%s n=%d bs=%d: decoding up to %x gave %x, %d, %v", kind, n, bs, mid, got, count, err)
+					got, err = dec.decode(b, len(block), mid, &sc)
+					if err != nil || !slices.Equal(got, block[:min(len(block)/2+2, len(block))]) {
+						t.Fatalf("%s n=%d bs=%d: decoding up to %x gave %x, %v", kind, n, bs, mid, got, err)
 					}
 					// Any changed byte is found.
 					for i := range b {
 						bad := slices.Clone(b)
 						bad[i] ^= 0x10
-						if _, _, err := dec.decode(bad, ^uint64(0), &sc); err == nil {
+						if _, err := dec.decode(bad, len(block), ^uint64(0), &sc); err == nil {
 							t.Fatalf("%s n=%d bs=%d: byte %d changed, block accepted", kind, n, bs, i)
 						}
 					}
-					if _, _, err := dec.decode(b[:len(b)-1], ^uint64(0), &sc); err == nil {
+					if _, err := dec.decode(b[:len(b)-1], len(block), ^uint64(0), &sc); err == nil {
 						t.Fatalf("truncated block accepted")
 					}
 				}
@@ -83,6 +83,57 @@ func TestCodecRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestCode checks the Huffman code lengths: at most maxCodeLen bits for
+// any histogram (counts growing like Fibonacci numbers make deeper trees),
+// every position coded, a complete code; and that other lengths are
+// refused.
+func TestCode(t *testing.T) {
+	var fib, one, zero, peaked [64]uint64
+	a, b := uint64(1), uint64(1)
+	for i := range fib {
+		fib[i] = a
+		a, b = b, a+b
+		one[i] = 1
+		peaked[i] = uint64(1) << max(0, 40-4*abs(i-24))
+	}
+	for name, h := range map[string]*[64]uint64{"fibonacci": &fib, "flat": &one, "empty": &zero, "peaked": &peaked} {
+		lens := buildCode(h)
+		kraft := 0
+		for s, l := range lens {
+			if l < 1 || l > maxCodeLen {
+				t.Fatalf("%s: position %d has a code of %d bits", name, s, l)
+			}
+			kraft += 1 << (maxCodeLen - l)
+		}
+		if kraft != 1<<maxCodeLen {
+			t.Fatalf("%s: not a complete code", name)
+		}
+		if _, err := newDecoder(lens); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if l := buildCode(&peaked); l[24] > 2 {
+		t.Errorf("the commonest position has a code of %d bits", l[24])
+	}
+	good := buildCode(&fib)
+	// Lengthen the shortest code: the code is then not complete.
+	incomplete := slices.Clone(good)
+	incomplete[slices.Index(good, slices.Min(good))]++
+	for name, lens := range map[string][]byte{
+		"short":      good[:63],
+		"zero":       append([]byte{0}, good[1:]...),
+		"too long":   append([]byte{maxCodeLen + 1}, good[1:]...),
+		"incomplete": incomplete,
+		"overfull":   append([]byte{1, 1}, good[2:]...),
+	} {
+		if _, err := newDecoder(lens); err == nil {
+			t.Errorf("%s code lengths accepted", name)
+		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
 
 // TestCodecSize checks the compression the format promises: about
 // 64 - log2(n) + 2 bits per value for uniform values.
@@ -122,7 +173,7 @@ func BenchmarkDecodeBlock(b *testing.B) {
 	b.SetBytes(64 * 8)
 	i := 0
 	for b.Loop() {
-		if _, _, err := dec.decode(blocks[i%len(blocks)], ^uint64(0), &sc); err != nil {
+		if _, err := dec.decode(blocks[i%len(blocks)], 64, ^uint64(0), &sc); err != nil {
 			b.Fatal(err)
 		}
 		i++

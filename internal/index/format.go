@@ -15,8 +15,10 @@ import (
 //	preamble   magic "NDUPIDX\0", u32 version, u32 zero          16 bytes
 //	tables     for each table, its blocks one after another (codec.go)
 //	ids        for each block of table 0, an id block: for each of its
-//	           fingerprints, uvarint count, then count × (uvarint length,
-//	           id bytes); then the CRC-32C of the block
+//	           fingerprints, its ids (at least one), each as a uvarint
+//	           of its length times 2, plus 1 if another id of the
+//	           fingerprint follows, then its bytes; then the CRC-32C of
+//	           the block
 //	footer     the parameters and the directory (below)
 //	trailer    u64 footer offset, u64 footer length, u64 XXH64 of the
 //	           footer, magic "NDUPEND\0"                          32 bytes
@@ -24,8 +26,9 @@ import (
 // The footer holds: u32 version; u32 f, k, blocks, tables, block size; u64
 // distinct fingerprints, u64 records (fingerprint, id); the header lines of
 // the records' pipeline (u32 length, text); for each table its data offset
-// and length (u64), block count (u32), Huffman code (u32 length, bytes),
-// the last value of every block (u64 each) and the offsets of the blocks
+// and length (u64), block count (u32), Huffman code (u32 64, then the code
+// length of each position 0..63, a byte each), the last value of every
+// block (u64 each) and the offsets of the blocks
 // and of the end (u64 each, from the data offset); then the ids section's
 // offset, length, block count and offsets likewise.
 //
@@ -42,7 +45,9 @@ const (
 	preambleSize = 16
 	trailerSize  = 32
 	// Version is the format version this package writes and reads.
-	Version = 1
+	// Version 1 coded the positions with huff0 and gave every block its
+	// count and lengths, and every id entry its count.
+	Version = 2
 )
 
 // section is a run of blocks and where they are.
@@ -223,9 +228,7 @@ func parseFooter(b []byte, dataEnd uint64) (*footer, error) {
 		var t tableMeta
 		sec(&t.section, ft.distinct)
 		nb := int((ft.distinct + uint64(ft.blockSize) - 1) / uint64(ft.blockSize))
-		if n := r.u32(); n > 0 {
-			t.code = append([]byte(nil), r.take(uint64(n))...)
-		}
+		t.code = append([]byte(nil), r.take(uint64(r.u32()))...)
 		t.last = r.u64s(nb)
 		offsets(&t.section, nb)
 		ft.tables = append(ft.tables, t)

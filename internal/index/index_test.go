@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -74,6 +75,21 @@ func newCorpus(rng *rand.Rand, n, k int) *corpus {
 			c.add(flipBits(base, pos...), fmt.Sprintf("r%d-%d", i, j))
 		}
 		c.add(base, "r"+strconv.Itoa(i)+"-dup")
+	}
+	return c
+}
+
+// crowdedCorpus is newCorpus with the first 16 bits of every fingerprint
+// one of three, so that keys on them are shared by hundreds of fingerprints
+// (runs across many blocks), and some ids of 64 bytes or more.
+func crowdedCorpus(rng *rand.Rand, n, k int) *corpus {
+	c := newCorpus(rng, n, k)
+	prefixes := []uint64{0x1234, 0x1235, 0xfedc}
+	for i := range c.fps {
+		c.fps[i] = prefixes[i%3]<<48 | c.fps[i]&(1<<48-1)
+		if i%7 == 0 {
+			c.ids[i] += strings.Repeat("x", 64+i%150)
+		}
 	}
 	return c
 }
@@ -165,13 +181,21 @@ func build(t *testing.T, c *corpus, opt BuildOptions) string {
 // positioned reads.
 func TestQueriesExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, c := range []struct{ k, blocks, blockSize int }{
-		{3, 0, 0}, {3, 4, 7}, {3, 6, 64}, {2, 5, 3}, {1, 2, 16}, {0, 1, 64}, {4, 8, 200},
+	for _, c := range []struct {
+		k, blocks, blockSize int
+		crowded              bool
+	}{
+		{3, 0, 0, false}, {3, 4, 7, false}, {3, 6, 64, false}, {2, 5, 3, false}, {1, 2, 16, false},
+		{0, 1, 64, false}, {4, 8, 200, false}, {3, 0, 0, true}, {3, 4, 7, true}, {3, 5, 64, true},
 	} {
-		t.Run(fmt.Sprintf("k%d-b%d-s%d", c.k, c.blocks, c.blockSize), func(t *testing.T) {
+		t.Run(fmt.Sprintf("k%d-b%d-s%d-crowded=%v", c.k, c.blocks, c.blockSize, c.crowded), func(t *testing.T) {
 			cor := newCorpus(rng, 1500, c.k)
+			if c.crowded {
+				cor = crowdedCorpus(rng, 1500, c.k)
+			}
 			path := build(t, cor, BuildOptions{K: c.k, Blocks: c.blocks, BlockSize: c.blockSize, Jobs: 2})
 			qs := cor.queries(rng, 600, c.k)
+			qs = append(qs, qs[:40]...) // the same fingerprint asked twice
 			for _, useMap := range []bool{true, false} {
 				ix, err := open(path, useMap)
 				if err != nil {
@@ -198,7 +222,8 @@ func TestQueriesExact(t *testing.T) {
 						t.Fatal(err)
 					}
 					got := make([][]string, len(qs))
-					for _, r := range rs {
+					for i := range rs.Len() {
+						r := rs.Result(i)
 						got[r.Q] = append(got[r.Q], fmt.Sprintf("%s:%d", r.ID, r.Dist))
 					}
 					for i := range qs {
@@ -219,8 +244,25 @@ func TestQueriesExact(t *testing.T) {
 // TestAddEqualsBuild checks that adding records to an index gives the file
 // that building from all of them gives.
 func TestAddEqualsBuild(t *testing.T) {
+	for _, c := range []struct {
+		opt     BuildOptions
+		crowded bool
+	}{
+		{BuildOptions{K: 3, Blocks: 6, BlockSize: 32}, false},
+		{BuildOptions{K: 3}, true},
+	} {
+		t.Run(fmt.Sprintf("b%d-crowded=%v", c.opt.Blocks, c.crowded), func(t *testing.T) {
+			addEqualsBuild(t, c.opt, c.crowded)
+		})
+	}
+}
+
+func addEqualsBuild(t *testing.T, opt BuildOptions, crowded bool) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	cor := newCorpus(rng, 2000, 3)
+	if crowded {
+		cor = crowdedCorpus(rng, 2000, 3)
+	}
 	dir := t.TempDir()
 	first, second := &corpus{}, &corpus{}
 	for i := range cor.fps {
@@ -232,7 +274,6 @@ func TestAddEqualsBuild(t *testing.T) {
 	}
 	// Records already in the index are added again: they stay once.
 	second.add(first.fps[0], first.ids[0])
-	opt := BuildOptions{K: 3, Blocks: 6, BlockSize: 32}
 	whole := filepath.Join(dir, "whole.idx")
 	if err := Build(whole, cor.records(), opt); err != nil {
 		t.Fatal(err)
@@ -266,7 +307,8 @@ func TestChooseBlocks(t *testing.T) {
 		n    uint64
 		want int
 	}{
-		{3, 1000, 4}, {3, 1_000_000, 4}, {3, 10_000_000, 5}, {3, 8_000_000_000, 6}, {0, 1 << 40, 1}, {6, 10_000_000, 9},
+		{3, 1000, 4}, {3, 1_000_000, 4}, {3, 10_000_000, 4}, {3, 1<<24 + 1<<16 - 1, 4}, {3, 1<<24 + 1<<16, 5}, {3, 8_000_000_000, 5},
+		{3, 9_000_000_000, 6}, {0, 1 << 40, 1}, {6, 10_000_000, 8}, {1, 1 << 40, 2},
 	} {
 		if got := ChooseBlocks(c.k, c.n); got != c.want {
 			t.Errorf("ChooseBlocks(%d, %d) = %d, want %d", c.k, c.n, got, c.want)
@@ -339,6 +381,63 @@ func TestDamaged(t *testing.T) {
 		if !strings.Contains(msg, "damaged") && !strings.Contains(msg, "not a neardup index") && !strings.Contains(msg, "version") {
 			t.Fatalf("byte %d changed: unclear message %q", i, msg)
 		}
+	}
+}
+
+// TestBatchDamaged changes a byte in each block of each table and of the
+// ids in turn and checks that a batch reading every block refuses the index.
+func TestBatchDamaged(t *testing.T) {
+	path, orig := smallIndex(t)
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []uint64 // every stored fingerprint: every block is read
+	ix.entrySeq()(func(fp uint64, _ [][]byte) bool {
+		qs = append(qs, fp)
+		return true
+	})
+	var places []uint64
+	for _, tb := range ix.tables {
+		for i := range tb.blocks() {
+			places = append(places, tb.off+(tb.offs[i]+tb.offs[i+1])/2)
+		}
+	}
+	for i := range ix.ids.blocks() {
+		places = append(places, ix.ids.off+ix.ids.offs[i])
+	}
+	ix.Close()
+	bad := filepath.Join(t.TempDir(), "bad.idx")
+	for _, at := range places {
+		b := slices.Clone(orig)
+		b[at] ^= 0x40
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := Open(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ix.SearchBatch(qs, ix.Scheme.K, 2)
+		ix.Close()
+		if err == nil || !strings.Contains(err.Error(), "damaged") {
+			t.Fatalf("byte %d changed: %v", at, err)
+		}
+	}
+}
+
+// TestOldVersion checks that a file of format version 1 (huff0 blocks) is
+// refused with a message that says to rebuild it.
+func TestOldVersion(t *testing.T) {
+	_, b := smallIndex(t)
+	binary.LittleEndian.PutUint32(b[8:], 1)
+	path := filepath.Join(t.TempDir(), "v1.idx")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path)
+	if err == nil || !strings.Contains(err.Error(), "format version 1; this program reads version 2: rebuild the index") {
+		t.Fatalf("a version 1 file: %v", err)
 	}
 }
 
@@ -568,7 +667,7 @@ func TestStats(t *testing.T) {
 }
 
 // benchIndex is an index of 2^20 random fingerprints, built once for the
-// benchmarks.
+// benchmarks, in the default layout (4 tables keyed on 16 bits).
 var benchIndex struct {
 	once sync.Once
 	path string
@@ -592,7 +691,7 @@ func openBenchIndex(b *testing.B) (*Index, []uint64) {
 			return
 		}
 		benchIndex.path = filepath.Join(dir, "bench.idx")
-		benchIndex.err = Build(benchIndex.path, recs, BuildOptions{K: 3, Blocks: 5})
+		benchIndex.err = Build(benchIndex.path, recs, BuildOptions{K: 3})
 	})
 	if benchIndex.err != nil {
 		b.Fatal(benchIndex.err)
@@ -606,7 +705,7 @@ func openBenchIndex(b *testing.B) (*Index, []uint64) {
 }
 
 // BenchmarkSearch is one online query with a planted neighbour (2 bits
-// away) against 2^20 fingerprints, 10 tables.
+// away) against 2^20 fingerprints.
 func BenchmarkSearch(b *testing.B) {
 	ix, fps := openBenchIndex(b)
 	s := ix.NewSearcher()

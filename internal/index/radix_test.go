@@ -50,32 +50,33 @@ func BenchmarkSortValues(b *testing.B) {
 	}
 }
 
-func TestKeySorter(t *testing.T) {
+func TestSorterWords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var s keySorter
+	var s sorter
 	for _, n := range []int{0, 1, 2, 10, 1000, 50000} {
-		for _, keyBits := range []int{1, 7, 20, 33, 64} {
-			ks := make([]keyed, n)
-			for i := range ks {
-				ks[i] = keyed{rng.Uint64() >> rng.IntN(3), uint32(i)}
-			}
-			want := make(map[keyed]bool, n)
-			for _, k := range ks {
-				want[k] = true
-			}
-			got := s.sort(ks, make([]keyed, n), keyBits)
-			shift := uint(64 - keyBits)
-			for i := range got {
-				if !want[got[i]] {
-					t.Fatalf("n=%d bits=%d: %v is not an input, or twice", n, keyBits, got[i])
+		for _, prefix := range []int{1, 7, 20, 33, 64} {
+			for _, crowd := range []bool{false, true} {
+				vals := make([]uint64, n)
+				for i := range vals {
+					vals[i] = rng.Uint64() >> rng.IntN(3)
+					if crowd {
+						// All agree on their top 40 bits.
+						vals[i] = 0xabcdef1234<<24 | vals[i]>>40
+					}
 				}
-				delete(want, got[i])
-				if i > 0 && got[i-1].v>>shift > got[i].v>>shift {
-					t.Fatalf("n=%d bits=%d: out of order at %d", n, keyBits, i)
+				want := slices.Clone(vals)
+				slices.Sort(want)
+				got := s.words(vals, make([]uint64, n), prefix)
+				shift := uint(64 - prefix)
+				for i := 1; i < n; i++ {
+					if got[i-1]>>shift > got[i]>>shift {
+						t.Fatalf("n=%d prefix=%d crowd=%v: out of order at %d", n, prefix, crowd, i)
+					}
 				}
-			}
-			if len(got) != n {
-				t.Fatalf("n=%d: %d out", n, len(got))
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d prefix=%d crowd=%v: not the values given", n, prefix, crowd)
+				}
 			}
 		}
 	}

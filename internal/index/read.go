@@ -213,11 +213,12 @@ func (ix *Index) Close() error {
 	return err
 }
 
-// MemoryBytes returns the size of the in-memory directory.
+// MemoryBytes returns the size of the in-memory directory, with the
+// tables' Huffman decoding tables.
 func (ix *Index) MemoryBytes() int64 {
 	var n int64
 	for _, t := range ix.tables {
-		n += int64(8*len(t.last) + 8*len(t.offs) + 4*len(t.dir) + len(t.code))
+		n += int64(8*len(t.last) + 8*len(t.offs) + 4*len(t.dir) + len(t.code) + 8*len(t.dec.table) + len(t.dec.lens))
 	}
 	return n + int64(8*len(ix.ids.offs))
 }
@@ -255,16 +256,27 @@ func (ix *Index) values(t, i int, sc *readScratch) ([]uint64, error) {
 // valuesUntil decodes block i of table t up to the first value above
 // limit; the block's checksum is checked whole.
 func (ix *Index) valuesUntil(t, i int, limit uint64, sc *readScratch) ([]uint64, error) {
+	return ix.decodeBlock(t, i, limit, false, sc)
+}
+
+// decodeBlock is valuesUntil, without the checksum when checked says it was
+// verified before.
+func (ix *Index) decodeBlock(t, i int, limit uint64, checked bool, sc *readScratch) ([]uint64, error) {
 	tb := &ix.tables[t]
 	b, err := ix.block(&tb.section, i, &sc.buf)
 	if err != nil {
 		return nil, err
 	}
-	vals, n, err := tb.dec.decode(b, limit, &sc.scratch)
+	n := min(ix.BlockSize, int(ix.Distinct)-i*ix.BlockSize)
+	decode := tb.dec.decode
+	if checked {
+		decode = tb.dec.decodeChecked
+	}
+	vals, err := decode(b, n, limit, &sc.scratch)
 	if err != nil {
 		return nil, ix.corrupt("table %d, block %d: %v", t, i, err)
 	}
-	if want := min(ix.BlockSize, int(ix.Distinct)-i*ix.BlockSize); n != want || len(vals) == n && vals[n-1] != tb.last[i] {
+	if len(vals) == n && vals[n-1] != tb.last[i] {
 		return nil, ix.corrupt("table %d, block %d does not match the directory", t, i)
 	}
 	return vals, nil
@@ -285,20 +297,37 @@ func (ix *Index) idBlock(i int, sc *readScratch) ([]byte, error) {
 
 // nextIDs parses one entry of an id block: its ids are appended to dst.
 func nextIDs(b []byte, dst [][]byte) ([][]byte, []byte, bool) {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)) {
-		return dst, nil, false
-	}
-	b = b[k:]
-	for range n {
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l > uint64(len(b)-k) {
+	for {
+		h, k := binary.Uvarint(b)
+		if k <= 0 || h>>1 > uint64(len(b)-k) {
 			return dst, nil, false
 		}
-		dst = append(dst, b[k:k+int(l)])
-		b = b[k+int(l):]
+		end := k + int(h>>1)
+		dst = append(dst, b[k:end])
+		b = b[end:]
+		if h&1 == 0 {
+			return dst, b, true
+		}
 	}
-	return dst, b, true
+}
+
+// skipIDs skips one entry of an id block.
+func skipIDs(b []byte) ([]byte, bool) {
+	for {
+		h, k := uint64(0), 1
+		if len(b) > 0 && b[0] < 0x80 {
+			h = uint64(b[0]) // ids shorter than 64 bytes
+		} else if h, k = binary.Uvarint(b); k <= 0 {
+			return nil, false
+		}
+		if h>>1 > uint64(len(b)-k) {
+			return nil, false
+		}
+		b = b[k+int(h>>1):]
+		if h&1 == 0 {
+			return b, true
+		}
+	}
 }
 
 // tableSeq streams the values of table t.

@@ -344,9 +344,10 @@ func queryBatch(ctx context.Context, opt Options, ix *Index, k int, src stream.S
 		return err
 	}
 	var buf []byte
-	for i, res := range rs {
+	for i := range rs.Len() {
+		res := rs.Result(i)
 		buf = appendResult(buf, qs.id(res.Q), res.ID, res.Dist)
-		if len(buf) >= 1<<16 || i == len(rs)-1 {
+		if len(buf) >= 1<<16 || i == rs.Len()-1 {
 			if _, err := out.W.Write(buf); err != nil {
 				return err
 			}

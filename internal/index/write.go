@@ -136,9 +136,12 @@ func encodeIDs(entries entrySeq, blockSize int, w io.Writer) (section, uint64, e
 		inBlock = 0
 	}
 	err := entries(func(_ uint64, ids [][]byte) bool {
-		buf = binary.AppendUvarint(buf, uint64(len(ids)))
-		for _, id := range ids {
-			buf = binary.AppendUvarint(buf, uint64(len(id)))
+		for j, id := range ids {
+			more := uint64(0)
+			if j < len(ids)-1 {
+				more = 1
+			}
+			buf = binary.AppendUvarint(buf, uint64(len(id))<<1|more)
 			buf = append(buf, id...)
 		}
 		records += uint64(len(ids))
