@@ -187,8 +187,8 @@ func TestUsageErrors(t *testing.T) {
 		{"band", []string{"--fp-weight", "0", "--fn-weight", "0"}, "--fp-weight and --fn-weight must be non-negative and not both 0"},
 		{"pairs", []string{"--memory", "lots"}, `bad size "lots"`},
 		{"pairs", []string{"--max-bucket", "-1"}, "--max-bucket -1: want 0 (no cap) or more"},
-		{"verify", nil, "give --shingles FILE (exact) or --sketches FILE (estimate)"},
-		{"verify", []string{"--shingles", "a", "--sketches", "b"}, "give --shingles FILE (exact) or --sketches FILE (estimate)"},
+		{"verify", nil, "give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)"},
+		{"verify", []string{"--shingles", "a", "--sketches", "b"}, "give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)"},
 		{"verify", []string{"--shingles", "a", "--threshold", "2"}, "--threshold 2: want a similarity between 0 and 1"},
 	}
 	for _, tt := range tests {

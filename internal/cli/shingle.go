@@ -81,22 +81,9 @@ func shingleAction(c *cli.Context, env *Env) error {
 	if k < 1 {
 		return usagef("-k %d: want at least 1", k)
 	}
-	format := c.String("format")
-	switch format {
-	case "", shingle.FormatTSV, shingle.FormatJSONL, shingle.FormatFiles, shingle.FormatLines:
-	default:
-		return usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
-	}
-	if c.Bool("files") && c.Bool("lines") {
-		return usagef("--files and --lines exclude each other")
-	}
-	for _, f := range []string{"files", "lines"} {
-		if c.Bool(f) {
-			if format != "" && format != f {
-				return usagef("--%s and --format %s exclude each other", f, format)
-			}
-			format = f
-		}
+	format, err := documentFormat(c)
+	if err != nil {
+		return err
 	}
 	opt := shingle.StageOptions{
 		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed")},
@@ -113,14 +100,9 @@ func shingleAction(c *cli.Context, env *Env) error {
 		if unit != shingle.Stopword {
 			return usagef("--stopwords is for --unit stopword")
 		}
-		f, err := os.Open(name)
+		sw, err := readStopwords(name)
 		if err != nil {
 			return err
-		}
-		sw, err := shingle.ReadStopwords(f)
-		f.Close()
-		if err != nil {
-			return usagef("%s: %v", name, err)
 		}
 		opt.Shingle.Stopwords = sw
 	}
@@ -130,4 +112,40 @@ func shingleAction(c *cli.Context, env *Env) error {
 	}
 	opt.LineBuffered = lineBuffered(c, out)
 	return out.finish(shingle.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+}
+
+// documentFormat reads --format, --files and --lines.
+func documentFormat(c *cli.Context) (string, error) {
+	format := c.String("format")
+	switch format {
+	case "", shingle.FormatTSV, shingle.FormatJSONL, shingle.FormatFiles, shingle.FormatLines:
+	default:
+		return "", usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
+	}
+	if c.Bool("files") && c.Bool("lines") {
+		return "", usagef("--files and --lines exclude each other")
+	}
+	for _, f := range []string{"files", "lines"} {
+		if c.Bool(f) {
+			if format != "" && format != f {
+				return "", usagef("--%s and --format %s exclude each other", f, format)
+			}
+			format = f
+		}
+	}
+	return format, nil
+}
+
+// readStopwords reads a --stopwords file.
+func readStopwords(name string) (*shingle.Stopwords, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sw, err := shingle.ReadStopwords(f)
+	if err != nil {
+		return nil, usagef("%s: %v", name, err)
+	}
+	return sw, nil
 }

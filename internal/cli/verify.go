@@ -27,6 +27,18 @@ containment reaches the threshold (one document inside the other). With
 positions of MinHash signatures, Broder's estimate from bottom-s samples, or
 from MOD_m samples (with containment).
 
+With --documents FILE (repeated for more files) the similarity is exact
+too, but no shingle file is needed: verify reads the documents themselves
+(TSV, JSON Lines or lines, read as shingle reads them: --format,
+--id-field, --text-field) and shingles the ones in some pair again, as the
+shingle header of the pairs says (unit, k, hash, seed; a stop-word file
+must be given again with --stopwords). With --files each document is read
+from its own file, its id being its path, and --documents names the files
+and directories they must be under: only those documents are read.
+
+   shingle --unit word -k 5 --files src | sketch | band | pairs |
+       verify --files --documents src
+
 With --hamming k and --sketches FILE of SimHash fingerprints (sketch --method
 simhash) it writes the pairs whose fingerprints differ in at most k bits:
 
@@ -80,11 +92,19 @@ EXAMPLES
    pairs keys.tsv | verify --shingles shingles.tsv --threshold 0.8
    verify --shingles s.tsv --containment --threshold 0.9 candidates.tsv
    verify --sketches sketches.tsv candidates.tsv
+   verify --documents corpus.jsonl --threshold 0.8 candidates.tsv
    band --hamming 3 fp.tsv | pairs | verify --hamming 3 --sketches fp.tsv
    verify --attach --shingles s.sorted.tsv pairs.tsv |
       LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv`,
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
+			&cli.StringSliceFlag{Name: "documents", Usage: "the documents themselves (`FILE`; with --files the files and directories they are under; repeat for more), shingled again as the pairs' shingle header says, for exact similarity"},
+			&cli.StringFlag{Name: "format", Category: catInput, Usage: "--documents: document format, tsv, jsonl, files or lines (default: from the file name)"},
+			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "--documents: each document is a file, its id its path; same as --format files"},
+			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "--documents: each line is a document; same as --format lines"},
+			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "--documents, JSON Lines: the `NAME` of the id field"},
+			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "--documents, JSON Lines: the `NAME` of the text field"},
+			&cli.StringFlag{Name: "stopwords", Category: catInput, Usage: "--documents: the stop-word `FILE` shingle was given"},
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
@@ -142,8 +162,23 @@ func verifyAction(c *cli.Context, env *Env) error {
 			return usagef("--hamming %d: want a distance of 0 bits or more", opt.MaxDistance)
 		}
 	}
-	if (opt.Shingles == "") == (opt.Sketches == "") {
-		return usagef("give --shingles FILE (exact) or --sketches FILE (estimate)")
+	if docs := c.StringSlice("documents"); len(docs) > 0 {
+		if opt.Shingles != "" || opt.Sketches != "" || opt.Hamming || opt.Attach || opt.Sorted {
+			return usagef("--documents scores pairs from the documents themselves: give it without --shingles, --sketches, --hamming, --attach or --sorted")
+		}
+		d := &verify.DocumentOptions{Paths: docs, IDField: c.String("id-field"), TextField: c.String("text-field")}
+		var err error
+		if d.Format, err = documentFormat(c); err != nil {
+			return err
+		}
+		if name := c.String("stopwords"); name != "" {
+			if d.Stopwords, err = readStopwords(name); err != nil {
+				return err
+			}
+		}
+		opt.Documents = d
+	} else if (opt.Shingles == "") == (opt.Sketches == "") {
+		return usagef("give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)")
 	}
 	if opt.Threshold < 0 || opt.Threshold > 1 {
 		return usagef("--threshold %g: want a similarity between 0 and 1", opt.Threshold)

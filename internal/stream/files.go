@@ -175,3 +175,7 @@ func (f *Files) Progress() (int64, int64) {
 
 // Close does nothing: every file is closed once read.
 func (f *Files) Close() error { return nil }
+
+// ReadFile appends the contents of a file to buf, decompressed if it is
+// gzip or zstd, as the files source reads a document.
+func ReadFile(buf []byte, name string) ([]byte, error) { return readWhole(buf, name) }

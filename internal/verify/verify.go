@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
@@ -21,8 +22,11 @@ import (
 // Options configure the stage.
 type Options struct {
 	// Shingles names a shingle file for exact similarity; Sketches a sketch
-	// file for estimates. Exactly one is given.
+	// file for estimates; Documents the documents themselves, shingled again
+	// as the pairs' shingle header says, for exact similarity. Exactly one
+	// is given.
 	Shingles, Sketches string
+	Documents          *DocumentOptions
 	Threshold          float64
 	// Containment adds c(A,B) and c(B,A) and keeps a pair when either
 	// reaches the threshold.
@@ -173,8 +177,17 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if opt.Hamming {
 		return runHamming(ctx, opt, inputs, stdout, stderr)
 	}
-	if (opt.Shingles == "") == (opt.Sketches == "") {
-		return fmt.Errorf("give --shingles FILE or --sketches FILE")
+	given := 0
+	for _, g := range []bool{opt.Shingles != "", opt.Sketches != "", opt.Documents != nil} {
+		if g {
+			given++
+		}
+	}
+	if given != 1 {
+		return fmt.Errorf("give one of --shingles FILE, --sketches FILE and --documents FILE")
+	}
+	if opt.Documents != nil && (opt.Attach || opt.Sorted) {
+		return fmt.Errorf("--attach and --sorted join with a --shingles or --sketches file, not --documents")
 	}
 	switch {
 	case opt.Attach && opt.Sorted:
@@ -209,13 +222,23 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	needed := src.needed()
 	var st *store.Store
-	if opt.Shingles != "" {
+	switch {
+	case opt.Documents != nil:
+		so, err := shingleOptions(peeked, opt.Documents.Stopwords)
+		if err != nil {
+			return err
+		}
+		if st, err = loadDocuments(ctx, &opt, so, needed); err != nil {
+			return err
+		}
+		m = exact{}
+	case opt.Shingles != "":
 		s, _, err := load(ctx, opt.Shingles, false, needed, &opt, w, out)
 		if err != nil {
 			return err
 		}
 		st, m = s, exact{}
-	} else {
+	default:
 		s, headers, err := load(ctx, opt.Sketches, true, needed, &opt, w, out)
 		if err != nil {
 			return err
@@ -330,8 +353,11 @@ func AppendScored(dst, a, b []byte, j, cab, cba, threshold float64, containment 
 }
 
 func (w *worker) source() string {
-	if w.opt.Shingles != "" {
+	switch {
+	case w.opt.Shingles != "":
 		return w.opt.Shingles
+	case w.opt.Documents != nil:
+		return "the documents (" + strings.Join(w.opt.Documents.Paths, " ") + ")"
 	}
 	return w.opt.Sketches
 }

@@ -1,0 +1,78 @@
+package shingle
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/record"
+)
+
+// OptionsFromHeader returns the shingling a shingle header names, so that
+// a later stage can shingle documents again exactly as the records were
+// made. A header naming a stop-word list read from a file needs that list
+// (custom, checked by its name).
+func OptionsFromHeader(h record.Header, custom *Stopwords) (Options, error) {
+	var o Options
+	get := func(key string) (string, error) {
+		v, ok := h.Get(key)
+		if !ok {
+			return "", fmt.Errorf("the shingle header has no %s=", key)
+		}
+		return v, nil
+	}
+	v, err := get("unit")
+	if err != nil {
+		return o, err
+	}
+	if o.Unit, err = ParseUnit(v); err != nil {
+		return o, err
+	}
+	if v, err = get("k"); err != nil {
+		return o, err
+	}
+	if o.K, err = strconv.Atoi(v); err != nil || o.K < 1 {
+		return o, fmt.Errorf("the shingle header has k=%s", v)
+	}
+	if v, err = get("hash"); err != nil {
+		return o, err
+	}
+	if o.Scheme, err = ParseScheme(v); err != nil {
+		return o, err
+	}
+	if v, err = get("seed"); err != nil {
+		return o, err
+	}
+	if o.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+		return o, fmt.Errorf("the shingle header has seed=%s", v)
+	}
+	if o.Unit == Stopword {
+		name, _ := h.Get("stopwords")
+		switch {
+		case name == "" || name == English().Name():
+			if custom != nil && custom.Name() != English().Name() {
+				return o, fmt.Errorf("the records were made with the built-in stop words, not %s", custom.Name())
+			}
+			o.Stopwords = English()
+		case custom == nil:
+			return o, fmt.Errorf("the records were made with stop words read from a file (stopwords=%s): give the same file with --stopwords", name)
+		case custom.Name() != name:
+			return o, fmt.Errorf("the records were made with stopwords=%s, the --stopwords file is %s", name, custom.Name())
+		default:
+			o.Stopwords = custom
+		}
+	}
+	return o, nil
+}
+
+// Set appends to dst the distinct shingle hashes of text, ascending: the
+// set a shingle record lists.
+func (w *Worker) Set(dst []uint64, text []byte) []uint64 {
+	w.hashes = w.sh.Append(w.hashes[:0], text)
+	w.sorter.Sort(w.hashes)
+	for i, h := range w.hashes {
+		if i == 0 || h != w.hashes[i-1] {
+			dst = append(dst, h)
+		}
+	}
+	return dst
+}

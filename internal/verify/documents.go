@@ -1,0 +1,186 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/store"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// DocumentOptions say where verify --documents finds the documents and
+// how they are read: as shingle read them.
+type DocumentOptions struct {
+	// Paths are the document files (TSV, JSON Lines, lines), or with
+	// Format files the files and directories the documents are under.
+	Paths              []string
+	Format             string
+	IDField, TextField string
+	// Stopwords is the list of a shingle run that read one from a file.
+	Stopwords *shingle.Stopwords
+}
+
+// shingleOptions finds the shingling of the records in the headers of the
+// pairs.
+func shingleOptions(headers []stream.HeaderAt, custom *shingle.Stopwords) (shingle.Options, error) {
+	for _, h := range headers {
+		if h.Header.Stage == "shingle" {
+			o, err := shingle.OptionsFromHeader(h.Header, custom)
+			if err != nil {
+				return o, record.Errorf(h.Pos, "%v", err)
+			}
+			return o, nil
+		}
+	}
+	return shingle.Options{}, fmt.Errorf("verify --documents shingles the documents again as the pairs were made: it needs their shingle header (the pairs have none: were they written with --no-header?)")
+}
+
+// loadDocuments reads the documents named by needed (all of them when
+// needed is nil), shingles them again and returns their shingle sets.
+func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed map[string]struct{}) (*store.Store, error) {
+	d := opt.Documents
+	stage := &shingle.StageOptions{Shingle: so, Format: d.Format, IDField: d.IDField, TextField: d.TextField, SkipBad: opt.SkipBad}
+	if d.Format == shingle.FormatFiles && needed != nil {
+		return loadFiles(ctx, opt, stage, needed)
+	}
+	var src stream.Source
+	if d.Format == shingle.FormatFiles {
+		f := stream.NewFiles(d.Paths)
+		f.SkipBad = opt.SkipBad
+		src = f
+	} else {
+		src = stream.NewLines(d.Paths)
+	}
+	defer src.Close()
+	st := store.New()
+	sink := func(r *stream.Result) error {
+		p := r.Value.(*parsed)
+		start := 0
+		for i, id := range p.ids {
+			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
+				return record.Errorf(p.pos[i], "document %s appears more than once", id)
+			}
+			start = p.ends[i]
+		}
+		return r.Err
+	}
+	newWorker := func() stream.Worker { return &documentWorker{w: shingle.NewWorker(stage), needed: needed} }
+	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink); err != nil {
+		return nil, err
+	}
+	st.Compact()
+	return st, nil
+}
+
+// documentWorker shingles the needed documents of a chunk.
+type documentWorker struct {
+	w      *shingle.Worker
+	needed map[string]struct{}
+}
+
+func (w *documentWorker) Process(c *stream.Chunk, r *stream.Result) {
+	p := &parsed{}
+	w.w.Documents(c, r, func(id, text []byte) {
+		if w.needed != nil {
+			if _, ok := w.needed[string(id)]; !ok {
+				return
+			}
+		}
+		before := len(p.vals)
+		p.vals = w.w.Set(p.vals, text)
+		p.arena = append(p.arena, id...)
+		p.ids = append(p.ids, p.arena[len(p.arena)-len(id):len(p.arena):len(p.arena)])
+		p.pos = append(p.pos, record.Pos{File: c.File})
+		p.sizes = append(p.sizes, uint64(len(p.vals)-before))
+		p.ends = append(p.ends, len(p.vals))
+	})
+	r.Value = p
+}
+
+// loadFiles reads the needed documents of a --files corpus straight from
+// their files: a document's id is its path. Only paths under the given
+// files and directories are read.
+func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, needed map[string]struct{}) (*store.Store, error) {
+	ids := make([]string, 0, len(needed))
+	for id := range needed {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	paths := make([]string, len(ids))
+	for i, id := range ids {
+		paths[i] = string(record.Unescape(nil, []byte(id)))
+		if !under(paths[i], opt.Documents.Paths) {
+			return nil, &usageError{fmt.Sprintf("document %s is not under the --documents paths (%s)", id, strings.Join(opt.Documents.Paths, " "))}
+		}
+	}
+	jobs := max(opt.Jobs, 1)
+	if opt.Jobs <= 0 {
+		jobs = 4
+	}
+	sets := make([][]uint64, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := shingle.NewWorker(stage)
+			var buf []byte
+			for i := range next {
+				var err error
+				buf, err = stream.ReadFile(buf[:0], paths[i])
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				sets[i] = w.Set(nil, buf)
+			}
+		}()
+	}
+	for i := range ids {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	st := store.New()
+	for i, id := range ids {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		st.Add([]byte(id), uint64(len(sets[i])), sets[i])
+	}
+	st.Compact()
+	return st, nil
+}
+
+// under reports whether path is one of roots or inside one of them.
+func under(path string, roots []string) bool {
+	clean := filepath.Clean(path)
+	for _, r := range roots {
+		r = filepath.Clean(r)
+		if clean == r || strings.HasPrefix(clean, r+string(filepath.Separator)) || r == "." && !filepath.IsAbs(clean) && !strings.HasPrefix(clean, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+// usageError is a mismatch between the command line and the input: exit
+// status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+func (e *usageError) ExitCode() int { return 2 }
