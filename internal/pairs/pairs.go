@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"strconv"
 
@@ -72,6 +73,11 @@ func (s *stats) report(w io.Writer, maxBucket int) {
 
 // Run reads band records and writes candidate pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	// The stage holds most of what it reads: let the heap grow by half of
+	// what is live before collecting, not by all of it, so that the peak
+	// stays near what is held (a quarter less at 250k documents for a few
+	// percent more time).
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()

@@ -1,25 +1,32 @@
 // Package store holds, in memory, a list of 64-bit values per document id
-// (shingle sets, signatures), packed in one array.
+// (shingle sets, signatures).
 //
-// Memory: 8 bytes per value, plus about 56 bytes and the id's length per
-// document (the map entry, an offset and a size). A MinHash signature of 128
-// values thus costs about 1.1 KB.
+// Values are packed in blocks of BlockValues (8 MiB), a document's values
+// in one block, so that the store grows without copying what it holds and
+// wastes at most the tail of one block: a slice grown by append would copy
+// everything at each doubling and hold up to twice what it needs.
+//
+// Memory: 8 bytes per value, plus about 60 bytes and the id's length per
+// document (the map entry, its place and its size). A MinHash signature of
+// 128 values thus costs about 1.1 KB.
 package store
 
-import "slices"
+// BlockValues is the number of values of a block.
+const BlockValues = 1 << 20
 
 // Store maps ids to value lists and sizes.
 type Store struct {
-	index map[string]uint32
-	ids   []string
-	offs  []uint64 // offs[i]..offs[i+1] are the values of document i
-	sizes []uint64
-	vals  []uint64
+	index  map[string]uint32
+	ids    []string
+	blocks [][]uint64
+	// Document i's values are blocks[block[i]][off[i]:off[i]+n[i]].
+	block, off, n []uint32
+	sizes         []uint64
 }
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{index: map[string]uint32{}, offs: []uint64{0}}
+	return &Store{index: map[string]uint32{}}
 }
 
 // Add stores the values and size of id. It returns false, storing nothing,
@@ -31,8 +38,16 @@ func (s *Store) Add(id []byte, size uint64, values []uint64) bool {
 	k := string(id)
 	s.index[k] = uint32(len(s.ids))
 	s.ids = append(s.ids, k)
-	s.vals = append(s.vals, values...)
-	s.offs = append(s.offs, uint64(len(s.vals)))
+	last := len(s.blocks) - 1
+	if last < 0 || cap(s.blocks[last])-len(s.blocks[last]) < len(values) {
+		s.blocks = append(s.blocks, make([]uint64, 0, max(BlockValues, len(values))))
+		last++
+	}
+	b := s.blocks[last]
+	s.block = append(s.block, uint32(last))
+	s.off = append(s.off, uint32(len(b)))
+	s.n = append(s.n, uint32(len(values)))
+	s.blocks[last] = append(b, values...)
 	s.sizes = append(s.sizes, size)
 	return true
 }
@@ -44,7 +59,10 @@ func (s *Store) Lookup(id []byte) (int, bool) {
 }
 
 // Values returns the values of document i; the slice must not be changed.
-func (s *Store) Values(i int) []uint64 { return s.vals[s.offs[i]:s.offs[i+1]:s.offs[i+1]] }
+func (s *Store) Values(i int) []uint64 {
+	off, end := s.off[i], s.off[i]+s.n[i]
+	return s.blocks[s.block[i]][off:end:end]
+}
 
 // Size returns the size recorded for document i.
 func (s *Store) Size(i int) uint64 { return s.sizes[i] }
@@ -54,11 +72,3 @@ func (s *Store) ID(i int) string { return s.ids[i] }
 
 // Len returns the number of documents.
 func (s *Store) Len() int { return len(s.ids) }
-
-// Compact trims the arrays' spare capacity.
-func (s *Store) Compact() {
-	s.vals = slices.Clip(s.vals)
-	s.offs = slices.Clip(s.offs)
-	s.sizes = slices.Clip(s.sizes)
-	s.ids = slices.Clip(s.ids)
-}

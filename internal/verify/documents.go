@@ -74,7 +74,6 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink); err != nil {
 		return nil, err
 	}
-	st.Compact()
 	return st, nil
 }
 
@@ -162,7 +161,6 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 		}
 		st.Add([]byte(id), uint64(len(sets[i])), sets[i])
 	}
-	st.Compact()
 	return st, nil
 }
 

@@ -95,7 +95,6 @@ func loadFingerprints(ctx context.Context, opt *Options, w *record.Writer, out *
 	if err != nil {
 		return nil, 0, err
 	}
-	st.Compact()
 	return st, f, nil
 }
 

@@ -108,6 +108,5 @@ func load(ctx context.Context, name string, sketches bool, needed map[string]str
 	if err != nil {
 		return nil, nil, err
 	}
-	st.Compact()
 	return st, headers, nil
 }
