@@ -20,7 +20,10 @@ with idA < idB bytewise, sorted by idA then idB (the order of LC_ALL=C sort).
 
 Memory: by default pairs holds all its input: about 24 bytes per band
 record (48 while they are sorted), each distinct id once (its length plus
-about 40 bytes), and 8 bytes per candidate pair. With --sorted it reads input sorted by key,
+about 40 bytes), and 8 bytes per candidate pair. Measured peak resident memory (make bench, make scale; two cores):
+31 MiB on the Go source tree (12,183 documents, 18 bands); 1.34 GiB on 1
+million synthetic documents (18 bands): 1.4 KB per document. With --sorted
+it reads input sorted by key,
    LC_ALL=C sort -t$'\t' -k1,1 -S 2G keys.tsv | pairs --sorted
 one bucket at a time: it holds the largest bucket and a buffer of pairs
 (--memory) that spills to sorted runs in --temp-dir, merged at the end, so
