@@ -26,6 +26,8 @@ echo "corpus: $docs documents, $(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo
 
+DOCS="--documents $SRC --documents /usr/share/doc"
+
 # run NAME CMD...: time a command (stdout to /dev/null unless redirected
 # inside CMD) and print one line.
 run() {
@@ -48,8 +50,11 @@ for j in $JOBS; do
 	run "pairs" "$B/pairs $tmp/keys.tsv > $tmp/candidates.tsv"
 	run "verify" "$B/verify -j$j --shingles $tmp/shingles.tsv $tmp/candidates.tsv > $tmp/verified.tsv"
 	run "shingle | sketch" "$B/shingle -j$j --unit word -k 5 --files < $tmp/files | $B/sketch -j$j > /dev/null"
-	run "whole pipeline" "$B/shingle -j$j --unit word -k 5 --files < $tmp/files > $tmp/s.tsv &&
+	run "pipeline, shingle file" "$B/shingle -j$j --unit word -k 5 --files < $tmp/files > $tmp/s.tsv &&
 		$B/sketch -j$j $tmp/s.tsv | $B/band -j$j --threshold 0.8 | $B/pairs | $B/verify -j$j --shingles $tmp/s.tsv > $tmp/v.tsv"
+	run "pipeline, one pipe" "$B/shingle -j$j --unit word -k 5 --files < $tmp/files | $B/sketch -j$j | $B/band -j$j --threshold 0.8 |
+		$B/pairs | $B/verify -j$j --files $DOCS > $tmp/v2.tsv"
 	echo
 done
+cmp -s "$tmp/v.tsv" "$tmp/v2.tsv" || { echo "the two pipelines differ" >&2; exit 1; }
 echo "documents: $docs; candidate pairs: $(grep -vc '^#' "$tmp/candidates.tsv"); verified pairs (J >= 0.8): $(grep -vc '^#' "$tmp/verified.tsv")"

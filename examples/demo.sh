@@ -14,18 +14,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s.%N; }
 start=$(now)
-"$BIN/shingle" --unit word -k 5 --files --skip-bad "$SRC" > "$tmp/shingles.tsv"
-"$BIN/sketch" "$tmp/shingles.tsv" |
+# One pipeline; verify shingles the documents of the candidate pairs again
+# from their files, so no shingle file is kept.
+"$BIN/shingle" --unit word -k 5 --files --skip-bad --counters "$SRC" 2> "$tmp/shingle.err" |
+	"$BIN/sketch" |
 	"$BIN/band" --threshold "$THRESHOLD" |
-	"$BIN/pairs" > "$tmp/candidates.tsv"
-"$BIN/verify" --shingles "$tmp/shingles.tsv" --threshold "$THRESHOLD" "$tmp/candidates.tsv" > "$tmp/verified.tsv"
+	"$BIN/pairs" |
+	tee "$tmp/candidates.tsv" |
+	"$BIN/verify" --files --documents "$SRC" --threshold "$THRESHOLD" > "$tmp/verified.tsv"
 end=$(now)
+grep -v '^reporter:counter:' "$tmp/shingle.err" >&2 || true
 
 count() { grep -vc '^#neardup' "$1" || true; }
 bytes=$(du -sb "$SRC" | cut -f1)
 echo
 echo "corpus:           $SRC ($(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'))"
-echo "documents:        $(count "$tmp/shingles.tsv")"
+echo "documents:        $(sed -n 's/^reporter:counter:neardup,shingle records out,//p' "$tmp/shingle.err")"
 echo "candidate pairs:  $(count "$tmp/candidates.tsv")"
 echo "near-duplicates:  $(count "$tmp/verified.tsv") pairs with Jaccard >= $THRESHOLD (word 5-shingles)"
 echo "time:             $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f s", e - s }')"
