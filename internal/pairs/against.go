@@ -3,7 +3,6 @@ package pairs
 import (
 	"bytes"
 	"context"
-	"slices"
 
 	"github.com/neardup/neardup/internal/bandindex"
 	"github.com/neardup/neardup/internal/record"
@@ -44,31 +43,21 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 	a := &againstBuckets{opt: &opt, lookup: ix.NewLookup(), sp: sp, st: st}
 
 	first := true
-	next := func() ([]byte, []byte, bool, error) {
-		for sc.Scan() {
-			if first {
-				first = false
-				if err := ix.CheckComplete(w.Upstream(), sc.Pos()); err != nil {
-					return nil, nil, false, err
-				}
+	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: func(line []byte, b *bandRecord) (err error) {
+		if first {
+			// The batch's headers come before its first record.
+			first = false
+			if err := ix.CheckComplete(w.Upstream(), sc.Pos()); err != nil {
+				return err
 			}
-			key, id, err := bandindex.ParseRecord(sc.Line())
-			if err != nil {
-				if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
-					return nil, nil, false, err
-				}
-				continue
-			}
-			st.records++
-			out.Count(1)
-			return key, id, true, nil
 		}
-		return nil, nil, false, sc.Err()
-	}
+		b.key, b.id, err = bandindex.ParseRecord(line)
+		return err
+	}}
 	if opt.Sorted {
-		err = a.sorted(ctx, sc, next)
+		err = scanSorted(ctx, r, st, 1, a.sortedBucket)
 	} else {
-		err = a.memory(ctx, next)
+		err = a.memory(ctx, r)
 	}
 	if err != nil {
 		return err
@@ -85,20 +74,21 @@ type againstBuckets struct {
 	st     *stats
 	union  [][]byte
 	isNew  []bool
+	ids    [][]byte
 }
 
 // memory holds the batch, sorts it by key and id, and pairs each bucket.
-func (a *againstBuckets) memory(ctx context.Context, next func() ([]byte, []byte, bool, error)) error {
+func (a *againstBuckets) memory(ctx context.Context, r *bandReader) error {
 	var e bandindex.Entries
 	for {
-		key, id, ok, err := next()
+		b, err := r.next()
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if b == nil {
 			break
 		}
-		e.Add(key, id)
+		e.Add(b.key, b.id)
 	}
 	a.st.duplicates += int64(e.Sort())
 	var ids [][]byte
@@ -112,6 +102,7 @@ func (a *againstBuckets) memory(ctx context.Context, next func() ([]byte, []byte
 			}
 			ids = append(ids, id)
 		}
+		a.st.buckets++
 		if err := a.bucket(key, ids); err != nil {
 			return err
 		}
@@ -122,64 +113,20 @@ func (a *againstBuckets) memory(ctx context.Context, next func() ([]byte, []byte
 	return nil
 }
 
-// sorted reads the batch sorted by key, one bucket at a time.
-func (a *againstBuckets) sorted(ctx context.Context, sc *stream.Scanner, next func() ([]byte, []byte, bool, error)) error {
-	var key, arena []byte
-	var keyPos record.Pos
-	var ends []int
-	var ids [][]byte
-	started := false
-	flush := func() error {
-		ids = ids[:0]
-		start := 0
-		for _, e := range ends {
-			ids = append(ids, arena[start:e])
-			start = e
-		}
-		slices.SortFunc(ids, bytes.Compare)
-		n := len(ids)
-		ids = slices.CompactFunc(ids, bytes.Equal)
-		a.st.duplicates += int64(n - len(ids))
-		if err := a.bucket(key, ids); err != nil {
-			return err
-		}
-		return ctx.Err()
+// sortedBucket pairs one bucket of a key-sorted batch (scanSorted).
+func (a *againstBuckets) sortedBucket(key []byte, _ int, ms []member) error {
+	ms, repeated := distinctMembers(ms)
+	a.st.duplicates += int64(repeated)
+	a.ids = a.ids[:0]
+	for _, m := range ms {
+		a.ids = append(a.ids, m.id)
 	}
-	for {
-		k, id, ok, err := next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if !started || !bytes.Equal(k, key) {
-			if started {
-				if bytes.Compare(k, key) < 0 {
-					return record.Errorf(sc.Pos(), "key %s comes after %s (%s): --sorted needs input sorted by key (LC_ALL=C sort -t$'\\t' -k1,1)", k, key, keyPos)
-				}
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-			started = true
-			key = append(key[:0], k...)
-			keyPos = sc.Pos()
-			arena, ends = arena[:0], ends[:0]
-		}
-		arena = append(arena, id...)
-		ends = append(ends, len(arena))
-	}
-	if !started {
-		return nil
-	}
-	return flush()
+	return a.bucket(key, a.ids)
 }
 
 // bucket pairs the batch's ids of key (ascending, distinct) with each other
 // and with the ids the index holds under key.
 func (a *againstBuckets) bucket(key []byte, news [][]byte) error {
-	a.st.buckets++
 	old, err := a.lookup.IDs(key, a.opt.MaxBucket)
 	if err != nil {
 		return err

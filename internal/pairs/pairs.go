@@ -12,12 +12,10 @@ package pairs
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/band"
@@ -81,7 +79,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()
-	scheme, err := hammingScheme(src, opt)
+	hamming, err := hammingScheme(src, opt)
 	if err != nil {
 		return err
 	}
@@ -94,18 +92,14 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	var st stats
 	switch {
-	case opt.Against != "" && scheme != nil:
+	case opt.Against != "" && hamming != nil:
 		return fmt.Errorf("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
 	case opt.Against != "":
 		err = runAgainst(ctx, opt, sc, out, &st)
-	case scheme != nil && opt.Sorted:
-		err = runHammingSorted(ctx, opt, scheme, sc, out, &st)
-	case scheme != nil:
-		err = runHammingMemory(ctx, opt, scheme, sc, out, &st)
 	case opt.Sorted:
-		err = runSorted(ctx, opt, sc, out, &st)
+		err = runSorted(ctx, opt, scheme{hamming}, sc, out, &st)
 	default:
-		err = runMemory(ctx, opt, sc, out, &st)
+		err = runMemory(ctx, opt, scheme{hamming}, sc, out, &st)
 	}
 	if err != nil {
 		return err
@@ -136,98 +130,6 @@ type entry struct {
 	key   key128
 	doc   uint32
 	table uint32
-}
-
-// runMemory holds every record, then groups.
-func runMemory(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
-	index := map[string]uint32{}
-	var ids []string
-	var entries []entry
-	for sc.Scan() {
-		key, id, err := parseBand(sc.Line())
-		if err != nil {
-			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
-				return err
-			}
-			continue
-		}
-		st.records++
-		out.Count(1)
-		d, ok := index[string(id)]
-		if !ok {
-			if len(ids) == 1<<32-1 {
-				return fmt.Errorf("more than %d distinct ids: use --sorted", 1<<32-1)
-			}
-			d = uint32(len(ids))
-			ids = append(ids, string(id))
-			index[ids[d]] = d
-		}
-		entries = append(entries, entry{key: parseKey(key), doc: d})
-		if st.records%(1<<16) == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	index = nil
-	// Number the ids in byte order, so that pairs of numbers sort as pairs
-	// of ids.
-	order := make([]uint32, len(ids))
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) })
-	rank := make([]uint32, len(ids))
-	for r, d := range order {
-		rank[d] = uint32(r)
-	}
-	for i := range entries {
-		entries[i].doc = rank[entries[i].doc]
-	}
-	rank = nil
-	sortEntries(entries)
-	var pairs []uint64
-	var docs []uint32
-	for i := 0; i < len(entries); {
-		j := i + 1
-		for j < len(entries) && entries[j].key == entries[i].key {
-			j++
-		}
-		docs = docs[:0]
-		for _, e := range entries[i:j] {
-			if len(docs) > 0 && docs[len(docs)-1] == e.doc {
-				st.duplicates++
-				continue
-			}
-			docs = append(docs, e.doc)
-		}
-		st.buckets++
-		docs = st.capBucket(docs, opt.MaxBucket)
-		for a := 0; a < len(docs); a++ {
-			for b := a + 1; b < len(docs); b++ {
-				pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
-			}
-		}
-		i = j
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	entries = nil
-	slices.Sort(pairs)
-	pairs = slices.Compact(pairs)
-	var buf []byte
-	for i, p := range pairs {
-		buf = appendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
-		if len(buf) >= 1<<16 || i == len(pairs)-1 {
-			if _, err := out.W.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	return nil
 }
 
 // capBucket applies --max-bucket to a bucket's ids (ascending).

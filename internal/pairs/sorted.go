@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"container/heap"
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/stream"
 )
 
 // DefaultMemoryBytes is the pair buffer of the sorted mode.
@@ -154,96 +152,6 @@ func (s *spiller) remove() {
 		os.Remove(f.Name())
 	}
 	s.runs = s.runs[:0]
-}
-
-// runSorted reads key-sorted records one bucket at a time.
-func runSorted(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
-	sp := newSpiller(&opt)
-	defer sp.remove()
-	var key []byte
-	var keyPos record.Pos
-	var ends []int // end offsets in arena of the current bucket's ids
-	var arena []byte
-	var bucket [][]byte
-	flush := func() error {
-		if len(ends) < 2 {
-			return nil
-		}
-		bucket = bucket[:0]
-		start := 0
-		for _, e := range ends {
-			bucket = append(bucket, arena[start:e])
-			start = e
-		}
-		repeated, distinct, err := Bucket(bucket, opt.MaxBucket, sp.add)
-		st.duplicates += int64(repeated)
-		st.noteCap(distinct, opt.MaxBucket)
-		if err != nil {
-			return err
-		}
-		return ctx.Err()
-	}
-	for sc.Scan() {
-		k, id, err := parseBand(sc.Line())
-		if err != nil {
-			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
-				return err
-			}
-			continue
-		}
-		st.records++
-		out.Count(1)
-		if !bytes.Equal(k, key) {
-			if key != nil && bytes.Compare(k, key) < 0 {
-				return record.Errorf(sc.Pos(), "key %s comes after %s (%s): --sorted needs input sorted by key (LC_ALL=C sort -t$'\\t' -k1,1)", k, key, keyPos)
-			}
-			if err := flush(); err != nil {
-				return err
-			}
-			st.buckets++
-			key = append(key[:0], k...)
-			keyPos = sc.Pos()
-			ends, arena = ends[:0], arena[:0]
-		}
-		arena = append(arena, id...)
-		ends = append(ends, len(arena))
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if err := flush(); err != nil {
-		return err
-	}
-	return sp.finish(out.W)
-}
-
-// Bucket pairs the ids of one bucket: it sorts them bytewise (in place),
-// drops repeated ids, keeps the maxBucket smallest when maxBucket > 0, and
-// calls emit with every pair of the rest, a < b, stopping at the first
-// error. It returns how many repeated ids it dropped and how many distinct
-// ids the bucket held. The Beam pipeline pairs its buckets with it too.
-func Bucket(ids [][]byte, maxBucket int, emit func(a, b []byte) error) (repeated, distinct int, err error) {
-	slices.SortFunc(ids, bytes.Compare)
-	kept := ids[:0]
-	for _, id := range ids {
-		if len(kept) > 0 && bytes.Equal(id, kept[len(kept)-1]) {
-			repeated++
-			continue
-		}
-		kept = append(kept, id)
-	}
-	distinct = len(kept)
-	if maxBucket > 0 && len(kept) > maxBucket {
-		kept = kept[:maxBucket]
-	}
-	for a := range kept {
-		for b := a + 1; b < len(kept); b++ {
-			if err := emit(kept[a], kept[b]); err != nil {
-				return repeated, distinct, err
-			}
-		}
-	}
-	return repeated, distinct, nil
 }
 
 // run is one sorted run being merged.

@@ -1,0 +1,320 @@
+package pairs
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/simhash"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// bandRecord is one band record: MinHash "key TAB id", or Hamming "key TAB id TAB
+// fingerprint" with the key's table.
+type bandRecord struct {
+	key, id []byte
+	table   int
+	fp      simhash.Fingerprint
+}
+
+// bandReader reads band records from a scanner with parse, reporting bad
+// lines (or skipping them under SkipBad) and counting the records.
+type bandReader struct {
+	sc    *stream.Scanner
+	out   *stream.Output
+	opt   *Options
+	st    *stats
+	parse func(line []byte, b *bandRecord) error
+	rec   bandRecord
+}
+
+// next returns the next record, valid until the next call, or nil at the
+// end of the input.
+func (r *bandReader) next() (*bandRecord, error) {
+	for r.sc.Scan() {
+		if err := r.parse(r.sc.Line(), &r.rec); err != nil {
+			if err := r.out.Bad(err, r.sc.Pos(), r.opt.SkipBad); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		r.st.records++
+		r.out.Count(1)
+		return &r.rec, nil
+	}
+	return nil, r.sc.Err()
+}
+
+// scheme is the kind of band records: nil for MinHash keys, the Hamming
+// scheme for fingerprint tables.
+type scheme struct{ h *lsh.Hamming }
+
+func (s scheme) parse(line []byte, b *bandRecord) (err error) {
+	if s.h == nil {
+		b.key, b.id, err = parseBand(line)
+		return err
+	}
+	b.key, b.id, b.table, b.fp, err = parseHammingBand(line, s.h)
+	return err
+}
+
+// keep says whether two documents sharing a bucket of table t make a pair:
+// always for MinHash keys; for Hamming tables when their fingerprints are
+// within k bits and t is the first table that keys them alike, so that each
+// pair comes from one bucket only.
+func (s scheme) keep(t int, a, b simhash.Fingerprint) bool {
+	return s.h == nil || simhash.Distance(a, b) <= s.h.K && s.h.IsFirst(t, a, b)
+}
+
+// member is a document of a bucket.
+type member struct {
+	id []byte
+	fp simhash.Fingerprint
+}
+
+// distinctMembers sorts a bucket by id and drops repeated ids, returning
+// what is left and how many it dropped.
+func distinctMembers(ms []member) ([]member, int) {
+	slices.SortFunc(ms, func(a, b member) int { return bytes.Compare(a.id, b.id) })
+	n := len(ms)
+	ms = slices.CompactFunc(ms, func(a, b member) bool { return bytes.Equal(a.id, b.id) })
+	return ms, n - len(ms)
+}
+
+// pairBucket pairs the members of one bucket: it sorts them by id, drops
+// repeated ids, keeps the maxBucket smallest when maxBucket > 0, and calls
+// emit with every pair a < b that keep accepts (nil keeps all), stopping at
+// the first error. It returns how many repeated ids it dropped and how many
+// distinct ids the bucket held.
+func pairBucket(ms []member, maxBucket int, keep func(a, b *member) bool, emit func(a, b []byte) error) (repeated, distinct int, err error) {
+	ms, repeated = distinctMembers(ms)
+	distinct = len(ms)
+	if maxBucket > 0 && len(ms) > maxBucket {
+		ms = ms[:maxBucket]
+	}
+	for a := range ms {
+		for b := a + 1; b < len(ms); b++ {
+			if keep != nil && !keep(&ms[a], &ms[b]) {
+				continue
+			}
+			if err := emit(ms[a].id, ms[b].id); err != nil {
+				return repeated, distinct, err
+			}
+		}
+	}
+	return repeated, distinct, nil
+}
+
+// Bucket pairs the ids of one bucket: it sorts them bytewise, drops
+// repeated ids, keeps the maxBucket smallest when maxBucket > 0, and calls
+// emit with every pair of the rest, a < b, stopping at the first error. It
+// returns how many repeated ids it dropped and how many distinct ids the
+// bucket held. The Beam pipeline pairs its buckets with it too.
+func Bucket(ids [][]byte, maxBucket int, emit func(a, b []byte) error) (repeated, distinct int, err error) {
+	ms := make([]member, len(ids))
+	for i, id := range ids {
+		ms[i].id = id
+	}
+	return pairBucket(ms, maxBucket, nil, emit)
+}
+
+// scanSorted reads key-sorted band records one bucket at a time and calls
+// fn with the key, table and members (in input order, valid until fn
+// returns) of each bucket of at least least members (most buckets hold one
+// document, which makes no pair); it counts every bucket in st. A key that
+// comes after a greater one is an error with its place: the input is not
+// sorted.
+func scanSorted(ctx context.Context, r *bandReader, st *stats, least int, fn func(key []byte, table int, ms []member) error) error {
+	var key, arena []byte
+	var keyPos record.Pos
+	var table int
+	var ends []int
+	var fps []simhash.Fingerprint
+	var ms []member
+	started := false
+	buckets := 0
+	flush := func() error {
+		st.buckets++
+		if len(ends) < least {
+			return nil
+		}
+		ms = ms[:0]
+		start := 0
+		for i, e := range ends {
+			ms = append(ms, member{arena[start:e], fps[i]})
+			start = e
+		}
+		if err := fn(key, table, ms); err != nil {
+			return err
+		}
+		if buckets++; buckets%4096 == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
+	sc := r.sc
+	for {
+		b, err := r.next()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		if !started || !bytes.Equal(b.key, key) {
+			if started {
+				if bytes.Compare(b.key, key) < 0 {
+					return record.Errorf(sc.Pos(), "key %s comes after %s (%s): --sorted needs input sorted by key (LC_ALL=C sort -t$'\\t' -k1,1)", b.key, key, keyPos)
+				}
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			started = true
+			key = append(key[:0], b.key...)
+			keyPos, table = sc.Pos(), b.table
+			arena, ends, fps = arena[:0], ends[:0], fps[:0]
+		}
+		arena = append(arena, b.id...)
+		ends = append(ends, len(arena))
+		fps = append(fps, b.fp)
+	}
+	if !started {
+		return nil
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// runSorted reads key-sorted records one bucket at a time; the pairs go
+// through the spilling buffer.
+func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
+	sp := newSpiller(&opt)
+	defer sp.remove()
+	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
+	var table int
+	keep := func(a, b *member) bool { return s.keep(table, a.fp, b.fp) }
+	err := scanSorted(ctx, r, st, 2, func(_ []byte, t int, ms []member) error {
+		table = t
+		repeated, distinct, err := pairBucket(ms, opt.MaxBucket, keep, sp.add)
+		st.duplicates += int64(repeated)
+		st.noteCap(distinct, opt.MaxBucket)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sp.finish(out.W)
+}
+
+// runMemory holds every record, then groups: about 24 bytes per band record
+// (48 while they are sorted), per distinct id its length plus about 40
+// bytes (and its fingerprint for Hamming tables), and 8 bytes per pair.
+func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
+	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
+	index := map[string]uint32{}
+	var ids []string
+	var fps []simhash.Fingerprint
+	var entries []entry
+	for {
+		b, err := r.next()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		d, seen := index[string(b.id)]
+		if !seen {
+			if len(ids) == 1<<32-1 {
+				return fmt.Errorf("more than %d distinct ids: use --sorted", 1<<32-1)
+			}
+			d = uint32(len(ids))
+			ids = append(ids, string(b.id))
+			if s.h != nil {
+				fps = append(fps, b.fp)
+			}
+			index[ids[d]] = d
+		} else if s.h != nil && fps[d] != b.fp {
+			return record.Errorf(sc.Pos(), "id %s comes with two fingerprints", b.id)
+		}
+		entries = append(entries, entry{key: parseKey(b.key), doc: d, table: uint32(b.table)})
+		if st.records%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	index = nil
+	// Number the ids in byte order, so that pairs of numbers sort as pairs
+	// of ids.
+	order := make([]uint32, len(ids))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) })
+	rank := make([]uint32, len(ids))
+	for r, d := range order {
+		rank[d] = uint32(r)
+	}
+	if s.h != nil {
+		ranked := make([]simhash.Fingerprint, len(fps))
+		for d, fp := range fps {
+			ranked[rank[d]] = fp
+		}
+		fps = ranked
+	}
+	for i := range entries {
+		entries[i].doc = rank[entries[i].doc]
+	}
+	rank = nil
+	sortEntries(entries)
+	var pairs []uint64
+	var docs []uint32
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].key == entries[i].key {
+			j++
+		}
+		docs = docs[:0]
+		for _, e := range entries[i:j] {
+			if len(docs) > 0 && docs[len(docs)-1] == e.doc {
+				st.duplicates++
+				continue
+			}
+			docs = append(docs, e.doc)
+		}
+		st.buckets++
+		docs = st.capBucket(docs, opt.MaxBucket)
+		t := int(entries[i].table)
+		for a := 0; a < len(docs); a++ {
+			for b := a + 1; b < len(docs); b++ {
+				if s.h == nil || s.keep(t, fps[docs[a]], fps[docs[b]]) {
+					pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
+				}
+			}
+		}
+		i = j
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	entries = nil
+	slices.Sort(pairs)
+	pairs = slices.Compact(pairs)
+	var buf []byte
+	for i, p := range pairs {
+		buf = appendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
+		if len(buf) >= 1<<16 || i == len(pairs)-1 {
+			if _, err := out.W.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	return nil
+}
