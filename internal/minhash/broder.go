@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/neardup/neardup/internal/hashsort"
+	"github.com/neardup/neardup/internal/mix"
 )
 
 // BottomK keeps the s smallest values of a permutation of the set (Broder's
@@ -17,7 +18,7 @@ type BottomK struct {
 
 // NewBottomK returns a MIN_s sketcher.
 func NewBottomK(s int, seed uint64) *BottomK {
-	g := SplitMix64(seed ^ 0x9fb21c651e98df25)
+	g := mix.SplitMix64(seed ^ 0x9fb21c651e98df25)
 	return &BottomK{S: s, key: g.Next()}
 }
 
@@ -52,7 +53,7 @@ type ModM struct {
 
 // NewModM returns a MOD_m sketcher.
 func NewModM(m uint64, seed uint64) *ModM {
-	g := SplitMix64(seed ^ 0x7a5c3a2b1d4f6e8d)
+	g := mix.SplitMix64(seed ^ 0x7a5c3a2b1d4f6e8d)
 	return &ModM{M: m, key: g.Next()}
 }
 

@@ -1,28 +1,13 @@
 package minhash
 
-import "math/bits"
+import (
+	"math/bits"
 
-// SplitMix64 is the generator that draws parameters from seeds.
-type SplitMix64 uint64
+	"github.com/neardup/neardup/internal/mix"
+)
 
-// Next returns the next value.
-func (s *SplitMix64) Next() uint64 {
-	*s += 0x9e3779b97f4a7c15
-	z := uint64(*s)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-// Mix64 is a bijective 64-bit finaliser.
-func Mix64(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
+// Mix64 is the bijective finaliser each shingle hash goes through.
+func Mix64(x uint64) uint64 { return mix.Murmur(x) }
 
 // Empty is the value of a signature position of the empty set.
 const Empty = ^uint64(0)
@@ -34,7 +19,7 @@ type Family struct {
 
 // NewFamily draws n functions from seed.
 func NewFamily(n int, seed uint64) *Family {
-	g := SplitMix64(seed ^ 0x5851f42d4c957f2d)
+	g := mix.SplitMix64(seed ^ 0x5851f42d4c957f2d)
 	f := &Family{A: make([]uint64, n), B: make([]uint64, n)}
 	for i := range n {
 		f.A[i] = g.Next() | 1
@@ -108,7 +93,7 @@ type OPH struct {
 
 // NewOPH returns an OPH sketcher with n bins.
 func NewOPH(n int, seed uint64) *OPH {
-	g := SplitMix64(seed ^ 0x2545f4914f6cdd1d)
+	g := mix.SplitMix64(seed ^ 0x2545f4914f6cdd1d)
 	return &OPH{n: n, key: g.Next(), seed: g.Next()}
 }
 

@@ -1,19 +1,13 @@
 package shingle
 
+import "github.com/neardup/neardup/internal/mix"
+
 // Polynomial base of the tok64 combination: an odd constant, so that every
 // power of it is odd and a change in any one unit changes the sum.
 const polyBase = 0x9e3779b97f4a7c15
 
-// Mix64 is a bijective finaliser (the one of MurmurHash3): every input bit
-// changes each output bit with probability close to 1/2.
-func Mix64(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
+// Mix64 is the bijective finaliser of tok64 (MurmurHash3's).
+func Mix64(x uint64) uint64 { return mix.Murmur(x) }
 
 // seedKey turns a seed into the key that the final mix of tok64 uses.
 func seedKey(seed uint64) uint64 { return Mix64(seed ^ 0x6a09e667f3bcc909) }

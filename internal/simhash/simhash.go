@@ -34,6 +34,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/neardup/neardup/internal/mix"
 )
 
 // Fingerprint is a SimHash fingerprint of up to 128 bits, left-aligned: a
@@ -51,14 +53,7 @@ func Distance(a, b Fingerprint) int {
 func Distance64(a, b uint64) int { return bits.OnesCount64(a ^ b) }
 
 // Mix is the SplitMix64 finaliser, a bijection of the 64-bit words.
-func Mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+func Mix(x uint64) uint64 { return mix.SplitMix(x) }
 
 // Keys returns the two keys that the seed gives the feature bits.
 func Keys(seed uint64) (k0, k1 uint64) {
