@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -141,27 +140,9 @@ func (w *hammingWorker) fingerprint(i int) simhash.Fingerprint {
 
 func (w *hammingWorker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
-		a, b, ok := record.Cut(line)
-		if !ok {
-			return record.Bad("want idA TAB idB, found no TAB")
-		}
-		if _, _, more := record.Cut(b); more {
-			return record.Bad("want idA TAB idB, found more fields")
-		}
-		cmp := bytes.Compare(a, b)
-		if cmp == 0 {
-			return record.Bad("a pair of %s with itself", a)
-		}
-		if cmp > 0 {
-			a, b = b, a
-		}
-		ia, ok := w.st.Lookup(a)
-		if !ok {
-			return record.Bad("id %s is not in %s", a, w.opt.Sketches)
-		}
-		ib, ok := w.st.Lookup(b)
-		if !ok {
-			return record.Bad("id %s is not in %s", b, w.opt.Sketches)
+		a, b, ia, ib, err := lookupPair(line, w.st, w.opt.Sketches)
+		if err != nil {
+			return err
 		}
 		d := simhash.Distance(w.fingerprint(ia), w.fingerprint(ib))
 		if d > w.opt.MaxDistance {

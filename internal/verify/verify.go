@@ -282,24 +282,9 @@ type worker struct {
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
-		a, b, err := parsePair(line)
+		a, b, ia, ib, err := lookupPair(line, w.st, w.source())
 		if err != nil {
 			return err
-		}
-		cmp := bytes.Compare(a, b)
-		if cmp == 0 {
-			return record.Bad("a pair of %s with itself", a)
-		}
-		if cmp > 0 {
-			a, b = b, a
-		}
-		ia, ok := w.st.Lookup(a)
-		if !ok {
-			return record.Bad("id %s is not in %s", a, w.source())
-		}
-		ib, ok := w.st.Lookup(b)
-		if !ok {
-			return record.Bad("id %s is not in %s", b, w.source())
 		}
 		j, cab, cba := w.m.score(doc{w.st.Values(ia), w.st.Size(ia)}, doc{w.st.Values(ib), w.st.Size(ib)})
 		r.Out = AppendScored(r.Out, a, b, j, cab, cba, w.opt.Threshold, w.opt.Containment)
@@ -320,6 +305,29 @@ func parsePair(line []byte) (a, b []byte, err error) {
 		b = b[:i] // the empty last field Hadoop Streaming adds
 	}
 	return a, b, nil
+}
+
+// lookupPair parses a candidate pair, puts its ids in order (a < b) and
+// finds both documents in st, whose source names it in messages.
+func lookupPair(line []byte, st *store.Store, source string) (a, b []byte, ia, ib int, err error) {
+	a, b, err = parsePair(line)
+	if err != nil {
+		return
+	}
+	switch bytes.Compare(a, b) {
+	case 0:
+		return nil, nil, 0, 0, record.Bad("a pair of %s with itself", a)
+	case 1:
+		a, b = b, a
+	}
+	var ok bool
+	if ia, ok = st.Lookup(a); !ok {
+		return nil, nil, 0, 0, record.Bad("id %s is not in %s", a, source)
+	}
+	if ib, ok = st.Lookup(b); !ok {
+		return nil, nil, 0, 0, record.Bad("id %s is not in %s", b, source)
+	}
+	return a, b, ia, ib, nil
 }
 
 // Header returns the stage's header line.

@@ -276,3 +276,28 @@ func TestZeroHash(t *testing.T) {
 		t.Errorf("unsorted hashes in the second record: %v, want s.tsv:2: hash 2", err)
 	}
 }
+
+// Pairs that went through a Hadoop Streaming job keyed on both ids carry
+// an empty last field; every way of scoring reads them like plain pairs,
+// and a third field with something in it is still refused.
+func TestHadoopEmptyLastField(t *testing.T) {
+	shingles := writeFile(t, "s.tsv", handShingles)
+	fps := writeFile(t, "f.tsv", "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\n"+
+		"a\t4\t000000000000000f\nb\t3\t0000000000000007\n")
+	for name, opt := range map[string]Options{
+		"shingles": {Shingles: shingles, NoHeader: true},
+		"hamming":  {Sketches: fps, Hamming: true, MaxDistance: 3, NoHeader: true},
+	} {
+		plain, _, err := run(t, opt, writeFile(t, "p.tsv", "a\tb\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		hadoop, _, err := run(t, opt, writeFile(t, "h.tsv", "a\tb\t\n"))
+		if err != nil || hadoop != plain || plain == "" {
+			t.Errorf("%s: with the empty last field %q (%v), without %q", name, hadoop, err, plain)
+		}
+		if _, _, err := run(t, opt, writeFile(t, "x.tsv", "a\tb\tx\n")); err == nil || !strings.Contains(err.Error(), "found more fields") {
+			t.Errorf("%s: a third field: err = %v", name, err)
+		}
+	}
+}
