@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -118,11 +119,14 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 			return nil, &usageError{fmt.Sprintf("document %s is not under the --documents paths (%s)", id, strings.Join(opt.Documents.Paths, " "))}
 		}
 	}
-	jobs := max(opt.Jobs, 1)
-	if opt.Jobs <= 0 {
-		jobs = 4
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
 	}
-	sets := make([][]uint64, len(ids))
+	// Each worker adds its documents to the store as it shingles them, so
+	// that no set is held twice; lookups need no order in the store.
+	st := store.New()
+	var mu sync.Mutex
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -132,6 +136,7 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 			defer wg.Done()
 			w := shingle.NewWorker(stage)
 			var buf []byte
+			var set []uint64
 			for i := range next {
 				var err error
 				buf, err = stream.ReadFile(buf[:0], paths[i])
@@ -139,7 +144,10 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 					errs[i] = err
 					continue
 				}
-				sets[i] = w.Set(nil, buf)
+				set = w.Set(set[:0], buf)
+				mu.Lock()
+				st.Add([]byte(ids[i]), uint64(len(set)), set)
+				mu.Unlock()
 			}
 		}()
 	}
@@ -154,12 +162,10 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	st := store.New()
-	for i, id := range ids {
-		if errs[i] != nil {
-			return nil, errs[i]
+	for _, err := range errs { // the first in id order
+		if err != nil {
+			return nil, err
 		}
-		st.Add([]byte(id), uint64(len(sets[i])), sets[i])
 	}
 	return st, nil
 }
