@@ -15,7 +15,6 @@ type JSONFields struct {
 	keyBuf  []byte
 	idBuf   []byte
 	textBuf []byte
-	depth   int
 }
 
 // JSONValue is what JSONFields found for a field.

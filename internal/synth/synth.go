@@ -163,11 +163,11 @@ type Generator struct {
 	plan, probe, words, layout rand.PCG
 	planRand, wordRand         *rand.Rand
 
-	logRatio          float64 // ln(MaxWords/MinWords)
-	del, sub, ins     uint64  // edit thresholds on a uniform uint64
-	planted, exact    uint64
-	contain           uint64
-	src, tokens, host []int32
+	logRatio       float64 // ln(MaxWords/MinWords)
+	del, sub, ins  uint64  // edit thresholds on a uniform uint64
+	planted, exact uint64
+	contain        uint64
+	src, tokens    []int32
 }
 
 // New returns a Generator for opt.
