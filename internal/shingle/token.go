@@ -1,6 +1,8 @@
 package shingle
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -47,21 +49,148 @@ func decodeLower(b []byte) (rune, int) {
 }
 
 // Tokenizer yields the lower-cased word tokens of a text one at a time.
+//
+// Its fast path looks at 64 bytes at a time: a block's bytes are classified
+// eight per 64-bit word (SWAR) into bit masks of ASCII letters and digits,
+// of upper-case ASCII letters and of bytes ≥ 0x80, and a token is found
+// with trailing-zero counts instead of a branch per byte. A token that
+// meets a multi-byte rune goes to the byte-at-a-time path (slowNext), which
+// decides by the rune's Unicode properties.
 type Tokenizer struct {
 	text []byte
 	pos  int
 	buf  []byte
+	// The masks of block blk: bit i is byte 64·blk+i; bytes past the text
+	// are in none.
+	blk                int
+	alnum, upper, high uint64
 }
 
 // Reset starts tokenizing text.
 func (t *Tokenizer) Reset(text []byte) {
 	t.text = text
 	t.pos = 0
+	t.blk = -1
+}
+
+// block makes b the block whose masks t holds.
+func (t *Tokenizer) block(b int) {
+	if b != t.blk {
+		t.load(b)
+	}
+}
+
+const (
+	ones8  = 0x0101010101010101
+	high8  = 0x8080808080808080
+	low7x8 = 0x7f7f7f7f7f7f7f7f
+)
+
+// load classifies the 64 bytes of block b into its masks, eight bytes per
+// 64-bit word.
+func (t *Tokenizer) load(b int) {
+	t.blk = b
+	t.alnum, t.upper, t.high = 0, 0, 0
+	off := b << 6
+	if off >= len(t.text) {
+		return
+	}
+	block := t.text[off:]
+	var pad [64]byte
+	if len(block) < 64 {
+		copy(pad[:], block) // NUL is in no mask
+		block = pad[:]
+	}
+	block = block[:64]
+	var alnum, upper, high uint64
+	for j := 0; j < 8; j++ {
+		x := binary.LittleEndian.Uint64(block[8*j:])
+		h := x & high8
+		y := x & low7x8 // each byte < 0x80: adding < 0x80 to it never carries
+		digit := (y + ones8*(0x80-'0')) &^ (y + ones8*(0x7f-'9'))
+		z := y | ones8*0x20 // folds A-Z onto a-z
+		letter := (z + ones8*(0x80-'a')) &^ (z + ones8*(0x7f-'z'))
+		letter &^= h
+		alnum |= movemask((digit&^h|letter)&high8) << (8 * j)
+		upper |= movemask(letter&^(y<<2)&high8) << (8 * j) // bit 5 (0x20) of A-Z is 0
+		high |= movemask(h) << (8 * j)
+	}
+	t.alnum, t.upper, t.high = alnum, upper, high
+}
+
+// movemask gathers bit 7 of each byte of m (only those bits may be set)
+// into an 8-bit mask.
+func movemask(m uint64) uint64 {
+	return ((m >> 7) * 0x0102040810204080) >> 56
 }
 
 // Next returns the next token, lower-cased, valid until the next call; ok is
 // false at the end of the text.
 func (t *Tokenizer) Next() (tok []byte, ok bool) {
+	i := t.pos
+	// The first byte that can start a token.
+	for {
+		if i >= len(t.text) {
+			t.pos = i
+			return nil, false
+		}
+		t.block(i >> 6)
+		if m := (t.alnum | t.high) >> (i & 63); m != 0 {
+			i += bits.TrailingZeros64(m)
+			if t.high>>(i&63)&1 == 0 {
+				break
+			}
+			if !invalidLead(t.text[i]) {
+				t.pos = i
+				return t.slowNext()
+			}
+			i++ // no rune starts with it: a separator, as in slowNext
+			continue
+		}
+		i = (i>>6 + 1) << 6
+	}
+	// The end of its ASCII letters and digits: the first byte that is not
+	// one. Bits shifted in from the top count as one, so a run that reaches
+	// the block's end goes on in the next block.
+	start := i
+	upper := false
+	for {
+		t.block(i >> 6)
+		s := i & 63
+		if m := ^t.alnum >> s; m != 0 {
+			n := bits.TrailingZeros64(m)
+			upper = upper || (t.upper>>s)&(1<<n-1) != 0
+			i += n
+			break
+		}
+		upper = upper || t.upper>>s != 0
+		i = (i>>6 + 1) << 6
+	}
+	if i < len(t.text) && t.text[i] >= utf8.RuneSelf && !invalidLead(t.text[i]) {
+		// A multi-byte rune follows: it may go on with the token.
+		t.pos = start
+		return t.slowNext()
+	}
+	t.pos = i
+	if !upper {
+		return t.text[start:i], true
+	}
+	b := t.buf[:0]
+	for _, c := range t.text[start:i] {
+		b = append(b, c|0x20) // an ASCII letter or digit: now lower case
+	}
+	t.buf = b
+	return b, true
+}
+
+// invalidLead reports whether no UTF-8 encoding starts with c ≥ 0x80: a
+// continuation byte, an overlong lead (0xC0, 0xC1), or one past U+10FFFF.
+// DecodeRune gives RuneError for it, and the tokenizer a separator.
+func invalidLead(c byte) bool { return c < 0xc2 || c > 0xf4 }
+
+// slowNext is Next a byte at a time, deciding multi-byte runes by their
+// Unicode properties.
+func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 	text := t.text
 	i := t.pos
 	// Skip to the start of a token.

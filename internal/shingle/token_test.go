@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -125,6 +126,38 @@ func TestTokenizer(t *testing.T) {
 		}
 		if ref := refTokens(tt.text); !slices.Equal(got, ref) {
 			t.Errorf("tokens(%q) = %q, but the reference gives %q", tt.text, got, ref)
+		}
+	}
+}
+
+// The fast path works on 64-byte blocks: tokens that cross blocks, runs
+// that end exactly at a block's end or the text's, and every kind of byte
+// at every offset must give the reference's tokens.
+func TestTokenizerBlocks(t *testing.T) {
+	pieces := []string{
+		"a", "word", "UPPER", "MixedCase", "x9", "0123456789",
+		" ", "  ", ",", "\n", "\t", "-", "_",
+		"é", "É", "Straße", "日", "本語", "한", "\u00a0", "\u212a",
+		"\xff", "\x80", "\xc0", "\xe6\x97", "\xf5", "😀",
+		strings.Repeat("long", 20), strings.Repeat("Ab", 40), strings.Repeat("日", 30),
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	for trial := 0; trial < 3000; trial++ {
+		var b strings.Builder
+		for b.Len() < 1+r.IntN(400) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
+			t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
+		}
+	}
+	// Lengths around the block size, ending in a token and in a separator.
+	for n := 120; n <= 200; n++ {
+		for _, text := range []string{strings.Repeat("a", n), strings.Repeat("aB c", n)[:n], strings.Repeat("é", n)} {
+			if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
+				t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
+			}
 		}
 	}
 }
