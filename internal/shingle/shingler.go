@@ -138,7 +138,7 @@ func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
 		if !ok {
 			break
 		}
-		if w.push(xxhash.Sum64(t)) {
+		if w.push(tokenHash(t)) {
 			dst = append(dst, finish(w.poly, w.k, s.key))
 		}
 	}
@@ -220,7 +220,7 @@ func (s *Shingler) tokensGeneral(dst []uint64, text []byte) []uint64 {
 			s.bytes = append(s.bytes, t...)
 			s.ends = append(s.ends, len(s.bytes))
 		} else {
-			s.units = append(s.units, xxhash.Sum64(t))
+			s.units = append(s.units, tokenHash(t))
 		}
 		if s.opt.Unit == Stopword {
 			s.stop = append(s.stop, s.opt.Stopwords.Contains(t))

@@ -1,0 +1,48 @@
+package shingle
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// XXH64's primes.
+const (
+	prime1 uint64 = 0x9e3779b185ebca87
+	prime2 uint64 = 0xc2b2ae3d27d4eb4f
+	prime3 uint64 = 0x165667b19e3779f9
+	prime4 uint64 = 0x85ebca77c2b2ae63
+	prime5 uint64 = 0x27d4eb2f165667c5
+)
+
+// tokenHash is XXH64 with seed 0 of a token, the same value as
+// xxhash.Sum64. Most tokens are shorter than 32 bytes, where XXH64 is a few
+// steps that Go compiles as well as the assembly does, without the call.
+func tokenHash(b []byte) uint64 {
+	n := len(b)
+	if n >= 32 {
+		return xxhash.Sum64(b)
+	}
+	h := prime5 + uint64(n)
+	for ; len(b) >= 8; b = b[8:] {
+		k := binary.LittleEndian.Uint64(b)
+		k = bits.RotateLeft64(k*prime2, 31) * prime1
+		h = bits.RotateLeft64(h^k, 27)*prime1 + prime4
+	}
+	if len(b) >= 4 {
+		h ^= uint64(binary.LittleEndian.Uint32(b)) * prime1
+		h = bits.RotateLeft64(h, 23)*prime2 + prime3
+		b = b[4:]
+	}
+	for _, c := range b {
+		h ^= uint64(c) * prime5
+		h = bits.RotateLeft64(h, 11) * prime1
+	}
+	h ^= h >> 33
+	h *= prime2
+	h ^= h >> 29
+	h *= prime3
+	h ^= h >> 32
+	return h
+}
