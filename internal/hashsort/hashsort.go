@@ -1,9 +1,9 @@
 // Package hashsort sorts slices of 64-bit hashes. Hashes are close to
-// uniformly distributed, so one pass that scatters them into about n buckets
-// by their leading bits, followed by an insertion sort of each (tiny)
-// bucket, sorts them in linear time. A bucket that turns out large (input
-// that is not uniform) is sorted by comparison instead, so the worst case
-// stays O(n log n).
+// uniformly distributed, so one pass that scatters them into 1 to 2 buckets
+// per value by their leading bits, followed by one insertion pass over the
+// whole (which moves each value only within its tiny bucket), sorts them in
+// linear time. Buckets that turn out large (input that is not uniform) are
+// sorted by comparison first, so the worst case stays O(n log n).
 package hashsort
 
 import (
@@ -28,7 +28,7 @@ func (s *Sorter) Sort(a []uint64) {
 		insertion(a)
 		return
 	}
-	b := bits.Len(uint(n)) - 1
+	b := bits.Len(uint(n))
 	shift := 64 - b
 	nb := 1 << b
 	if cap(s.counts) < nb+1 {
@@ -39,7 +39,9 @@ func (s *Sorter) Sort(a []uint64) {
 	for _, x := range a {
 		counts[x>>shift+1]++
 	}
+	large := uint32(0) // the largest bucket
 	for i := 1; i <= nb; i++ {
+		large = max(large, counts[i])
 		counts[i] += counts[i-1]
 	}
 	if cap(s.tmp) < n {
@@ -53,20 +55,31 @@ func (s *Sorter) Sort(a []uint64) {
 		counts[i]++
 	}
 	// counts[i] is the end of bucket i, the start of bucket i+1.
-	start := uint32(0)
-	for i := 0; i < nb; i++ {
-		end := counts[i]
-		bucket := tmp[start:end]
-		switch {
-		case len(bucket) < 2:
-		case len(bucket) <= 16:
-			insertion(bucket)
-		default:
-			slices.Sort(bucket)
+	if large > 16 {
+		// Input that is not uniform: sort the large buckets by comparison
+		// so that the insertion below stays linear.
+		start := uint32(0)
+		for i := 0; i < nb; i++ {
+			end := counts[i]
+			if end-start > 16 {
+				slices.Sort(tmp[start:end])
+			}
+			start = end
 		}
-		start = end
 	}
-	copy(a, tmp)
+	// Every value is in its bucket, and buckets are in order: one insertion
+	// pass moves each value at most across its own (small) bucket. Done
+	// while copying back, without a branch per bucket.
+	a[0] = tmp[0]
+	for i := 1; i < n; i++ {
+		x := tmp[i]
+		j := i
+		for j > 0 && a[j-1] > x {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = x
+	}
 }
 
 func insertion(a []uint64) {
