@@ -11,9 +11,15 @@ import (
 func AppendHex64(dst []byte, v uint64) []byte {
 	n := len(dst)
 	dst = slices.Grow(dst, 16)[:n+16]
-	binary.BigEndian.PutUint64(dst[n:], hexWord(uint32(v>>32)))
-	binary.BigEndian.PutUint64(dst[n+8:], hexWord(uint32(v)))
+	PutHex64(dst[n:], v)
 	return dst
+}
+
+// PutHex64 writes v as 16 lower-case hexadecimal digits to dst[:16], for a
+// caller that has made room for many at once.
+func PutHex64(dst []byte, v uint64) {
+	binary.BigEndian.PutUint64(dst[8:16], hexWord(uint32(v)))
+	binary.BigEndian.PutUint64(dst[:8], hexWord(uint32(v>>32)))
 }
 
 // hexWord returns the 8 hex digits of x as the bytes of a word, the first

@@ -3,6 +3,7 @@ package shingle
 import (
 	"context"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/hashsort"
@@ -151,6 +152,32 @@ func (w *Worker) AppendRecord(out, id, text []byte) []byte {
 	out = append(out, id...)
 	out = append(out, '\t')
 	hs := w.hashes
+	if len(hs) == 0 {
+		return append(out, '\n')
+	}
+	if w.opt.Counts {
+		return w.appendCounts(out)
+	}
+	// Room for every hash and its separator (repeats need less): each
+	// hash is written in place, a space before all but the first.
+	n := len(out)
+	out = slices.Grow(out, 17*len(hs))[:n+17*len(hs)]
+	record.PutHex64(out[n:], hs[0])
+	n += 16
+	for i := 1; i < len(hs); i++ {
+		if hs[i] == hs[i-1] {
+			continue
+		}
+		out[n] = ' '
+		record.PutHex64(out[n+1:], hs[i])
+		n += 17
+	}
+	return append(out[:n], '\n')
+}
+
+// appendCounts appends the distinct hashes with their counts, h:c.
+func (w *Worker) appendCounts(out []byte) []byte {
+	hs := w.hashes
 	for i := 0; i < len(hs); {
 		j := i + 1
 		for j < len(hs) && hs[j] == hs[i] {
@@ -160,10 +187,8 @@ func (w *Worker) AppendRecord(out, id, text []byte) []byte {
 			out = append(out, ' ')
 		}
 		out = record.AppendHex64(out, hs[i])
-		if w.opt.Counts {
-			out = append(out, ':')
-			out = strconv.AppendInt(out, int64(j-i), 10)
-		}
+		out = append(out, ':')
+		out = strconv.AppendInt(out, int64(j-i), 10)
 		i = j
 	}
 	return append(out, '\n')
