@@ -126,6 +126,7 @@ func checkArgs(c *cli.Context, operands int) error {
 // Main runs a stage with the process's arguments and streams, and returns
 // the exit status.
 func Main(s Stage) int {
+	growPipes()
 	return Run(s, os.Args, os.Stdout, os.Stderr)
 }
 
