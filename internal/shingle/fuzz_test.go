@@ -21,8 +21,18 @@ func FuzzTokenizer(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		if got, want := tokens(string(text)), refTokens(string(text)); !slices.Equal(got, want) {
+		want := refTokens(string(text))
+		if got := tokens(string(text)); !slices.Equal(got, want) {
 			t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
+		}
+		hashes := tokenHashes(string(text))
+		if len(hashes) != len(want) {
+			t.Fatalf("NextHash on %q: %d tokens, reference %d", text, len(hashes), len(want))
+		}
+		for i, h := range hashes {
+			if h != tokenHash([]byte(want[i])) {
+				t.Fatalf("NextHash on %q: token %d (%q) hashed %x", text, i, want[i], h)
+			}
 		}
 		if got, want := chars(string(text)), refChars(string(text)); !slices.Equal(got, want) {
 			t.Fatalf("chars(%q) = %q, reference %q", text, string(got), string(want))

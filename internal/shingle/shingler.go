@@ -134,11 +134,11 @@ func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
 	w.reset(s.opt.K)
 	s.tok.Reset(text)
 	for {
-		t, ok := s.tok.Next()
+		u, ok := s.tok.NextHash()
 		if !ok {
 			break
 		}
-		if w.push(tokenHash(t)) {
+		if w.push(u) {
 			dst = append(dst, finish(w.poly, w.k, s.key))
 		}
 	}

@@ -51,19 +51,19 @@ func decodeLower(b []byte) (rune, int) {
 // Tokenizer yields the lower-cased word tokens of a text one at a time.
 //
 // Its fast path looks at 64 bytes at a time: a block's bytes are classified
-// eight per 64-bit word (SWAR) into bit masks of ASCII letters and digits,
-// of upper-case ASCII letters and of bytes ≥ 0x80, and a token is found
-// with trailing-zero counts instead of a branch per byte. A token that
-// meets a multi-byte rune goes to the byte-at-a-time path (slowNext), which
-// decides by the rune's Unicode properties.
+// eight per 64-bit word (SWAR) into bit masks of ASCII letters and digits
+// and of bytes ≥ 0x80, and a token is found with trailing-zero counts
+// instead of a branch per byte. A token that meets a multi-byte rune goes
+// to the byte-at-a-time path (slowNext), which decides by the rune's Unicode
+// properties.
 type Tokenizer struct {
 	text []byte
 	pos  int
 	buf  []byte
 	// The masks of block blk: bit i is byte 64·blk+i; bytes past the text
-	// are in none.
-	blk                int
-	alnum, upper, high uint64
+	// are in neither.
+	blk         int
+	alnum, high uint64
 }
 
 // Reset starts tokenizing text.
@@ -90,7 +90,7 @@ const (
 // 64-bit word.
 func (t *Tokenizer) load(b int) {
 	t.blk = b
-	t.alnum, t.upper, t.high = 0, 0, 0
+	t.alnum, t.high = 0, 0
 	off := b << 6
 	if off >= len(t.text) {
 		return
@@ -98,11 +98,11 @@ func (t *Tokenizer) load(b int) {
 	block := t.text[off:]
 	var pad [64]byte
 	if len(block) < 64 {
-		copy(pad[:], block) // NUL is in no mask
+		copy(pad[:], block) // NUL is in neither mask
 		block = pad[:]
 	}
 	block = block[:64]
-	var alnum, upper, high uint64
+	var alnum, high uint64
 	for j := 0; j < 8; j++ {
 		x := binary.LittleEndian.Uint64(block[8*j:])
 		h := x & high8
@@ -110,12 +110,10 @@ func (t *Tokenizer) load(b int) {
 		digit := (y + ones8*(0x80-'0')) &^ (y + ones8*(0x7f-'9'))
 		z := y | ones8*0x20 // folds A-Z onto a-z
 		letter := (z + ones8*(0x80-'a')) &^ (z + ones8*(0x7f-'z'))
-		letter &^= h
-		alnum |= movemask((digit&^h|letter)&high8) << (8 * j)
-		upper |= movemask(letter&^(y<<2)&high8) << (8 * j) // bit 5 (0x20) of A-Z is 0
+		alnum |= movemask((digit|letter)&^h&high8) << (8 * j)
 		high |= movemask(h) << (8 * j)
 	}
-	t.alnum, t.upper, t.high = alnum, upper, high
+	t.alnum, t.high = alnum, high
 }
 
 // movemask gathers bit 7 of each byte of m (only those bits may be set)
@@ -124,15 +122,21 @@ func movemask(m uint64) uint64 {
 	return ((m >> 7) * 0x0102040810204080) >> 56
 }
 
-// Next returns the next token, lower-cased, valid until the next call; ok is
-// false at the end of the text.
-func (t *Tokenizer) Next() (tok []byte, ok bool) {
+// What advance returns in start when it found no ASCII token.
+const (
+	endOfText = -1 // no token is left
+	slowToken = -2 // slowNext finds the next token, from t.pos
+)
+
+// advance finds the next token on the fast path: if it is ASCII letters
+// and digits it returns its bounds, in either case, and moves past it.
+func (t *Tokenizer) advance() (start, end int) {
 	i := t.pos
 	// The first byte that can start a token.
 	for {
 		if i >= len(t.text) {
 			t.pos = i
-			return nil, false
+			return endOfText, 0
 		}
 		t.block(i >> 6)
 		if m := (t.alnum | t.high) >> (i & 63); m != 0 {
@@ -142,7 +146,7 @@ func (t *Tokenizer) Next() (tok []byte, ok bool) {
 			}
 			if !invalidLead(t.text[i]) {
 				t.pos = i
-				return t.slowNext()
+				return slowToken, 0
 			}
 			i++ // no rune starts with it: a separator, as in slowNext
 			continue
@@ -152,35 +156,68 @@ func (t *Tokenizer) Next() (tok []byte, ok bool) {
 	// The end of its ASCII letters and digits: the first byte that is not
 	// one. Bits shifted in from the top count as one, so a run that reaches
 	// the block's end goes on in the next block.
-	start := i
-	upper := false
+	start = i
 	for {
 		t.block(i >> 6)
-		s := i & 63
-		if m := ^t.alnum >> s; m != 0 {
-			n := bits.TrailingZeros64(m)
-			upper = upper || (t.upper>>s)&(1<<n-1) != 0
-			i += n
+		if m := ^t.alnum >> (i & 63); m != 0 {
+			i += bits.TrailingZeros64(m)
 			break
 		}
-		upper = upper || t.upper>>s != 0
 		i = (i>>6 + 1) << 6
 	}
 	if i < len(t.text) && t.text[i] >= utf8.RuneSelf && !invalidLead(t.text[i]) {
 		// A multi-byte rune follows: it may go on with the token.
 		t.pos = start
-		return t.slowNext()
+		return slowToken, 0
 	}
 	t.pos = i
-	if !upper {
-		return t.text[start:i], true
+	return start, i
+}
+
+// Next returns the next token, lower-cased, valid until the next call; ok is
+// false at the end of the text.
+func (t *Tokenizer) Next() (tok []byte, ok bool) {
+	start, end := t.advance()
+	switch start {
+	case endOfText:
+		return nil, false
+	case slowToken:
+		return t.slowNext()
 	}
-	b := t.buf[:0]
-	for _, c := range t.text[start:i] {
-		b = append(b, c|0x20) // an ASCII letter or digit: now lower case
+	tok = t.text[start:end]
+	for _, c := range tok {
+		if c <= 'Z' && c >= 'A' {
+			t.buf = appendLowerASCII(t.buf[:0], tok)
+			return t.buf, true
+		}
 	}
-	t.buf = b
-	return b, true
+	return tok, true
+}
+
+// NextHash returns XXH64 (seed 0) of the next token, lower-cased, as
+// tokenHash(Next()) does, without copying an ASCII token to lower-case it.
+func (t *Tokenizer) NextHash() (h uint64, ok bool) {
+	start, end := t.advance()
+	switch start {
+	case endOfText:
+		return 0, false
+	case slowToken:
+		tok, ok := t.slowNext()
+		return tokenHash(tok), ok
+	}
+	if end-start < 32 {
+		return asciiTokenHash(t.text[start:end]), true
+	}
+	t.buf = appendLowerASCII(t.buf[:0], t.text[start:end])
+	return tokenHash(t.buf), true
+}
+
+// appendLowerASCII appends tok, ASCII letters and digits, in lower case.
+func appendLowerASCII(dst, tok []byte) []byte {
+	for _, c := range tok {
+		dst = append(dst, c|0x20) // sets a letter's case bit; digits have it
+	}
+	return dst
 }
 
 // invalidLead reports whether no UTF-8 encoding starts with c ≥ 0x80: a

@@ -70,6 +70,19 @@ func tokens(text string) []string {
 	}
 }
 
+func tokenHashes(text string) []uint64 {
+	var t Tokenizer
+	t.Reset([]byte(text))
+	var out []uint64
+	for {
+		h, ok := t.NextHash()
+		if !ok {
+			return out
+		}
+		out = append(out, h)
+	}
+}
+
 func chars(text string) []rune {
 	var n charNormalizer
 	n.reset([]byte(text))
@@ -150,6 +163,15 @@ func TestTokenizerBlocks(t *testing.T) {
 		text := b.String()
 		if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
 			t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
+		}
+		if got, want := tokenHashes(text), refTokens(text); len(got) != len(want) {
+			t.Fatalf("NextHash on %q: %d tokens, reference %d", text, len(got), len(want))
+		} else {
+			for i := range got {
+				if got[i] != tokenHash([]byte(want[i])) {
+					t.Fatalf("NextHash on %q: token %d (%q) hashed %x, want %x", text, i, want[i], got[i], tokenHash([]byte(want[i])))
+				}
+			}
 		}
 	}
 	// Lengths around the block size, ending in a token and in a separator.

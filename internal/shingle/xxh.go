@@ -46,3 +46,31 @@ func tokenHash(b []byte) uint64 {
 	h ^= h >> 32
 	return h
 }
+
+// asciiTokenHash is tokenHash of b lower-cased, for b of fewer than 32
+// ASCII letters and digits: setting bit 5 (0x20) of each byte lower-cases
+// it, so the words are lower-cased as they are loaded.
+func asciiTokenHash(b []byte) uint64 {
+	const lower = 0x2020202020202020
+	h := prime5 + uint64(len(b))
+	for ; len(b) >= 8; b = b[8:] {
+		k := binary.LittleEndian.Uint64(b) | lower
+		k = bits.RotateLeft64(k*prime2, 31) * prime1
+		h = bits.RotateLeft64(h^k, 27)*prime1 + prime4
+	}
+	if len(b) >= 4 {
+		h ^= uint64(binary.LittleEndian.Uint32(b)|lower&0xffffffff) * prime1
+		h = bits.RotateLeft64(h, 23)*prime2 + prime3
+		b = b[4:]
+	}
+	for _, c := range b {
+		h ^= uint64(c|0x20) * prime5
+		h = bits.RotateLeft64(h, 11) * prime1
+	}
+	h ^= h >> 33
+	h *= prime2
+	h ^= h >> 29
+	h *= prime3
+	h ^= h >> 32
+	return h
+}
