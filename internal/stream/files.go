@@ -68,29 +68,23 @@ func (f *Files) nextName() (string, error) {
 			name = f.names[0]
 			f.names = f.names[1:]
 		}
-		if name == "-" {
-			return name, nil
-		}
-		st, err := os.Stat(name)
-		if err != nil {
-			return name, nil // reported when opened
-		}
-		if !st.IsDir() {
-			return name, nil
-		}
-		err = filepath.WalkDir(name, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() {
-				f.pending = append(f.pending, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
+		return name, nil
 	}
+}
+
+// walk queues the regular files under a directory, in lexical order. A
+// name is only found to be a directory when reading it fails: stat-ing
+// every name first would cost a system call per document.
+func (f *Files) walk(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			f.pending = append(f.pending, path)
+		}
+		return nil
+	})
 }
 
 // Next returns a batch of whole files.
@@ -110,6 +104,14 @@ func (f *Files) Next() (*Chunk, error) {
 		}
 		start := len(*c.buf)
 		*c.buf, err = readWhole(*c.buf, name)
+		if err != nil && name != "-" {
+			if st, serr := os.Stat(name); serr == nil && st.IsDir() {
+				if err := f.walk(name); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
 		data := (*c.buf)[start:len(*c.buf):len(*c.buf)]
 		f.mu.Lock()
 		f.done += int64(len(data))

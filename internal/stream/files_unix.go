@@ -54,6 +54,9 @@ func readPlain(buf []byte, name string) (_ []byte, ok bool, err error) {
 		if len(buf)-start >= 4 && len(buf)-start == n && isCompressed(buf[start:]) {
 			return buf[:start], false, nil
 		}
+		if st.Size > 0 && int64(len(buf)-start) >= st.Size {
+			break // all fstat promised: no read to find the end
+		}
 	}
 	if isCompressed(buf[start:]) {
 		return buf[:start], false, nil
