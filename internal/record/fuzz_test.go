@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -66,6 +67,11 @@ func FuzzParseShingles(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, field []byte) {
 		hashes, counts, err := record.ParseShingles(nil, []uint32{}, field)
+		// Without counts the fast paths run: the same hashes and error.
+		fast, _, ferr := record.ParseShingles(nil, nil, field)
+		if fmt.Sprint(ferr) != fmt.Sprint(err) || err == nil && !slices.Equal(fast, hashes) {
+			t.Fatalf("ParseShingles(%q) without counts: %x, %v; with: %x, %v", field, fast, ferr, hashes, err)
+		}
 		if err != nil {
 			if _, ok := err.(*record.LineError); !ok {
 				t.Fatalf("ParseShingles(%q) error is %T, want *record.LineError", field, err)

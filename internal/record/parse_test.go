@@ -1,7 +1,10 @@
 package record_test
 
 import (
+	"bytes"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -167,5 +170,76 @@ func TestParseSketchReusesValues(t *testing.T) {
 	}
 	if &s.Values[0] != p {
 		t.Errorf("ParseSketch did not reuse Values")
+	}
+}
+
+// Without counts ParseShingles parses 16 bytes at a time (hexRun) and then a
+// word at a time; with counts, a byte at a time. Long fields with one fault
+// at every kind of place must give the same hashes and the same error.
+func TestParseShinglesFastPaths(t *testing.T) {
+	t.Run("vector", func(t *testing.T) { testParseShinglesFastPaths(t) })
+	t.Run("words", func(t *testing.T) {
+		defer record.NoVectorCode()()
+		testParseShinglesFastPaths(t)
+	})
+}
+
+func testParseShinglesFastPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	faults := []func(b []byte, hs []uint64) []byte{
+		func(b []byte, _ []uint64) []byte { return b }, // none
+		func(b []byte, _ []uint64) []byte { // any byte
+			b[r.IntN(len(b))] = byte(r.Uint32())
+			return b
+		},
+		func(b []byte, _ []uint64) []byte { // a digit that is no hex digit
+			i := r.IntN(len(b))
+			if b[i] != ' ' {
+				b[i] = "gG/:@`\x00\x80\xff"[r.IntN(9)]
+			}
+			return b
+		},
+		func(b []byte, _ []uint64) []byte { // upper case
+			return bytes.ToUpper(b)
+		},
+		func(b []byte, _ []uint64) []byte { return append(b, ' ') },      // trailing space
+		func(b []byte, _ []uint64) []byte { return append(b, " 00"...) }, // short last hash
+		func(b []byte, _ []uint64) []byte { // two spaces
+			i := 17*r.IntN(len(b)/17+1) - 1
+			if i < 0 {
+				return b
+			}
+			return slices.Insert(b, i, ' ')
+		},
+		func(b []byte, hs []uint64) []byte { // out of order
+			if len(hs) < 2 {
+				return b
+			}
+			k := 1 + r.IntN(len(hs)-1)
+			hs[k], hs[k-1] = hs[k-1], hs[k]
+			return record.AppendHexList(b[:0], hs)
+		},
+		func(b []byte, hs []uint64) []byte { // a repeat
+			if len(hs) < 2 {
+				return b
+			}
+			k := 1 + r.IntN(len(hs)-1)
+			hs[k] = hs[k-1]
+			return record.AppendHexList(b[:0], hs)
+		},
+	}
+	for trial := 0; trial < 5000; trial++ {
+		hs := make([]uint64, 1+r.IntN(40))
+		for i := range hs {
+			hs[i] = r.Uint64() >> (r.IntN(4) * 16) // some with leading zeros
+		}
+		slices.Sort(hs)
+		hs = slices.Compact(hs)
+		field := faults[trial%len(faults)](record.AppendHexList(nil, hs), hs)
+		want, _, werr := record.ParseShingles([]uint64{7}, []uint32{}, field)
+		got, _, gerr := record.ParseShingles([]uint64{7}, nil, field)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || werr == nil && !slices.Equal(got, want) {
+			t.Fatalf("record.ParseShingles(%q): fast %x, %v; byte at a time %x, %v", field, got, gerr, want, werr)
+		}
 	}
 }

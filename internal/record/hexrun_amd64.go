@@ -1,0 +1,21 @@
+package record
+
+import "golang.org/x/sys/cpu"
+
+var hasSSSE3 = cpu.X86.HasSSSE3
+
+// hexRunSSSE3 parses hashes of 16 hex digits (either case) from the start
+// of field into dst, 16 bytes at a time, as long as each is followed by one
+// space and something after it; it returns how many it parsed. dst must
+// have room for len(field)/17 hashes.
+//
+//go:noescape
+func hexRunSSSE3(dst []uint64, field []byte) int
+
+// hexRun is hexRunSSSE3 where the CPU has SSSE3, else 0 (none parsed).
+func hexRun(dst []uint64, field []byte) int {
+	if !hasSSSE3 {
+		return 0
+	}
+	return hexRunSSSE3(dst, field)
+}
