@@ -61,6 +61,18 @@ func parseHexWord(x uint64, lowerOnly bool) (uint32, bool) {
 	return uint32(v), true
 }
 
+// PutHexList writes each of hs as 16 lower-case hex digits and a space to
+// dst[:17*len(hs)], 16 bytes at a time where the CPU can.
+func PutHexList(dst []byte, hs []uint64) { putHexList(dst, hs) }
+
+func putHexListGo(dst []byte, hs []uint64) {
+	_ = dst[:17*len(hs)]
+	for i, h := range hs {
+		PutHex64(dst[17*i:], h)
+		dst[17*i+16] = ' '
+	}
+}
+
 // hexValue parses 8 hex digits of either case held in a word, the first
 // digit in the most significant byte; bad is non-zero if any byte is not a
 // hex digit. Small enough to be inlined, for loops over many hashes.

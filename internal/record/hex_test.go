@@ -1,7 +1,10 @@
 package record_test
 
 import (
+	"bytes"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
@@ -87,5 +90,33 @@ func TestParseUint(t *testing.T) {
 		if ok != tt.ok || (ok && v != tt.want) {
 			t.Errorf("ParseUint(%q) = %d, %v, want %d, %v", tt.in, v, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+func TestPutHexList(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for _, vector := range []bool{true, false} {
+		restore := func() {}
+		if !vector {
+			restore = record.NoVectorCode()
+		}
+		for n := 0; n < 40; n++ {
+			hs := make([]uint64, n)
+			for i := range hs {
+				hs[i] = r.Uint64() >> r.IntN(64)
+			}
+			got := make([]byte, 17*n+1)
+			got[17*n] = '!' // not to be written
+			record.PutHexList(got, hs)
+			var want []byte
+			for _, h := range hs {
+				want = fmt.Appendf(want, "%016x ", h)
+			}
+			want = append(want, '!')
+			if !bytes.Equal(got, want) {
+				t.Fatalf("vector %v: PutHexList(%x) = %q, want %q", vector, hs, got, want)
+			}
+		}
+		restore()
 	}
 }

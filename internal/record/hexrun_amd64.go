@@ -19,3 +19,17 @@ func hexRun(dst []uint64, field []byte) int {
 	}
 	return hexRunSSSE3(dst, field)
 }
+
+//go:noescape
+func putHexListSSSE3(dst *byte, hs []uint64)
+
+// putHexList writes each of hs as 16 hex digits and a space to dst, which
+// has room for them all.
+func putHexList(dst []byte, hs []uint64) {
+	if !hasSSSE3 || len(hs) == 0 {
+		putHexListGo(dst, hs)
+		return
+	}
+	_ = dst[17*len(hs)-1]
+	putHexListSSSE3(&dst[0], hs)
+}

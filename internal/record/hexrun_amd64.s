@@ -82,3 +82,40 @@ loop:
 done:
 	MOVQ AX, ret+48(FP)
 	RET
+
+DATA hexdigits<>+0x00(SB)/8, $"01234567"
+DATA hexdigits<>+0x08(SB)/8, $"89abcdef"
+DATA hexdigits<>+0x10(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA hexdigits<>+0x18(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL hexdigits<>(SB), RODATA|NOPTR, $32
+
+// func putHexListSSSE3(dst *byte, hs []uint64)
+TEXT ·putHexListSSSE3(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), DI
+	MOVQ  hs_base+8(FP), SI
+	MOVQ  hs_len+16(FP), CX
+	MOVOU hexdigits<>+0x00(SB), X7
+	MOVOU hexdigits<>+0x10(SB), X6
+
+loop:
+	TESTQ CX, CX
+	JZ    done
+	MOVQ  (SI), AX
+	BSWAPQ AX           // the most significant byte first
+	MOVQ  AX, X0
+	MOVO  X0, X1
+	PSRLQ $4, X1
+	PAND  X6, X1        // each byte's high nibble
+	PAND  X6, X0        // and its low nibble
+	PUNPCKLBW X0, X1    // high, low, high, low, ...
+	MOVO  X7, X2
+	PSHUFB X1, X2       // the digit of each nibble
+	MOVOU X2, (DI)
+	MOVB  $0x20, 16(DI)
+	ADDQ  $8, SI
+	ADDQ  $17, DI
+	DECQ  CX
+	JMP   loop
+
+done:
+	RET

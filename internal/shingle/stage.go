@@ -158,21 +158,12 @@ func (w *Worker) AppendRecord(out, id, text []byte) []byte {
 	if w.opt.Counts {
 		return w.appendCounts(out)
 	}
-	// Room for every hash and its separator (repeats need less): each
-	// hash is written in place, a space before all but the first.
+	hs = slices.Compact(hs) // sorted: repeats are neighbours
 	n := len(out)
 	out = slices.Grow(out, 17*len(hs))[:n+17*len(hs)]
-	record.PutHex64(out[n:], hs[0])
-	n += 16
-	for i := 1; i < len(hs); i++ {
-		if hs[i] == hs[i-1] {
-			continue
-		}
-		out[n] = ' '
-		record.PutHex64(out[n+1:], hs[i])
-		n += 17
-	}
-	return append(out[:n], '\n')
+	record.PutHexList(out[n:], hs) // "h h … h "
+	out[len(out)-1] = '\n'
+	return out
 }
 
 // appendCounts appends the distinct hashes with their counts, h:c.
