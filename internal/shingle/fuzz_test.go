@@ -27,11 +27,11 @@ func FuzzTokenizer(f *testing.F) {
 		}
 		hashes := tokenHashes(string(text))
 		if len(hashes) != len(want) {
-			t.Fatalf("NextHash on %q: %d tokens, reference %d", text, len(hashes), len(want))
+			t.Fatalf("AppendHashes on %q: %d tokens, reference %d", text, len(hashes), len(want))
 		}
 		for i, h := range hashes {
 			if h != tokenHash([]byte(want[i])) {
-				t.Fatalf("NextHash on %q: token %d (%q) hashed %x", text, i, want[i], h)
+				t.Fatalf("AppendHashes on %q: token %d (%q) hashed %x", text, i, want[i], h)
 			}
 		}
 		if got, want := chars(string(text)), refChars(string(text)); !slices.Equal(got, want) {

@@ -564,13 +564,8 @@ func shingleStrings(unit Unit, k int, text []byte) map[string]bool {
 	var units []string
 	if unit == Word {
 		var tk Tokenizer
-		tk.Reset(text)
-		for {
-			tok, ok := tk.Next()
-			if !ok {
-				break
-			}
-			units = append(units, string(tok))
+		for i := range tk.Scan(text) {
+			units = append(units, string(tk.Token(i)))
 		}
 	} else {
 		var cn charNormalizer

@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
@@ -130,20 +131,35 @@ func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
 }
 
 func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
-	w := &s.win
-	w.reset(s.opt.K)
-	s.tok.Reset(text)
-	for {
-		u, ok := s.tok.NextHash()
-		if !ok {
-			break
-		}
-		if w.push(u) {
-			dst = append(dst, finish(w.poly, w.k, s.key))
-		}
+	// Token hashes first, then the window over them in registers: a call
+	// per token in the same loop would keep its state in memory.
+	s.tok.Scan(text)
+	s.units = s.tok.AppendHashes(s.units[:0])
+	return appendWindows(dst, s.units, s.opt.K, s.key)
+}
+
+// appendWindows appends the tok64 hash of every k consecutive units, or of
+// all of them if there are fewer than k.
+func appendWindows(dst, units []uint64, k int, key uint64) []uint64 {
+	if len(units) == 0 {
+		return dst
 	}
-	if w.n > 0 && w.n < w.k {
-		dst = append(dst, finish(w.poly, w.n, s.key))
+	if len(units) < k {
+		return append(dst, combine(units, key))
+	}
+	top := uint64(1) // B^(k-1)
+	for i := 1; i < k; i++ {
+		top *= polyBase
+	}
+	var poly uint64
+	for _, u := range units[:k] {
+		poly = poly*polyBase + u
+	}
+	dst = slices.Grow(dst, len(units)-k+1)
+	dst = append(dst, finish(poly, k, key))
+	for i, u := range units[k:] {
+		poly = (poly-units[i]*top)*polyBase + u
+		dst = append(dst, finish(poly, k, key))
 	}
 	return dst
 }
@@ -209,13 +225,9 @@ func (s *Shingler) tokensGeneral(dst []uint64, text []byte) []uint64 {
 	s.stop = s.stop[:0]
 	s.bytes = s.bytes[:0]
 	s.ends = s.ends[:0]
-	s.tok.Reset(text)
 	needBytes := s.opt.Scheme == XXH64
-	for {
-		t, ok := s.tok.Next()
-		if !ok {
-			break
-		}
+	for i := range s.tok.Scan(text) {
+		t := s.tok.Token(i)
 		if needBytes {
 			s.bytes = append(s.bytes, t...)
 			s.ends = append(s.ends, len(s.bytes))

@@ -80,16 +80,14 @@ func readStopwords(r io.Reader) (*Stopwords, error) {
 			continue
 		}
 		for _, f := range strings.Fields(text) {
-			tok.Reset([]byte(f))
-			t, ok := tok.Next()
-			if !ok {
+			switch tok.Scan([]byte(f)) {
+			case 0:
 				return nil, fmt.Errorf("line %d: %q holds no word", line, f)
-			}
-			w := string(t)
-			if _, more := tok.Next(); more {
+			case 1:
+				s.set[string(tok.Token(0))] = struct{}{}
+			default:
 				return nil, fmt.Errorf("line %d: %q is more than one token", line, f)
 			}
-			s.set[w] = struct{}{}
 		}
 	}
 	if err := sc.Err(); err != nil {

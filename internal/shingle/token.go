@@ -48,7 +48,8 @@ func decodeLower(b []byte) (rune, int) {
 	return unicode.ToLower(r), size
 }
 
-// Tokenizer yields the lower-cased word tokens of a text one at a time.
+// Tokenizer finds the lower-cased word tokens of a text: Scan finds them
+// all, Token and AppendHashes give them.
 //
 // Its fast path looks at 64 bytes at a time: a block's bytes are classified
 // eight per 64-bit word (SWAR) into bit masks of ASCII letters and digits
@@ -57,20 +58,73 @@ func decodeLower(b []byte) (rune, int) {
 // to the byte-at-a-time path (slowNext), which decides by the rune's Unicode
 // properties.
 type Tokenizer struct {
-	text []byte
-	pos  int
-	buf  []byte
+	text  []byte
+	spans []span
+	slow  []byte // the tokens slowNext found, lower-cased, one after another
+	buf   []byte // scratch: a token lower-cased
+	pos   int    // where slowNext goes on
 	// The masks of block blk: bit i is byte 64·blk+i; bytes past the text
 	// are in neither.
 	blk         int
 	alnum, high uint64
 }
 
-// Reset starts tokenizing text.
-func (t *Tokenizer) Reset(text []byte) {
+// span is a token: text[start:end], ASCII letters and digits in either
+// case, or, when start < 0, slow[^start:end], already lower-cased.
+type span struct{ start, end int }
+
+// Scan finds the tokens of text and returns their number. Token and
+// AppendHashes refer to text until the next Scan.
+func (t *Tokenizer) Scan(text []byte) int {
 	t.text = text
-	t.pos = 0
 	t.blk = -1
+	t.spans = t.spans[:0]
+	t.slow = t.slow[:0]
+	i := 0
+	for {
+		// The first byte that can start a token.
+		for {
+			if i >= len(text) {
+				return len(t.spans)
+			}
+			t.block(i >> 6)
+			if m := (t.alnum | t.high) >> (i & 63); m != 0 {
+				i += bits.TrailingZeros64(m)
+				break
+			}
+			i = (i>>6 + 1) << 6
+		}
+		start := i
+		if t.high>>(i&63)&1 == 0 {
+			// The end of its ASCII letters and digits. Bits shifted in
+			// from the top count as one, so a run that reaches the
+			// block's end goes on in the next block.
+			for {
+				t.block(i >> 6)
+				if m := ^t.alnum >> (i & 63); m != 0 {
+					i += bits.TrailingZeros64(m)
+					break
+				}
+				i = (i>>6 + 1) << 6
+			}
+			if i >= len(text) || text[i] < utf8.RuneSelf || invalidLead(text[i]) {
+				t.spans = append(t.spans, span{start, i})
+				continue
+			}
+			// A multi-byte rune follows: it may go on with the token.
+		} else if invalidLead(text[i]) {
+			i++ // no rune starts with it: a separator, as in slowNext
+			continue
+		}
+		t.pos = start
+		tok, ok := t.slowNext()
+		if ok {
+			off := len(t.slow)
+			t.slow = append(t.slow, tok...)
+			t.spans = append(t.spans, span{^off, len(t.slow)})
+		}
+		i = t.pos
+	}
 }
 
 // block makes b the block whose masks t holds.
@@ -122,94 +176,41 @@ func movemask(m uint64) uint64 {
 	return ((m >> 7) * 0x0102040810204080) >> 56
 }
 
-// What advance returns in start when it found no ASCII token.
-const (
-	endOfText = -1 // no token is left
-	slowToken = -2 // slowNext finds the next token, from t.pos
-)
-
-// advance finds the next token on the fast path: if it is ASCII letters
-// and digits it returns its bounds, in either case, and moves past it.
-func (t *Tokenizer) advance() (start, end int) {
-	i := t.pos
-	// The first byte that can start a token.
-	for {
-		if i >= len(t.text) {
-			t.pos = i
-			return endOfText, 0
-		}
-		t.block(i >> 6)
-		if m := (t.alnum | t.high) >> (i & 63); m != 0 {
-			i += bits.TrailingZeros64(m)
-			if t.high>>(i&63)&1 == 0 {
-				break
-			}
-			if !invalidLead(t.text[i]) {
-				t.pos = i
-				return slowToken, 0
-			}
-			i++ // no rune starts with it: a separator, as in slowNext
-			continue
-		}
-		i = (i>>6 + 1) << 6
+// Token returns token i of the text scanned, lower-cased, valid until the
+// next call.
+func (t *Tokenizer) Token(i int) []byte {
+	sp := t.spans[i]
+	if sp.start < 0 {
+		return t.slow[^sp.start:sp.end]
 	}
-	// The end of its ASCII letters and digits: the first byte that is not
-	// one. Bits shifted in from the top count as one, so a run that reaches
-	// the block's end goes on in the next block.
-	start = i
-	for {
-		t.block(i >> 6)
-		if m := ^t.alnum >> (i & 63); m != 0 {
-			i += bits.TrailingZeros64(m)
-			break
-		}
-		i = (i>>6 + 1) << 6
-	}
-	if i < len(t.text) && t.text[i] >= utf8.RuneSelf && !invalidLead(t.text[i]) {
-		// A multi-byte rune follows: it may go on with the token.
-		t.pos = start
-		return slowToken, 0
-	}
-	t.pos = i
-	return start, i
-}
-
-// Next returns the next token, lower-cased, valid until the next call; ok is
-// false at the end of the text.
-func (t *Tokenizer) Next() (tok []byte, ok bool) {
-	start, end := t.advance()
-	switch start {
-	case endOfText:
-		return nil, false
-	case slowToken:
-		return t.slowNext()
-	}
-	tok = t.text[start:end]
+	tok := t.text[sp.start:sp.end]
 	for _, c := range tok {
 		if c <= 'Z' && c >= 'A' {
 			t.buf = appendLowerASCII(t.buf[:0], tok)
-			return t.buf, true
+			return t.buf
 		}
 	}
-	return tok, true
+	return tok
 }
 
-// NextHash returns XXH64 (seed 0) of the next token, lower-cased, as
-// tokenHash(Next()) does, without copying an ASCII token to lower-case it.
-func (t *Tokenizer) NextHash() (h uint64, ok bool) {
-	start, end := t.advance()
-	switch start {
-	case endOfText:
-		return 0, false
-	case slowToken:
-		tok, ok := t.slowNext()
-		return tokenHash(tok), ok
+// AppendHashes appends XXH64 (seed 0) of each token of the text scanned,
+// as tokenHash(Token(i)), without copying an ASCII token to lower-case it.
+func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
+	text := t.text
+	for _, sp := range t.spans {
+		switch n := sp.end - sp.start; {
+		case n < 16 && sp.start >= 0 && sp.start+16 <= len(text):
+			dst = append(dst, shortTokenHash(text[sp.start:sp.start+16], n))
+		case sp.start < 0:
+			dst = append(dst, tokenHash(t.slow[^sp.start:sp.end]))
+		case sp.end-sp.start < 32:
+			dst = append(dst, asciiTokenHash(t.text[sp.start:sp.end]))
+		default:
+			t.buf = appendLowerASCII(t.buf[:0], t.text[sp.start:sp.end])
+			dst = append(dst, tokenHash(t.buf))
+		}
 	}
-	if end-start < 32 {
-		return asciiTokenHash(t.text[start:end]), true
-	}
-	t.buf = appendLowerASCII(t.buf[:0], t.text[start:end])
-	return tokenHash(t.buf), true
+	return dst
 }
 
 // appendLowerASCII appends tok, ASCII letters and digits, in lower case.
@@ -225,8 +226,9 @@ func appendLowerASCII(dst, tok []byte) []byte {
 // DecodeRune gives RuneError for it, and the tokenizer a separator.
 func invalidLead(c byte) bool { return c < 0xc2 || c > 0xf4 }
 
-// slowNext is Next a byte at a time, deciding multi-byte runes by their
-// Unicode properties.
+// slowNext finds the next token from t.pos a byte at a time, deciding
+// multi-byte runes by their Unicode properties, and moves t.pos past it;
+// ok is false at the end of the text.
 func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 	text := t.text
 	i := t.pos

@@ -59,28 +59,17 @@ func refChars(text string) []rune {
 
 func tokens(text string) []string {
 	var t Tokenizer
-	t.Reset([]byte(text))
 	var out []string
-	for {
-		tok, ok := t.Next()
-		if !ok {
-			return out
-		}
-		out = append(out, string(tok))
+	for i := range t.Scan([]byte(text)) {
+		out = append(out, string(t.Token(i)))
 	}
+	return out
 }
 
 func tokenHashes(text string) []uint64 {
 	var t Tokenizer
-	t.Reset([]byte(text))
-	var out []uint64
-	for {
-		h, ok := t.NextHash()
-		if !ok {
-			return out
-		}
-		out = append(out, h)
-	}
+	t.Scan([]byte(text))
+	return t.AppendHashes(nil)
 }
 
 func chars(text string) []rune {
@@ -165,11 +154,11 @@ func TestTokenizerBlocks(t *testing.T) {
 			t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
 		}
 		if got, want := tokenHashes(text), refTokens(text); len(got) != len(want) {
-			t.Fatalf("NextHash on %q: %d tokens, reference %d", text, len(got), len(want))
+			t.Fatalf("AppendHashes on %q: %d tokens, reference %d", text, len(got), len(want))
 		} else {
 			for i := range got {
 				if got[i] != tokenHash([]byte(want[i])) {
-					t.Fatalf("NextHash on %q: token %d (%q) hashed %x, want %x", text, i, want[i], got[i], tokenHash([]byte(want[i])))
+					t.Fatalf("AppendHashes on %q: token %d (%q) hashed %x, want %x", text, i, want[i], got[i], tokenHash([]byte(want[i])))
 				}
 			}
 		}
@@ -186,22 +175,21 @@ func TestTokenizerBlocks(t *testing.T) {
 
 // Reset starts over, and a token returned from the scratch buffer stays
 // right until the next call.
-func TestTokenizerReset(t *testing.T) {
+// A second Scan starts over, and a token returned from the scratch buffer
+// stays right until the next call.
+func TestTokenizerScanAgain(t *testing.T) {
 	var tok Tokenizer
-	tok.Reset([]byte("ONE two"))
-	first, _ := tok.Next()
-	if string(first) != "one" {
-		t.Fatalf("first token %q", first)
+	if n := tok.Scan([]byte("ONE two é")); n != 3 || string(tok.Token(0)) != "one" {
+		t.Fatalf("first Scan: %d tokens, the first %q", n, tok.Token(0))
 	}
-	tok.Reset([]byte("Three"))
-	if got, ok := tok.Next(); !ok || string(got) != "three" {
-		t.Errorf("after Reset: %q, %v", got, ok)
+	if n := tok.Scan([]byte("Three")); n != 1 || string(tok.Token(0)) != "three" {
+		t.Errorf("after Scan again: %d tokens, the first %q", n, tok.Token(0))
 	}
-	if got, ok := tok.Next(); ok || got != nil {
-		t.Errorf("at the end: %q, %v", got, ok)
+	if h := tok.AppendHashes(nil); len(h) != 1 || h[0] != tokenHash([]byte("three")) {
+		t.Errorf("AppendHashes after Scan again: %x", h)
 	}
-	if _, ok := tok.Next(); ok {
-		t.Errorf("Next after the end found a token")
+	if n := tok.Scan(nil); n != 0 {
+		t.Errorf("Scan(nil): %d tokens", n)
 	}
 }
 

@@ -74,3 +74,46 @@ func asciiTokenHash(b []byte) uint64 {
 	h ^= h >> 32
 	return h
 }
+
+// shortTokenHash is asciiTokenHash of b[:n], n < 16, where b holds 16 bytes:
+// every step of XXH64 for short input is computed and kept or not by a
+// conditional move, so that the token's length costs no mispredicted
+// branch (tokens of source code and prose vary in length at random).
+func shortTokenHash(b []byte, n int) uint64 {
+	const lower = 0x2020202020202020
+	w0 := binary.LittleEndian.Uint64(b) | lower
+	w1 := binary.LittleEndian.Uint64(b[8:16]) | lower
+	h := prime5 + uint64(n)
+	// Eight bytes, if there are.
+	k := bits.RotateLeft64(w0*prime2, 31) * prime1
+	h8 := bits.RotateLeft64(h^k, 27)*prime1 + prime4
+	w := w0
+	if n >= 8 {
+		h, w = h8, w1
+	}
+	// Four, if there are.
+	h4 := bits.RotateLeft64(h^(w&0xffffffff)*prime1, 23)*prime2 + prime3
+	if n&4 != 0 {
+		h, w = h4, w>>32
+	}
+	// Up to three more, one at a time.
+	r := n & 3
+	hb := bits.RotateLeft64(h^(w&0xff)*prime5, 11) * prime1
+	if r >= 1 {
+		h = hb
+	}
+	hb = bits.RotateLeft64(h^(w>>8&0xff)*prime5, 11) * prime1
+	if r >= 2 {
+		h = hb
+	}
+	hb = bits.RotateLeft64(h^(w>>16&0xff)*prime5, 11) * prime1
+	if r >= 3 {
+		h = hb
+	}
+	h ^= h >> 33
+	h *= prime2
+	h ^= h >> 29
+	h *= prime3
+	h ^= h >> 32
+	return h
+}

@@ -38,3 +38,22 @@ func TestASCIITokenHashLowerCases(t *testing.T) {
 		}
 	}
 }
+
+func TestShortTokenHash(t *testing.T) {
+	const alnum = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	r := rand.New(rand.NewPCG(5, 6))
+	b := make([]byte, 16)
+	for n := 0; n < 16; n++ {
+		for trial := 0; trial < 200; trial++ {
+			for i := range b {
+				b[i] = alnum[r.IntN(len(alnum))]
+				if i >= n {
+					b[i] = byte(r.Uint32()) // whatever follows the token
+				}
+			}
+			if got, want := shortTokenHash(b, n), xxhash.Sum64(bytes.ToLower(b[:n])); got != want {
+				t.Fatalf("shortTokenHash(%q, %d) = %x, XXH64 of the token lower-cased %x", b, n, got, want)
+			}
+		}
+	}
+}
