@@ -564,8 +564,11 @@ func shingleStrings(unit Unit, k int, text []byte) map[string]bool {
 	var units []string
 	if unit == Word {
 		var tk Tokenizer
-		for i := range tk.Scan(text) {
-			units = append(units, string(tk.Token(i)))
+		tk.Reset(text)
+		for n := tk.Scan(); n > 0; n = tk.Scan() {
+			for i := range n {
+				units = append(units, string(tk.Token(i)))
+			}
 		}
 	} else {
 		var cn charNormalizer

@@ -131,35 +131,37 @@ func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
 }
 
 func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
-	// Token hashes first, then the window over them in registers: a call
-	// per token in the same loop would keep its state in memory.
-	s.tok.Scan(text)
-	s.units = s.tok.AppendHashes(s.units[:0])
-	return appendWindows(dst, s.units, s.opt.K, s.key)
-}
-
-// appendWindows appends the tok64 hash of every k consecutive units, or of
-// all of them if there are fewer than k.
-func appendWindows(dst, units []uint64, k int, key uint64) []uint64 {
-	if len(units) == 0 {
-		return dst
-	}
-	if len(units) < k {
-		return append(dst, combine(units, key))
-	}
+	// Token hashes a Scan at a time, then the windows that end in them,
+	// with the state in registers. units keeps the k hashes before the new
+	// ones, for the unit that leaves the window.
+	k, key := s.opt.K, s.key
 	top := uint64(1) // B^(k-1)
 	for i := 1; i < k; i++ {
 		top *= polyBase
 	}
 	var poly uint64
-	for _, u := range units[:k] {
-		poly = poly*polyBase + u
+	count := 0 // units so far
+	units := s.units[:0]
+	s.tok.Reset(text)
+	for s.tok.Scan() > 0 {
+		from := len(units)
+		units = s.tok.AppendHashes(units)
+		dst = slices.Grow(dst, len(units)-from)
+		for j := from; j < len(units); j++ {
+			if count >= k {
+				poly -= units[j-k] * top
+			}
+			poly = poly*polyBase + units[j]
+			if count++; count >= k {
+				dst = append(dst, finish(poly, k, key))
+			}
+		}
+		keep := min(k, len(units))
+		units = units[:copy(units, units[len(units)-keep:])]
 	}
-	dst = slices.Grow(dst, len(units)-k+1)
-	dst = append(dst, finish(poly, k, key))
-	for i, u := range units[k:] {
-		poly = (poly-units[i]*top)*polyBase + u
-		dst = append(dst, finish(poly, k, key))
+	s.units = units
+	if count > 0 && count < k {
+		dst = append(dst, finish(poly, count, key))
 	}
 	return dst
 }
@@ -226,16 +228,19 @@ func (s *Shingler) tokensGeneral(dst []uint64, text []byte) []uint64 {
 	s.bytes = s.bytes[:0]
 	s.ends = s.ends[:0]
 	needBytes := s.opt.Scheme == XXH64
-	for i := range s.tok.Scan(text) {
-		t := s.tok.Token(i)
-		if needBytes {
-			s.bytes = append(s.bytes, t...)
-			s.ends = append(s.ends, len(s.bytes))
-		} else {
-			s.units = append(s.units, tokenHash(t))
-		}
-		if s.opt.Unit == Stopword {
-			s.stop = append(s.stop, s.opt.Stopwords.Contains(t))
+	s.tok.Reset(text)
+	for n := s.tok.Scan(); n > 0; n = s.tok.Scan() {
+		for i := range n {
+			t := s.tok.Token(i)
+			if needBytes {
+				s.bytes = append(s.bytes, t...)
+				s.ends = append(s.ends, len(s.bytes))
+			} else {
+				s.units = append(s.units, tokenHash(t))
+			}
+			if s.opt.Unit == Stopword {
+				s.stop = append(s.stop, s.opt.Stopwords.Contains(t))
+			}
 		}
 	}
 	n := len(s.units)

@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -334,4 +335,32 @@ func TestParseUnitScheme(t *testing.T) {
 	if got := fmt.Sprint(DefaultK(Char), DefaultK(Word), DefaultK(Stopword)); got != "9 5 3" {
 		t.Errorf("DefaultK = %s, want 9 5 3", got)
 	}
+}
+
+// Word shingles are found a Scan of at most maxSpans tokens at a time: the
+// windows across Scans must be those of the reference.
+func TestShinglerAcrossScans(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	words := []string{"a", "Go", "func", "ÉCOLE", "日", "x1", "\xff", "interface", "MixedCase"}
+	var b strings.Builder
+	for b.Len() < 40*maxSpans {
+		b.WriteString(words[r.IntN(len(words))])
+		b.WriteString(" .\n"[r.IntN(3):][:1])
+	}
+	text := b.String()
+	for _, k := range []int{1, 2, 5, 9} {
+		opt := Options{Unit: Word, K: k, Scheme: Tok64, Seed: 3}
+		if got, want := New(opt).Append(nil, []byte(text)), refShingles(opt, text); !slices.Equal(got, want) {
+			t.Fatalf("k=%d: %d shingles, reference %d; first difference at %d", k, len(got), len(want), firstDiff(got, want))
+		}
+	}
+}
+
+func firstDiff(a, b []uint64) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

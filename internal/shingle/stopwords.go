@@ -80,7 +80,8 @@ func readStopwords(r io.Reader) (*Stopwords, error) {
 			continue
 		}
 		for _, f := range strings.Fields(text) {
-			switch tok.Scan([]byte(f)) {
+			tok.Reset([]byte(f))
+			switch tok.Scan() {
 			case 0:
 				return nil, fmt.Errorf("line %d: %q holds no word", line, f)
 			case 1:

@@ -48,8 +48,8 @@ func decodeLower(b []byte) (rune, int) {
 	return unicode.ToLower(r), size
 }
 
-// Tokenizer finds the lower-cased word tokens of a text: Scan finds them
-// all, Token and AppendHashes give them.
+// Tokenizer finds the lower-cased word tokens of a text: after Reset, each
+// Scan finds the next few hundred, and Token and AppendHashes give them.
 //
 // Its fast path looks at 64 bytes at a time: a block's bytes are classified
 // eight per 64-bit word (SWAR) into bit masks of ASCII letters and digits
@@ -62,7 +62,7 @@ type Tokenizer struct {
 	spans []span
 	slow  []byte // the tokens slowNext found, lower-cased, one after another
 	buf   []byte // scratch: a token lower-cased
-	pos   int    // where slowNext goes on
+	pos   int    // where Scan and slowNext go on
 	// The masks of block blk: bit i is byte 64·blk+i; bytes past the text
 	// are in neither.
 	blk         int
@@ -73,18 +73,31 @@ type Tokenizer struct {
 // case, or, when start < 0, slow[^start:end], already lower-cased.
 type span struct{ start, end int }
 
-// Scan finds the tokens of text and returns their number. Token and
-// AppendHashes refer to text until the next Scan.
-func (t *Tokenizer) Scan(text []byte) int {
+// maxSpans is the most tokens one Scan finds: their spans stay in the
+// cache, and memory is bounded for texts of any length.
+const maxSpans = 1024
+
+// Reset starts on text. Token and AppendHashes refer to it until the next
+// Reset.
+func (t *Tokenizer) Reset(text []byte) {
 	t.text = text
+	t.pos = 0
 	t.blk = -1
 	t.spans = t.spans[:0]
+}
+
+// Scan finds the next tokens of the text, at most maxSpans, and returns
+// their number: 0 at the end of the text.
+func (t *Tokenizer) Scan() int {
+	text := t.text
+	t.spans = t.spans[:0]
 	t.slow = t.slow[:0]
-	i := 0
-	for {
+	i := t.pos
+	for len(t.spans) < maxSpans {
 		// The first byte that can start a token.
 		for {
 			if i >= len(text) {
+				t.pos = i
 				return len(t.spans)
 			}
 			t.block(i >> 6)
@@ -125,6 +138,8 @@ func (t *Tokenizer) Scan(text []byte) int {
 		}
 		i = t.pos
 	}
+	t.pos = i
+	return len(t.spans)
 }
 
 // block makes b the block whose masks t holds.
@@ -176,7 +191,7 @@ func movemask(m uint64) uint64 {
 	return ((m >> 7) * 0x0102040810204080) >> 56
 }
 
-// Token returns token i of the text scanned, lower-cased, valid until the
+// Token returns token i of the last Scan, lower-cased, valid until the
 // next call.
 func (t *Tokenizer) Token(i int) []byte {
 	sp := t.spans[i]
@@ -193,7 +208,7 @@ func (t *Tokenizer) Token(i int) []byte {
 	return tok
 }
 
-// AppendHashes appends XXH64 (seed 0) of each token of the text scanned,
+// AppendHashes appends XXH64 (seed 0) of each token of the last Scan,
 // as tokenHash(Token(i)), without copying an ASCII token to lower-case it.
 func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 	text := t.text

@@ -60,16 +60,23 @@ func refChars(text string) []rune {
 func tokens(text string) []string {
 	var t Tokenizer
 	var out []string
-	for i := range t.Scan([]byte(text)) {
-		out = append(out, string(t.Token(i)))
+	t.Reset([]byte(text))
+	for n := t.Scan(); n > 0; n = t.Scan() {
+		for i := range n {
+			out = append(out, string(t.Token(i)))
+		}
 	}
 	return out
 }
 
 func tokenHashes(text string) []uint64 {
 	var t Tokenizer
-	t.Scan([]byte(text))
-	return t.AppendHashes(nil)
+	var out []uint64
+	t.Reset([]byte(text))
+	for t.Scan() > 0 {
+		out = t.AppendHashes(out)
+	}
+	return out
 }
 
 func chars(text string) []rune {
@@ -175,21 +182,33 @@ func TestTokenizerBlocks(t *testing.T) {
 
 // Reset starts over, and a token returned from the scratch buffer stays
 // right until the next call.
-// A second Scan starts over, and a token returned from the scratch buffer
-// stays right until the next call.
-func TestTokenizerScanAgain(t *testing.T) {
+// Reset starts over; Scan finds at most maxSpans tokens at a time, and
+// none at the end; a token returned from the scratch buffer stays right
+// until the next call.
+func TestTokenizerScan(t *testing.T) {
 	var tok Tokenizer
-	if n := tok.Scan([]byte("ONE two é")); n != 3 || string(tok.Token(0)) != "one" {
+	tok.Reset([]byte("ONE two é"))
+	if n := tok.Scan(); n != 3 || string(tok.Token(0)) != "one" {
 		t.Fatalf("first Scan: %d tokens, the first %q", n, tok.Token(0))
 	}
-	if n := tok.Scan([]byte("Three")); n != 1 || string(tok.Token(0)) != "three" {
-		t.Errorf("after Scan again: %d tokens, the first %q", n, tok.Token(0))
+	tok.Reset([]byte("Three"))
+	if n := tok.Scan(); n != 1 || string(tok.Token(0)) != "three" {
+		t.Errorf("after Reset: %d tokens, the first %q", n, tok.Token(0))
 	}
 	if h := tok.AppendHashes(nil); len(h) != 1 || h[0] != tokenHash([]byte("three")) {
-		t.Errorf("AppendHashes after Scan again: %x", h)
+		t.Errorf("AppendHashes after Reset: %x", h)
 	}
-	if n := tok.Scan(nil); n != 0 {
-		t.Errorf("Scan(nil): %d tokens", n)
+	if n := tok.Scan(); n != 0 {
+		t.Errorf("Scan at the end: %d tokens", n)
+	}
+	text := strings.Repeat("a Ü ", 2*maxSpans+7)
+	tok.Reset([]byte(text))
+	var got []int
+	for n := tok.Scan(); n > 0; n = tok.Scan() {
+		got = append(got, n)
+	}
+	if want := []int{maxSpans, maxSpans, maxSpans, maxSpans, 14}; !slices.Equal(got, want) {
+		t.Errorf("Scans of %d tokens found %v", 2*(2*maxSpans+7), got)
 	}
 }
 
