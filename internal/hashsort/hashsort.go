@@ -25,7 +25,7 @@ const smallSort = 64
 func (s *Sorter) Sort(a []uint64) {
 	n := len(a)
 	if n < smallSort {
-		insertion(a)
+		insertion(a, a)
 		return
 	}
 	b := bits.Len(uint(n))
@@ -70,26 +70,17 @@ func (s *Sorter) Sort(a []uint64) {
 	// Every value is in its bucket, and buckets are in order: one insertion
 	// pass moves each value at most across its own (small) bucket. Done
 	// while copying back, without a branch per bucket.
-	a[0] = tmp[0]
-	for i := 1; i < n; i++ {
-		x := tmp[i]
-		j := i
-		for j > 0 && a[j-1] > x {
-			a[j] = a[j-1]
-			j--
-		}
-		a[j] = x
-	}
+	insertion(a, tmp)
 }
 
-func insertion(a []uint64) {
-	for i := 1; i < len(a); i++ {
-		x := a[i]
+// insertion sorts src into dst by insertion (dst may be src itself).
+func insertion(dst, src []uint64) {
+	for i, x := range src {
 		j := i
-		for j > 0 && a[j-1] > x {
-			a[j] = a[j-1]
+		for j > 0 && dst[j-1] > x {
+			dst[j] = dst[j-1]
 			j--
 		}
-		a[j] = x
+		dst[j] = x
 	}
 }

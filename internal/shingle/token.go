@@ -209,7 +209,8 @@ func (t *Tokenizer) Token(i int) []byte {
 }
 
 // AppendHashes appends XXH64 (seed 0) of each token of the last Scan,
-// as tokenHash(Token(i)), without copying an ASCII token to lower-case it.
+// as tokenHash(Token(i)), without copying a short ASCII token to
+// lower-case it.
 func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 	text := t.text
 	for _, sp := range t.spans {
@@ -218,9 +219,7 @@ func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 			dst = append(dst, shortTokenHash(text[sp.start:sp.start+16], n))
 		case sp.start < 0:
 			dst = append(dst, tokenHash(t.slow[^sp.start:sp.end]))
-		case sp.end-sp.start < 32:
-			dst = append(dst, asciiTokenHash(t.text[sp.start:sp.end]))
-		default:
+		default: // long, or too near the end of the text to load 16 bytes
 			t.buf = appendLowerASCII(t.buf[:0], t.text[sp.start:sp.end])
 			dst = append(dst, tokenHash(t.buf))
 		}

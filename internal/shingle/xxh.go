@@ -39,43 +39,21 @@ func tokenHash(b []byte) uint64 {
 		h ^= uint64(c) * prime5
 		h = bits.RotateLeft64(h, 11) * prime1
 	}
+	return avalanche(h)
+}
+
+// avalanche is XXH64's last step.
+func avalanche(h uint64) uint64 {
 	h ^= h >> 33
 	h *= prime2
 	h ^= h >> 29
 	h *= prime3
-	h ^= h >> 32
-	return h
+	return h ^ h>>32
 }
 
-// asciiTokenHash is tokenHash of b lower-cased, for b of fewer than 32
-// ASCII letters and digits: setting bit 5 (0x20) of each byte lower-cases
-// it, so the words are lower-cased as they are loaded.
-func asciiTokenHash(b []byte) uint64 {
-	const lower = 0x2020202020202020
-	h := prime5 + uint64(len(b))
-	for ; len(b) >= 8; b = b[8:] {
-		k := binary.LittleEndian.Uint64(b) | lower
-		k = bits.RotateLeft64(k*prime2, 31) * prime1
-		h = bits.RotateLeft64(h^k, 27)*prime1 + prime4
-	}
-	if len(b) >= 4 {
-		h ^= uint64(binary.LittleEndian.Uint32(b)|lower&0xffffffff) * prime1
-		h = bits.RotateLeft64(h, 23)*prime2 + prime3
-		b = b[4:]
-	}
-	for _, c := range b {
-		h ^= uint64(c|0x20) * prime5
-		h = bits.RotateLeft64(h, 11) * prime1
-	}
-	h ^= h >> 33
-	h *= prime2
-	h ^= h >> 29
-	h *= prime3
-	h ^= h >> 32
-	return h
-}
-
-// shortTokenHash is asciiTokenHash of b[:n], n < 16, where b holds 16 bytes:
+// shortTokenHash is tokenHash of b[:n] lower-cased, for n < 16 ASCII letters
+// and digits, where b holds 16 bytes. Setting bit 5 (0x20) of each byte
+// lower-cases it, so the words are lower-cased as they are loaded; and
 // every step of XXH64 for short input is computed and kept or not by a
 // conditional move, so that the token's length costs no mispredicted
 // branch (tokens of source code and prose vary in length at random).
@@ -110,10 +88,5 @@ func shortTokenHash(b []byte, n int) uint64 {
 	if r >= 3 {
 		h = hb
 	}
-	h ^= h >> 33
-	h *= prime2
-	h ^= h >> 29
-	h *= prime3
-	h ^= h >> 32
-	return h
+	return avalanche(h)
 }

@@ -23,22 +23,6 @@ func TestTokenHashIsXXH64(t *testing.T) {
 	}
 }
 
-func TestASCIITokenHashLowerCases(t *testing.T) {
-	const alnum = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	r := rand.New(rand.NewPCG(3, 4))
-	for n := 0; n < 32; n++ {
-		for trial := 0; trial < 200; trial++ {
-			b := make([]byte, n)
-			for i := range b {
-				b[i] = alnum[r.IntN(len(alnum))]
-			}
-			if got, want := asciiTokenHash(b), xxhash.Sum64(bytes.ToLower(b)); got != want {
-				t.Fatalf("asciiTokenHash(%q) = %x, XXH64 of it lower-cased %x", b, got, want)
-			}
-		}
-	}
-}
-
 func TestShortTokenHash(t *testing.T) {
 	const alnum = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	r := rand.New(rand.NewPCG(5, 6))
