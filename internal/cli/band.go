@@ -51,7 +51,7 @@ and their widths; -v prints the layout. pairs keeps the pairs within k bits,
 each from the first table that keys it.
 
 Memory: one record at a time per worker; it streams. Measured peak resident memory (make bench, make scale; two cores):
-17 MiB on the Go source tree, 14 MiB on 1 million synthetic documents.
+17 MiB on the Go source tree, 15 MiB on 1 million synthetic documents.
 
 EXAMPLES
    sketch shingles.tsv | band --threshold 0.8 | pairs > candidates.tsv

@@ -21,7 +21,7 @@ with idA < idB bytewise, sorted by idA then idB (the order of LC_ALL=C sort).
 Memory: by default pairs holds all its input: about 24 bytes per band
 record (48 while they are sorted), each distinct id once (its length plus
 about 40 bytes), and 8 bytes per candidate pair. Measured peak resident memory (make bench, make scale; two cores):
-31 MiB on the Go source tree (12,183 documents, 18 bands); 1.34 GiB on 1
+25-31 MiB on the Go source tree (12,183 documents, 18 bands); 1.3 GiB on 1
 million synthetic documents (18 bands): 1.4 KB per document. With --sorted
 it reads input sorted by key,
    LC_ALL=C sort -t$'\t' -k1,1 -S 2G keys.tsv | pairs --sorted

@@ -48,8 +48,8 @@ The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
 
 Memory: one record at a time per worker; it streams. Measured peak resident memory (make bench, make scale; two cores):
-56 MiB with -j1 and 71 MiB with -j2 on the shingles of the Go source tree
-(12,183 documents); 22 MiB on 1 million synthetic documents (5.1 GB of
+45-70 MiB with -j1 or -j2 on the shingles of the Go source tree (12,183
+documents); 21 MiB on 1 million synthetic documents (5.1 GB of
 text): it does not grow with the corpus.
 
 EXAMPLES

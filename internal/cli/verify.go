@@ -52,10 +52,10 @@ which documents appear in some pair, then loads those documents from the
 --shingles or --sketches file: 8 bytes per shingle, value or 64 bits of
 fingerprint, plus about 56 bytes and the id's length per document. When the
 pairs are larger than --memory, it loads every document of the file and
-streams the rest of the pairs. Measured peak resident memory (make bench, make scale; two cores): 190 MiB on the Go source tree
-(word 5-shingles, 19,639 candidate pairs); 5.3 GiB on 1 million synthetic
-documents of 100 to 4,000 words (351,318 candidate pairs over about 47% of
-the documents): 5.7 KB per document of the corpus. Without the memory,
+streams the rest of the pairs. Measured peak resident memory (make bench, make scale; two cores): 90-100 MiB on the Go source
+tree (word 5-shingles, 19,639 candidate pairs); 5.2 GiB on 1 million
+synthetic documents of 100 to 4,000 words (351,318 candidate pairs over
+about 47% of the documents): 5.6 KB per document of the corpus. Without the memory,
 LARGER THAN MEMORY below holds neither side.
 
 LARGER THAN MEMORY
