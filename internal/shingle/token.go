@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Byte classes of the tokenizer's fast path.
+// Byte classes of the byte-at-a-time path (slowNext).
 const (
 	classSeparator = iota // an ASCII byte that is not a letter or digit
 	classWord             // a-z, 0-9
