@@ -23,8 +23,8 @@ func runeHash(r rune) uint64 { return Mix64(uint64(r) ^ 0xbb67ae8584caa73b) }
 // multiplication and one subtraction.
 type window struct {
 	k    int
-	ring []uint64
-	n    int // units pushed so far
+	ring []uint64 // unit i is in ring[i mod k]
+	n    int      // units added so far
 	poly uint64
 	top  uint64 // B^(k-1)
 }
@@ -43,16 +43,37 @@ func (w *window) reset(k int) {
 	}
 }
 
-// push adds a unit hash; full reports whether the window holds k units.
-func (w *window) push(u uint64) (full bool) {
-	slot := w.n % w.k
-	if w.n >= w.k {
-		w.poly -= w.ring[slot] * w.top
+// add slides the window over units and appends the shingle hash of each
+// full window to dst. Callers hand units over in batches: the state is in
+// locals while a batch goes through, not loaded and stored for each unit.
+func (w *window) add(dst, units []uint64, key uint64) []uint64 {
+	k, ring, top := w.k, w.ring, w.top
+	poly, n := w.poly, w.n
+	slot := n % k
+	for _, u := range units {
+		if n >= k {
+			poly -= ring[slot] * top
+		}
+		poly = poly*polyBase + u
+		ring[slot] = u
+		if slot++; slot == k {
+			slot = 0
+		}
+		if n++; n >= k {
+			dst = append(dst, finish(poly, k, key))
+		}
 	}
-	w.poly = w.poly*polyBase + u
-	w.ring[slot] = u
-	w.n++
-	return w.n >= w.k
+	w.poly, w.n = poly, n
+	return dst
+}
+
+// short appends the hash of a text of fewer than k units (but some): its
+// one shingle is all of them.
+func (w *window) short(dst []uint64, key uint64) []uint64 {
+	if w.n > 0 && w.n < w.k {
+		dst = append(dst, finish(w.poly, w.n, key))
+	}
+	return dst
 }
 
 // finish mixes a combination of m units with the seed key into the shingle

@@ -2,7 +2,6 @@ package shingle
 
 import (
 	"fmt"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
@@ -131,58 +130,32 @@ func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
 }
 
 func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
-	// Token hashes a Scan at a time, then the windows that end in them,
-	// with the state in registers. units keeps the k hashes before the new
-	// ones, for the unit that leaves the window.
-	k, key := s.opt.K, s.key
-	top := uint64(1) // B^(k-1)
-	for i := 1; i < k; i++ {
-		top *= polyBase
-	}
-	var poly uint64
-	count := 0 // units so far
-	units := s.units[:0]
+	s.win.reset(s.opt.K)
 	s.tok.Reset(text)
 	for s.tok.Scan() > 0 {
-		from := len(units)
-		units = s.tok.AppendHashes(units)
-		dst = slices.Grow(dst, len(units)-from)
-		for j := from; j < len(units); j++ {
-			if count >= k {
-				poly -= units[j-k] * top
-			}
-			poly = poly*polyBase + units[j]
-			if count++; count >= k {
-				dst = append(dst, finish(poly, k, key))
-			}
-		}
-		keep := min(k, len(units))
-		units = units[:copy(units, units[len(units)-keep:])]
+		s.units = s.tok.AppendHashes(s.units[:0])
+		dst = s.win.add(dst, s.units, s.key)
 	}
-	s.units = units
-	if count > 0 && count < k {
-		dst = append(dst, finish(poly, count, key))
-	}
-	return dst
+	return s.win.short(dst, s.key)
 }
 
 func (s *Shingler) charsTok64(dst []uint64, text []byte) []uint64 {
-	w := &s.win
-	w.reset(s.opt.K)
+	s.win.reset(s.opt.K)
 	s.chars.reset(text)
+	units := s.units[:0]
 	for {
 		r, ok := s.chars.next()
 		if !ok {
 			break
 		}
-		if w.push(runeHash(r)) {
-			dst = append(dst, finish(w.poly, w.k, s.key))
+		if units = append(units, runeHash(r)); len(units) == maxSpans {
+			dst = s.win.add(dst, units, s.key)
+			units = units[:0]
 		}
 	}
-	if w.n > 0 && w.n < w.k {
-		dst = append(dst, finish(w.poly, w.n, s.key))
-	}
-	return dst
+	s.units = units
+	dst = s.win.add(dst, units, s.key)
+	return s.win.short(dst, s.key)
 }
 
 func (s *Shingler) xxh64(b []byte) uint64 {

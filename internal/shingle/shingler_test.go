@@ -202,27 +202,34 @@ func TestCombine(t *testing.T) {
 	}
 }
 
-// A window that rolls over a long text gives the hashes that combine gives
-// over each slice of unit hashes.
+// A window that rolls over a long text, its units added in batches of any
+// size, gives the hashes that combine gives over each slice of unit hashes.
 func TestWindowRolls(t *testing.T) {
 	units := make([]uint64, 200)
 	for i := range units {
 		units[i] = Mix64(uint64(i))
 	}
 	key := seedKey(1)
+	r := rand.New(rand.NewPCG(1, 2))
 	for _, k := range []int{1, 2, 7, 64, 199, 200} {
 		var w window
 		w.reset(k)
-		for i, u := range units {
-			full := w.push(u)
-			if full != (i+1 >= k) {
-				t.Fatalf("k=%d: push %d reports full %v", k, i, full)
+		var got []uint64
+		for rest := units; len(rest) > 0; {
+			b := min(len(rest), r.IntN(10))
+			got = w.add(got, rest[:b], key)
+			rest = rest[b:]
+		}
+		if len(got) != len(units)-k+1 {
+			t.Fatalf("k=%d: %d windows of %d units", k, len(got), len(units))
+		}
+		for i, h := range got {
+			if want := combine(units[i:i+k], key); h != want {
+				t.Fatalf("k=%d: window from %d = %x, combine gives %x", k, i, h, want)
 			}
-			if full {
-				if got, want := finish(w.poly, w.k, key), combine(units[i+1-k:i+1], key); got != want {
-					t.Fatalf("k=%d: window ending at %d = %x, combine gives %x", k, i, got, want)
-				}
-			}
+		}
+		if short := w.short(nil, key); len(short) != 0 {
+			t.Fatalf("k=%d: a text of %d units has a short shingle", k, len(units))
 		}
 	}
 }
@@ -337,8 +344,9 @@ func TestParseUnitScheme(t *testing.T) {
 	}
 }
 
-// Word shingles are found a Scan of at most maxSpans tokens at a time: the
-// windows across Scans must be those of the reference.
+// Word shingles are found a Scan of at most maxSpans tokens at a time, and
+// char shingles roll over batches of maxSpans code points: the windows
+// across batches must be those of the reference.
 func TestShinglerAcrossScans(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	words := []string{"a", "Go", "func", "ÉCOLE", "日", "x1", "\xff", "interface", "MixedCase"}
@@ -348,10 +356,12 @@ func TestShinglerAcrossScans(t *testing.T) {
 		b.WriteString(" .\n"[r.IntN(3):][:1])
 	}
 	text := b.String()
-	for _, k := range []int{1, 2, 5, 9} {
-		opt := Options{Unit: Word, K: k, Scheme: Tok64, Seed: 3}
-		if got, want := New(opt).Append(nil, []byte(text)), refShingles(opt, text); !slices.Equal(got, want) {
-			t.Fatalf("k=%d: %d shingles, reference %d; first difference at %d", k, len(got), len(want), firstDiff(got, want))
+	for _, unit := range []Unit{Word, Char} {
+		for _, k := range []int{1, 2, 5, 9} {
+			opt := Options{Unit: unit, K: k, Scheme: Tok64, Seed: 3}
+			if got, want := New(opt).Append(nil, []byte(text)), refShingles(opt, text); !slices.Equal(got, want) {
+				t.Fatalf("%s k=%d: %d shingles, reference %d; first difference at %d", unit, k, len(got), len(want), firstDiff(got, want))
+			}
 		}
 	}
 }
