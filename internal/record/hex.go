@@ -73,22 +73,6 @@ func putHexListGo(dst []byte, hs []uint64) {
 	}
 }
 
-// hexValue parses 8 hex digits of either case held in a word, the first
-// digit in the most significant byte; bad is non-zero if any byte is not a
-// hex digit. Small enough to be inlined, for loops over many hashes.
-func hexValue(x uint64) (v uint32, bad uint64) {
-	lower := x | 0x2020202020202020
-	digit := bytesAtLeast(x, '0') & bytesBelow(x, '9'+1)
-	letter := bytesAtLeast(lower, 'a') & bytesBelow(lower, 'f'+1)
-	// A byte ≥ 0x80 makes the additions above carry into the next byte,
-	// but is bad on its own.
-	bad = (digit | letter) ^ 0x8080808080808080 | x&0x8080808080808080
-	w := lower&0x0f0f0f0f0f0f0f0f + (letter>>7)*9
-	w = (w | w>>4) & 0x00ff00ff00ff00ff
-	w = (w | w>>8) & 0x0000ffff0000ffff
-	return uint32(w | w>>16), bad
-}
-
 // ParseHex64 parses exactly 16 hexadecimal digits (either case).
 func ParseHex64(b []byte) (uint64, bool) {
 	if len(b) != 16 {

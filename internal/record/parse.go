@@ -1,7 +1,6 @@
 package record
 
 import (
-	"encoding/binary"
 	"slices"
 	"strconv"
 )
@@ -18,12 +17,11 @@ func ParseShingles(hashes []uint64, counts []uint32, field []byte) ([]uint64, []
 	var prev uint64
 	i := 0
 	if !withCounts {
-		// The common form, h h h: each hash parsed in place, anything
-		// else left to the loop below, which names what is wrong.
+		// The common form, h h h: all but the last hash 16 bytes at a
+		// time where the CPU can, then checked for order. The loop below
+		// does the rest, from a hash out of order, and names what is
+		// wrong.
 		hashes = slices.Grow(hashes, len(field)/17+1)
-		// All but the last hash 16 bytes at a time where the CPU can,
-		// then checked for order; the rest, or from a hash out of order,
-		// a word at a time.
 		if n := hexRun(hashes[start:start+len(field)/17], field); n > 0 {
 			run := hashes[start : start+n]
 			k := 1
@@ -33,23 +31,6 @@ func ParseShingles(hashes []uint64, counts []uint32, field []byte) ([]uint64, []
 			hashes = hashes[:start+k]
 			prev = run[k-1]
 			i = 17 * k
-		}
-		for i+16 <= len(field) {
-			hi, bad1 := hexValue(binary.BigEndian.Uint64(field[i:]))
-			lo, bad2 := hexValue(binary.BigEndian.Uint64(field[i+8:]))
-			h := uint64(hi)<<32 | uint64(lo)
-			if bad1|bad2 != 0 || len(hashes) > start && h <= prev {
-				break
-			}
-			if i+16 < len(field) && (field[i+16] != ' ' || i+17 == len(field)) {
-				break
-			}
-			hashes = append(hashes, h)
-			prev = h
-			i += 17
-		}
-		if i >= len(field) {
-			return hashes, counts, nil
 		}
 	}
 	for i < len(field) {

@@ -173,18 +173,11 @@ func TestParseSketchReusesValues(t *testing.T) {
 	}
 }
 
-// Without counts ParseShingles parses 16 bytes at a time (hexRun) and then a
-// word at a time; with counts, a byte at a time. Long fields with one fault
-// at every kind of place must give the same hashes and the same error.
+// Without counts ParseShingles parses all but the last hash 16 bytes at a
+// time (hexRun, where the CPU has SSSE3); with counts, a hash at a time.
+// Long fields with one fault at every kind of place must give the same
+// hashes and the same error.
 func TestParseShinglesFastPaths(t *testing.T) {
-	t.Run("vector", func(t *testing.T) { testParseShinglesFastPaths(t) })
-	t.Run("words", func(t *testing.T) {
-		defer record.NoVectorCode()()
-		testParseShinglesFastPaths(t)
-	})
-}
-
-func testParseShinglesFastPaths(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	faults := []func(b []byte, hs []uint64) []byte{
 		func(b []byte, _ []uint64) []byte { return b }, // none
