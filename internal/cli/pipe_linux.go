@@ -13,7 +13,7 @@ const pipeSize = 1 << 20
 // growPipes enlarges the pipes on standard input and output from Linux's
 // 64 KiB to 1 MiB. Stages pass hundreds of MB through them; with the
 // default a writer wakes its reader, and blocks, every 64 KiB, and the
-// context switches cost about a tenth of a pipeline's time on two cores.
+// context switches cost about 6% of a pipeline's time on two cores.
 // It is best effort: a pipe that cannot grow (a user over
 // /proc/sys/fs/pipe-user-pages-soft) works as before.
 func growPipes() {

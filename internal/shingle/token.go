@@ -220,7 +220,7 @@ func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 		case sp.start < 0:
 			dst = append(dst, tokenHash(t.slow[^sp.start:sp.end]))
 		default: // long, or too near the end of the text to load 16 bytes
-			t.buf = appendLowerASCII(t.buf[:0], t.text[sp.start:sp.end])
+			t.buf = appendLowerASCII(t.buf[:0], text[sp.start:sp.end])
 			dst = append(dst, tokenHash(t.buf))
 		}
 	}
