@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/urfave/cli/v2"
 )
 
@@ -178,12 +178,11 @@ func report(name string, err error, ctx context.Context, stderr io.Writer) int {
 }
 
 // outputFile opens the output: stdout, or with -o a temporary file beside
-// the target that commit renames into place, so a failed run leaves no
-// half-written file.
+// the target that finish syncs and renames into place, so a failed run
+// leaves no half-written file.
 type outputFile struct {
-	w      io.Writer
-	f      *os.File
-	target string
+	w io.Writer
+	f *disk.File
 }
 
 func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
@@ -191,20 +190,13 @@ func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
 	if name == "" || name == "-" {
 		return &outputFile{w: env.Stdout}, nil
 	}
-	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
-		// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO) is
-		// written in place: renaming a file over it would replace it.
-		f, err := os.OpenFile(name, os.O_WRONLY, 0)
-		if err != nil {
-			return nil, err
-		}
-		return &outputFile{w: f, f: f}, nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO) is
+	// written in place: renaming a file over it would replace it.
+	f, err := disk.Create(disk.OS{}, disk.Target{Name: name, Mode: 0o644, InPlace: true})
 	if err != nil {
 		return nil, err
 	}
-	return &outputFile{w: f, f: f, target: name}, nil
+	return &outputFile{w: f, f: f}, nil
 }
 
 // finish renames the output into place if err is nil, else removes it.
@@ -212,25 +204,11 @@ func (o *outputFile) finish(err error) error {
 	if o.f == nil {
 		return err
 	}
-	if o.target == "" { // written in place
-		if cerr := o.f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
 	if err != nil {
-		o.f.Close()
-		os.Remove(o.f.Name())
+		o.f.Abort()
 		return err
 	}
-	if err := o.f.Close(); err != nil {
-		os.Remove(o.f.Name())
-		return err
-	}
-	if err := os.Chmod(o.f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(o.f.Name(), o.target)
+	return o.f.Commit()
 }
 
 func init() {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -427,7 +428,7 @@ func verifiedStats(rep uint32, members []uint32, sims []float32) (int, float64) 
 // TAB min-similarity.
 func (c *components) writeReport(docs, label []uint32, sims []float32, main *record.Writer) error {
 	h := c.opt.header("report", "yes")
-	return writeFileAtomic(c.opt.Report, func(f io.Writer) error {
+	return disk.WriteFile(disk.OS{}, stateTarget(c.opt.Report), func(f io.Writer) error {
 		w := record.NewWriter(f, c.opt.NoHeader, false, h)
 		for _, hh := range main.Upstream().All() {
 			if err := w.Header(hh, main.Upstream().Pos(hh.Stage)); err != nil {

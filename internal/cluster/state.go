@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -25,9 +26,15 @@ import (
 // The index is rebuilt from the sketches when the state is loaded.
 const stateMagic = "neardup-leaders 1\n"
 
+// stateTarget is how the state (and the --report file) is replaced; the
+// error refusing a file that is not regular names the state for both.
+func stateTarget(name string) disk.Target {
+	return disk.Target{Name: name, Mode: 0o644, What: "state"}
+}
+
 // saveState writes the leaders to name, atomically.
 func saveState(name string, l *leaders, headers []record.Header) error {
-	return writeFileAtomic(name, func(f io.Writer) error {
+	return disk.WriteFile(disk.OS{}, stateTarget(name), func(f io.Writer) error {
 		d := xxhash.New()
 		bw := bufio.NewWriterSize(io.MultiWriter(f, d), 1<<20)
 		bw.WriteString(stateMagic)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 )
@@ -153,12 +154,12 @@ type BuildOptions struct {
 	// 0 means one per core.
 	Jobs int
 
-	fs fileSystem
+	fs disk.FS
 }
 
-func (o *BuildOptions) fsys() fileSystem {
+func (o *BuildOptions) fsys() disk.FS {
 	if o.fs == nil {
-		return osFS{}
+		return disk.OS{}
 	}
 	return o.fs
 }
@@ -281,7 +282,7 @@ func mergeEntries(a entrySeq, b entrySeq) entrySeq {
 // AddOptions configure Add.
 type AddOptions struct {
 	Jobs int
-	fs   fileSystem
+	fs   disk.FS
 }
 
 // Add merges the records into the index at path: it writes a new file with
@@ -312,7 +313,7 @@ func Add(path string, recs *Records, opt AddOptions) error {
 	}
 	fsys := opt.fs
 	if fsys == nil {
-		fsys = osFS{}
+		fsys = disk.OS{}
 	}
 	return writeIndex(fsys, path, c)
 }

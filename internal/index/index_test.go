@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/neardup/neardup/internal/disk/disktest"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -462,162 +464,99 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
-// faultFS fails the operation numbered failAt (counting from 1): creating
-// the file, each write (a write fails after writing part of its bytes),
-// syncing, closing, renaming, syncing the directory. With crash set, a
-// failed run also cannot remove its file, as when the process dies.
-type faultFS struct {
-	failAt, ops int
-	crash       bool
-}
-
-var errInjected = errors.New("injected failure")
-
-func (f *faultFS) step() error {
-	f.ops++
-	if f.ops == f.failAt {
-		return errInjected
+// memContent returns the data of name in fsys, and whether it is there.
+func memContent(t *testing.T, fsys *disktest.FS, name string) ([]byte, bool) {
+	t.Helper()
+	f, err := fsys.Open(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false
 	}
-	return nil
-}
-
-func (f *faultFS) CreateTemp(dir, pattern string) (tempFile, error) {
-	if err := f.step(); err != nil {
-		return nil, err
-	}
-	file, err := os.CreateTemp(dir, pattern)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	return &faultFile{File: file, fs: f}, nil
-}
-
-func (f *faultFS) Rename(from, to string) error {
-	if err := f.step(); err != nil {
-		return err
+	b := make([]byte, f.Size())
+	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
+		t.Fatal(err)
 	}
-	return os.Rename(from, to)
+	return b, true
 }
 
-func (f *faultFS) Remove(name string) error {
-	if f.crash {
-		return errInjected
-	}
-	return os.Remove(name)
-}
-
-func (f *faultFS) SyncDir(dir string) error {
-	if err := f.step(); err != nil {
-		return err
-	}
-	return osFS{}.SyncDir(dir)
-}
-
-type faultFile struct {
-	*os.File
-	fs *faultFS
-}
-
-// Write writes in pieces of 4 KiB, each an operation, so that a failure can
-// come in the middle of the index.
-func (f *faultFile) Write(b []byte) (int, error) {
-	n := 0
-	for len(b) > 0 {
-		piece := b[:min(len(b), 4096)]
-		if err := f.fs.step(); err != nil {
-			m, _ := f.File.Write(piece[:len(piece)/2])
-			return n + m, err
-		}
-		m, err := f.File.Write(piece)
-		n += m
-		if err != nil {
-			return n, err
-		}
-		b = b[len(piece):]
-	}
-	return n, nil
-}
-
-func (f *faultFile) Sync() error {
-	if err := f.fs.step(); err != nil {
-		return err
-	}
-	return f.File.Sync()
-}
-
-func (f *faultFile) Close() error {
-	if err := f.fs.step(); err != nil {
-		f.File.Close()
-		return err
-	}
-	return f.File.Close()
-}
-
-// TestAddInterrupted fails add at every step in turn and checks that the
-// index then holds either all of the old or all of the new records, and
-// can be read.
+// TestAddInterrupted fails add at every step in turn, as an error the
+// command survives and as a crash, and checks that the index then holds
+// either all of the old or all of the new records, and can be read. The
+// old index is read from the disk and the new one written to the shared
+// fault-injecting file system, a write in pieces of 4 KiB so that a
+// failure can come in the middle of the index; while path is not there,
+// the old index on the disk is what a reader finds.
 func TestAddInterrupted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	cor := newCorpus(rng, 3000, 3)
 	more := newCorpus(rng, 500, 3)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.idx")
+	if err := Build(path, cor.records(), BuildOptions{K: 3}); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := os.ReadFile(path)
+	wantNew := filepath.Join(t.TempDir(), "new.idx")
+	if err := Build(wantNew, cor.records(), BuildOptions{K: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Add(wantNew, more.records(), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	newBytes, _ := os.ReadFile(wantNew)
+	// Every step leaves one of these two, byte for byte: both can be read.
+	for _, p := range []string{path, wantNew} {
+		if err := openAndCheck(p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, crash := range []bool{false, true} {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "x.idx")
-		if err := Build(path, cor.records(), BuildOptions{K: 3}); err != nil {
-			t.Fatal(err)
-		}
-		old, _ := os.ReadFile(path)
-		wantNew := filepath.Join(t.TempDir(), "new.idx")
-		if err := Build(wantNew, cor.records(), BuildOptions{K: 3}); err != nil {
-			t.Fatal(err)
-		}
-		if err := Add(wantNew, more.records(), AddOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		newBytes, _ := os.ReadFile(wantNew)
 		steps := 0
 		for failAt := 1; ; failAt++ {
-			fsys := &faultFS{failAt: failAt, crash: crash}
+			fsys := disktest.New()
+			fsys.PieceSize = 4096
+			if err := fsys.MkdirAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			fsys.FailAfter(failAt, crash)
 			err := Add(path, more.records(), AddOptions{fs: fsys})
-			if fsys.ops < failAt {
+			if fsys.Passed() {
 				// Every step passed: the last run added the records.
 				if err != nil {
 					t.Fatal(err)
 				}
-				steps = fsys.ops
+				if got, _ := memContent(t, fsys.Recovered(), path); !bytes.Equal(got, newBytes) {
+					t.Fatal("the uninterrupted add did not give the new index")
+				}
+				steps = failAt - 1
 				break
 			}
-			if !errors.Is(err, errInjected) {
+			if !errors.Is(err, disktest.ErrInjected) {
 				t.Fatalf("crash=%v step %d: %v", crash, failAt, err)
 			}
-			got, _ := os.ReadFile(path)
-			switch {
-			case bytes.Equal(got, old):
-			case bytes.Equal(got, newBytes):
-				// The rename happened, the directory sync failed: the
-				// new index is in place; put the old one back to go on.
-				if err := os.WriteFile(path, old, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			default:
+			after := fsys
+			if crash {
+				after = fsys.Recovered()
+			}
+			after.FailAfter(0, false)
+			got, ok := memContent(t, after, path)
+			if !ok {
+				got = old
+			}
+			if !bytes.Equal(got, old) && !bytes.Equal(got, newBytes) {
 				t.Fatalf("crash=%v step %d: the index is neither the old nor the new one", crash, failAt)
 			}
-			if err := openAndCheck(path); err != nil {
-				t.Fatalf("crash=%v step %d: %v", crash, failAt, err)
-			}
-			left, _ := filepath.Glob(filepath.Join(dir, ".x.idx.tmp-*"))
-			if !crash && len(left) > 0 {
-				t.Fatalf("step %d: the new file %v was left behind", failAt, left)
-			}
-			for _, l := range left {
-				os.Remove(l)
+			names, _ := after.ReadDir(dir)
+			for _, n := range names {
+				if !crash && strings.HasPrefix(n, ".x.idx.tmp-") {
+					t.Fatalf("step %d: the new file %v was left behind", failAt, n)
+				}
 			}
 		}
 		if steps < 10 {
 			t.Fatalf("only %d steps: the test does not reach into the writing", steps)
-		}
-		if got, _ := os.ReadFile(path); !bytes.Equal(got, newBytes) {
-			t.Fatal("the uninterrupted add did not give the new index")
 		}
 	}
 }

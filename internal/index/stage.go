@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -32,7 +33,7 @@ type Options struct {
 	LineBuffered bool
 	Progress     bool
 
-	fs fileSystem
+	fs disk.FS
 }
 
 // checkSketchHeader refuses input that is not 64-bit simhash fingerprints.

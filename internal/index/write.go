@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 )
@@ -165,23 +164,15 @@ func encodeIDs(entries entrySeq, blockSize int, w io.Writer) (section, uint64, e
 // writeIndex writes c to path atomically: into a new file beside it, which
 // is synced and then renamed over path (and the directory synced). Until the
 // rename, path is untouched; a failure removes the new file.
-func writeIndex(fsys fileSystem, path string, c *content) (err error) {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file: the index is renamed into place, which would replace it", path)
-	}
-	dir := filepath.Dir(path)
-	tmp, err := fsys.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			fsys.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
+func writeIndex(fsys disk.FS, path string, c *content) error {
+	return disk.WriteFile(fsys, disk.Target{Name: path, Mode: 0o644, What: "index"}, func(f io.Writer) error {
+		return encodeIndex(f, c)
+	})
+}
+
+// encodeIndex writes the index file of c to f.
+func encodeIndex(f io.Writer, c *content) (err error) {
+	bw := bufio.NewWriterSize(f, 1<<20)
 	w := &offsetWriter{w: bw}
 	if _, err := w.Write(preamble()); err != nil {
 		return err
@@ -265,26 +256,7 @@ func writeIndex(fsys fileSystem, path string, c *content) (err error) {
 	if _, err := w.Write(trailer(footOff, foot)); err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if f, ok := tmp.(*os.File); ok {
-		// CreateTemp makes files only their owner can read.
-		if err := f.Chmod(0o644); err != nil {
-			return err
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := fsys.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	committed = true
-	return fsys.SyncDir(dir)
+	return bw.Flush()
 }
 
 // encodeTablesParallel encodes the tables c.jobs at a time, each into
