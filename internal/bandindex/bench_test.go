@@ -80,7 +80,7 @@ func BenchmarkWriteRun(b *testing.B) {
 	b.SetBytes(int64(text))
 	var size uint64
 	for b.Loop() {
-		w := newRunWriter(&bufTemp{&bytes.Buffer{}})
+		w := newRunWriter(&bytes.Buffer{})
 		for i := range e.Len() {
 			if err := w.add(e.At(i)); err != nil {
 				b.Fatal(err)

@@ -28,7 +28,7 @@ func state(t *testing.T, fsys fileSystem, dir string) (records string, runs int,
 }
 
 // leftovers lists the files of dir the manifest does not account for.
-func leftovers(t *testing.T, fsys *memFS, dir string) []string {
+func leftovers(t *testing.T, fsys memFS, dir string) []string {
 	t.Helper()
 	m, err := readManifest(fsys, dir)
 	if err != nil {
@@ -54,7 +54,7 @@ func leftovers(t *testing.T, fsys *memFS, dir string) []string {
 // After each, the index must be readable and hold either what it held
 // before or what op makes of it; once op completes, the latter. It returns
 // the number of steps op takes.
-func interrupt(t *testing.T, base *memFS, dir string, op func(fsys *memFS) error) int {
+func interrupt(t *testing.T, base memFS, dir string, op func(fsys memFS) error) int {
 	t.Helper()
 	retry := op
 	old, oldRuns, err := state(t, base, dir)
@@ -73,9 +73,9 @@ func interrupt(t *testing.T, base *memFS, dir string, op func(fsys *memFS) error
 	for _, crash := range []bool{false, true} {
 		for n := 1; ; n++ {
 			fsys := base.recovered()
-			fsys.failAfter(n, crash)
+			fsys.FailAfter(n, crash)
 			err := op(fsys)
-			done := fsys.ops < fsys.failAt
+			done := fsys.Passed()
 			if done && err != nil {
 				t.Fatalf("crash=%v step %d: op failed without a failure: %v", crash, n, err)
 			}
@@ -84,7 +84,7 @@ func interrupt(t *testing.T, base *memFS, dir string, op func(fsys *memFS) error
 			if crash {
 				after = fsys.recovered()
 			}
-			after.failAt, after.dead = 0, false
+			after.FailAfter(0, false)
 			got, runs, err := state(t, after, dir)
 			switch {
 			case err != nil && old == "" && strings.Contains(err.Error(), "not a band index"):
@@ -153,7 +153,7 @@ func TestInterrupted(t *testing.T) {
 	ctx := context.Background()
 
 	empty := newMemFS()
-	steps := interrupt(t, empty, dir, func(fsys *memFS) error {
+	steps := interrupt(t, empty, dir, func(fsys memFS) error {
 		return RunBuild(ctx, Options{fs: fsys, MemoryBytes: 40 << 10}, dir, []string{in0}, &bytes.Buffer{})
 	})
 	t.Logf("build: %d steps", steps)
@@ -165,7 +165,7 @@ func TestInterrupted(t *testing.T) {
 	if got, _, _ := state(t, built, dir); got != sortedUnique(r0) {
 		t.Fatal("build: wrong records")
 	}
-	steps = interrupt(t, built, dir, func(fsys *memFS) error {
+	steps = interrupt(t, built, dir, func(fsys memFS) error {
 		return RunAdd(ctx, Options{fs: fsys, MemoryBytes: 30 << 10}, dir, []string{in1}, &bytes.Buffer{})
 	})
 	t.Logf("add: %d steps", steps)
@@ -177,7 +177,7 @@ func TestInterrupted(t *testing.T) {
 	if got, runs, _ := state(t, added, dir); got != sortedUnique(r0, r1) || runs < 4 {
 		t.Fatalf("add: wrong records, or %d runs", runs)
 	}
-	steps = interrupt(t, added, dir, func(fsys *memFS) error {
+	steps = interrupt(t, added, dir, func(fsys memFS) error {
 		return RunMerge(ctx, Options{fs: fsys}, dir, &bytes.Buffer{})
 	})
 	t.Logf("merge: %d steps", steps)

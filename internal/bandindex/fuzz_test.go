@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/disk/disktest"
 )
 
 // runBytes returns a run file of records written by a runWriter.
 func runBytes(t testing.TB, recs [][2]string) []byte {
 	var buf bytes.Buffer
-	f := &bufTemp{&buf}
-	w := newRunWriter(f)
+	w := newRunWriter(&buf)
 	for _, r := range recs {
 		if err := w.add([]byte(r[0]), []byte(r[1])); err != nil {
 			t.Fatal(err)
@@ -24,16 +24,10 @@ func runBytes(t testing.TB, recs [][2]string) []byte {
 	return buf.Bytes()
 }
 
-type bufTemp struct{ *bytes.Buffer }
-
-func (bufTemp) Sync() error  { return nil }
-func (bufTemp) Close() error { return nil }
-func (bufTemp) Name() string { return "x.run" }
-
 // readAll opens a run from bytes and reads every record; it must fail
 // cleanly or succeed, never panic.
 func readAll(data []byte) (n int, err error) {
-	r, err := readRun(memReader{data}, "x.run", "x.run")
+	r, err := readRun(disktest.Reader(data), "x.run", "x.run")
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +109,7 @@ func TestRunRoundTrip(t *testing.T) {
 		recs = append(recs, [2]string{string(binary.BigEndian.AppendUint32([]byte("key"), uint32(i/3))), string(rune('a'+i%3)) + "-id"})
 	}
 	data := runBytes(t, recs)
-	r, err := readRun(memReader{data}, "x.run", "x.run")
+	r, err := readRun(disktest.Reader(data), "x.run", "x.run")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +125,7 @@ func TestRunRoundTrip(t *testing.T) {
 	if c.err != nil {
 		t.Fatal(c.err)
 	}
-	w := newRunWriter(&bufTemp{&bytes.Buffer{}})
+	w := newRunWriter(&bytes.Buffer{})
 	w.add([]byte("b"), []byte("1"))
 	for _, r := range [][2]string{{"a", "9"}, {"b", "1"}, {"b", "0"}} {
 		if err := w.add([]byte(r[0]), []byte(r[1])); err == nil {

@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
+	"github.com/neardup/neardup/internal/disk"
 )
 
 // A run file (NNNNNN.run), little-endian:
@@ -88,7 +90,7 @@ type runWriter struct {
 	err     error
 }
 
-func newRunWriter(f tempFile) *runWriter {
+func newRunWriter(f io.Writer) *runWriter {
 	w := &runWriter{w: bufio.NewWriterSize(f, 1<<20)}
 	var pre [preambleSize]byte
 	copy(pre[:], runMagic)
@@ -246,7 +248,7 @@ func (r *footerReader) bytes() []byte {
 type run struct {
 	name    string
 	path    string
-	f       readFile
+	f       disk.ReadFile
 	records uint64
 	blocks  []blockMeta
 	last    []byte
@@ -267,7 +269,7 @@ func openRun(fsys fileSystem, path, name string) (*run, error) {
 	return r, nil
 }
 
-func readRun(f readFile, path, name string) (*run, error) {
+func readRun(f disk.ReadFile, path, name string) (*run, error) {
 	size := f.Size()
 	if size < preambleSize+trailerSize {
 		return nil, damaged(path, "%d bytes: too short for a run file (truncated?)", size)

@@ -2,9 +2,11 @@ package bandindex
 
 import (
 	"bytes"
-	"container/heap"
+	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/neardup/neardup/internal/disk"
 )
 
 // Every change to an index writes new files and then replaces the manifest:
@@ -23,33 +25,20 @@ import (
 // one (and perhaps runs a merge replaced, removed likewise).
 
 // writeRun writes a run file named name in dir from the entries fill adds.
+// The directory is not synced: the caller syncs it once after its runs.
 func writeRun(fsys fileSystem, dir, name string, fill func(w *runWriter) error) (runEntry, error) {
-	f, err := fsys.CreateTemp(dir, ".tmp-"+name+"-*")
+	var e runEntry
+	t := disk.Target{Name: filepath.Join(dir, name), Pattern: ".tmp-" + name + "-*", NoDirSync: true}
+	err := disk.WriteFile(fsys, t, func(f io.Writer) error {
+		w := newRunWriter(f)
+		if err := fill(w); err != nil {
+			return err
+		}
+		var err error
+		e, err = w.finish(name)
+		return err
+	})
 	if err != nil {
-		return runEntry{}, err
-	}
-	fail := func(err error) (runEntry, error) {
-		f.Close()
-		fsys.Remove(f.Name())
-		return runEntry{}, err
-	}
-	w := newRunWriter(f)
-	if err := fill(w); err != nil {
-		return fail(err)
-	}
-	e, err := w.finish(name)
-	if err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		fsys.Remove(f.Name())
-		return runEntry{}, err
-	}
-	if err := fsys.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
-		fsys.Remove(f.Name())
 		return runEntry{}, err
 	}
 	return e, nil
@@ -59,30 +48,16 @@ func writeRun(fsys fileSystem, dir, name string, fill func(w *runWriter) error) 
 // whether the new manifest took the old one's place, even if an error
 // followed: the files it names must then stay.
 func commitManifest(fsys fileSystem, dir string, m *manifest) (renamed bool, err error) {
-	f, err := fsys.CreateTemp(dir, ".tmp-"+manifestName+"-*")
+	f, err := disk.Create(fsys, disk.Target{Name: filepath.Join(dir, manifestName), Pattern: ".tmp-" + manifestName + "-*"})
 	if err != nil {
 		return false, err
 	}
-	fail := func(err error) (bool, error) {
-		f.Close()
-		fsys.Remove(f.Name())
-		return false, err
-	}
 	if _, err := f.Write(m.marshal()); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		fsys.Remove(f.Name())
+		f.Abort()
 		return false, err
 	}
-	if err := fsys.Rename(f.Name(), filepath.Join(dir, manifestName)); err != nil {
-		fsys.Remove(f.Name())
-		return false, err
-	}
-	return true, fsys.SyncDir(dir)
+	err = f.Commit()
+	return f.Renamed(), err
 }
 
 // removeLeftovers removes the files of dir that an interrupted change left:
@@ -184,10 +159,7 @@ func (b *batchWriter) abort() {
 // merged yields the entries of several runs in (key, id) order, each
 // distinct entry once.
 type merged struct {
-	h       cursorHeap
-	prevKey []byte
-	prevID  []byte
-	started bool
+	cursors []*cursor
 }
 
 func newMerged(runs []*run) (*merged, error) {
@@ -195,44 +167,33 @@ func newMerged(runs []*run) (*merged, error) {
 	for _, r := range runs {
 		c := newCursor(r)
 		if c.next() {
-			m.h = append(m.h, c)
+			m.cursors = append(m.cursors, c)
 		} else if c.err != nil {
 			return nil, c.err
 		}
 	}
-	heap.Init(&m.h)
 	return m, nil
 }
 
 // each calls fn with every distinct entry, in order.
 func (m *merged) each(fn func(key, id []byte) error) error {
-	for len(m.h) > 0 {
-		c := m.h[0]
-		if !m.started || !bytes.Equal(c.key, m.prevKey) || !bytes.Equal(c.id, m.prevID) {
+	var prevKey, prevID []byte
+	started := false
+	less := func(a, b *cursor) bool { return compareEntry(a.key, a.id, b.key, b.id) < 0 }
+	return disk.Merge(m.cursors, less, func(c *cursor) (bool, error) {
+		if !started || !bytes.Equal(c.key, prevKey) || !bytes.Equal(c.id, prevID) {
 			if err := fn(c.key, c.id); err != nil {
-				return err
+				return false, err
 			}
-			m.prevKey = append(m.prevKey[:0], c.key...)
-			m.prevID = append(m.prevID[:0], c.id...)
-			m.started = true
+			prevKey = append(prevKey[:0], c.key...)
+			prevID = append(prevID[:0], c.id...)
+			started = true
 		}
 		if c.next() {
-			heap.Fix(&m.h, 0)
-		} else {
-			if c.err != nil {
-				return c.err
-			}
-			heap.Pop(&m.h)
+			return true, nil
 		}
-	}
-	return nil
-}
-
-type cursorHeap []*cursor
-
-func (h cursorHeap) Len() int { return len(h) }
-func (h cursorHeap) Less(i, j int) bool {
-	return compareEntry(h[i].key, h[i].id, h[j].key, h[j].id) < 0
+		return false, c.err
+	})
 }
 
 // compareEntry orders records by key, then id, bytewise.
@@ -241,14 +202,6 @@ func compareEntry(k1, id1, k2, id2 []byte) int {
 		return c
 	}
 	return bytes.Compare(id1, id2)
-}
-func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
-func (h *cursorHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // merge merges the newest runs of the index into one, so that at most

@@ -203,6 +203,9 @@ type reader struct {
 	data []byte
 }
 
+// Reader is data as a file being read.
+func Reader(data []byte) disk.ReadFile { return reader{data} }
+
 func (r reader) ReadAt(b []byte, off int64) (int, error) {
 	if off >= int64(len(r.data)) {
 		return 0, io.EOF
