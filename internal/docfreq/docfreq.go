@@ -20,14 +20,13 @@ package docfreq
 
 import (
 	"bufio"
-	"container/heap"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -88,23 +87,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	counts := map[uint64]uint32{}
 	var docs uint64
-	var runs []*os.File
-	defer func() { removeRuns(runs) }()
+	runs := &disk.Runs{Dir: opt.TempDir, Pattern: "neardup-docfreq-*", What: "counts"}
+	defer runs.Remove()
 	spill := func() error {
-		f, err := os.CreateTemp(opt.TempDir, "neardup-docfreq-*")
-		if err != nil {
-			return err
-		}
-		runs = append(runs, f)
-		bw := bufio.NewWriterSize(f, 1<<16)
-		if err := writeSorted(bw, counts); err != nil {
-			return fmt.Errorf("spilling counts: %w", err)
-		}
-		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("spilling counts: %w", err)
-		}
+		err := runs.Spill(func(w *bufio.Writer) error { return writeSorted(w, counts) })
 		clear(counts)
-		_, err = f.Seek(0, io.SeekStart)
 		return err
 	}
 	sink := func(r *stream.Result) error {
@@ -128,7 +115,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	w.SetOwn(header(docs))
-	if len(runs) == 0 {
+	if runs.Len() == 0 {
 		if len(counts) > 0 {
 			if err := writeSorted(w, counts); err != nil {
 				return err
@@ -141,21 +128,15 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 	}
-	ins := make([]*tableReader, len(runs))
-	for i, f := range runs {
-		ins[i] = &tableReader{name: f.Name(), r: bufio.NewReaderSize(f, 1<<16)}
+	readers := runs.Readers()
+	ins := make([]*tableReader, len(readers))
+	for i, r := range readers {
+		ins[i] = &tableReader{name: r.Name, r: r.R}
 	}
 	if err := merge(ctx, ins, w); err != nil {
 		return err
 	}
 	return out.Finish()
-}
-
-func removeRuns(runs []*os.File) {
-	for _, f := range runs {
-		f.Close()
-		os.Remove(f.Name())
-	}
 }
 
 // writeSorted writes the counts ascending by hash.
@@ -296,23 +277,10 @@ func ParseEntry(line []byte) (uint64, uint64, *record.LineError) {
 	return h, c, nil
 }
 
-type readerHeap []*tableReader
-
-func (h readerHeap) Len() int           { return len(h) }
-func (h readerHeap) Less(i, j int) bool { return h[i].hash < h[j].hash }
-func (h readerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *readerHeap) Push(x any)        { *h = append(*h, x.(*tableReader)) }
-func (h *readerHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // merge merges tables whose first entries have not been read yet, summing
 // the counts of equal hashes, and writes the result to w.
 func merge(ctx context.Context, ins []*tableReader, w io.Writer) error {
-	h := readerHeap{}
+	var h []*tableReader
 	for _, t := range ins {
 		ok, err := t.next()
 		if err != nil {
@@ -326,14 +294,13 @@ func merge(ctx context.Context, ins []*tableReader, w io.Writer) error {
 }
 
 // mergeHeap merges readers positioned on their first entry.
-func mergeHeap(ctx context.Context, h readerHeap, w io.Writer) error {
-	heap.Init(&h)
+func mergeHeap(ctx context.Context, h []*tableReader, w io.Writer) error {
 	var buf []byte
 	var cur, sum uint64
 	have := false
 	n := 0
-	for h.Len() > 0 {
-		t := h[0]
+	less := func(a, b *tableReader) bool { return a.hash < b.hash }
+	err := disk.Merge(h, less, func(t *tableReader) (bool, error) {
 		if have && t.hash != cur {
 			buf = appendEntry(buf, cur, sum)
 			sum = 0
@@ -342,22 +309,21 @@ func mergeHeap(ctx context.Context, h readerHeap, w io.Writer) error {
 		sum += t.count
 		ok, err := t.next()
 		if err != nil {
-			return err
-		}
-		if ok {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
+			return false, err
 		}
 		if len(buf) >= 1<<16 {
 			if _, err := w.Write(buf); err != nil {
-				return err
+				return false, err
 			}
 			buf = buf[:0]
 		}
 		if n++; n%(1<<16) == 0 && ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
+		return ok, nil
+	})
+	if err != nil {
+		return err
 	}
 	if have {
 		buf = appendEntry(buf, cur, sum)
@@ -397,7 +363,7 @@ func Merge(ctx context.Context, inputs []string, stdout io.Writer) error {
 			t.close()
 		}
 	}()
-	h := readerHeap{}
+	var h []*tableReader
 	for _, name := range inputs {
 		in, err := input.Open(name)
 		if err != nil {

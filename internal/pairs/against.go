@@ -39,7 +39,7 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 		return w.Header(h, pos)
 	}
 	sp := newSpiller(&opt)
-	defer sp.remove()
+	defer sp.runs.Remove()
 	a := &againstBuckets{opt: &opt, lookup: ix.NewLookup(), sp: sp, st: st}
 
 	first := true

@@ -196,7 +196,7 @@ func scanSorted(ctx context.Context, r *bandReader, st *stats, least int, fn fun
 // through the spilling buffer.
 func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	sp := newSpiller(&opt)
-	defer sp.remove()
+	defer sp.runs.Remove()
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
 	var table int
 	keep := func(a, b *member) bool { return s.keep(table, a.fp, b.fp) }

@@ -3,12 +3,10 @@ package pairs
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
-	"fmt"
 	"io"
-	"os"
 	"slices"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -78,9 +76,8 @@ func (p *pairBuffer) sortUnique(w io.Writer) error {
 // pair once, sorted, at the end.
 type spiller struct {
 	buf   pairBuffer
-	runs  []*os.File
+	runs  disk.Runs
 	limit int64
-	dir   string
 }
 
 func newSpiller(opt *Options) *spiller {
@@ -88,7 +85,7 @@ func newSpiller(opt *Options) *spiller {
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	return &spiller{limit: limit, dir: opt.TempDir}
+	return &spiller{limit: limit, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
 }
 
 // add keeps the pair a, b (a < b).
@@ -101,40 +98,18 @@ func (s *spiller) add(a, b []byte) error {
 }
 
 func (s *spiller) spill() error {
-	f, err := os.CreateTemp(s.dir, "neardup-pairs-*")
-	if err != nil {
+	err := s.runs.Spill(func(w *bufio.Writer) error { return s.buf.sortUnique(w) })
+	if err != nil || s.runs.Len() < maxOpenRuns {
 		return err
-	}
-	s.runs = append(s.runs, f)
-	if err := s.buf.sortUnique(f); err != nil {
-		return fmt.Errorf("spilling pairs: %w", err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	if len(s.runs) < maxOpenRuns {
-		return nil
 	}
 	// Merge the runs into one, so that no more than maxOpenRuns files are
 	// ever open at once.
-	merged, err := os.CreateTemp(s.dir, "neardup-pairs-*")
-	if err != nil {
-		return err
-	}
-	if err := mergeRuns(s.runs, merged); err != nil {
-		merged.Close()
-		os.Remove(merged.Name())
-		return fmt.Errorf("merging spilled pairs: %w", err)
-	}
-	s.remove()
-	s.runs = append(s.runs, merged)
-	_, err = merged.Seek(0, io.SeekStart)
-	return err
+	return s.runs.Combine(func(runs []disk.Run, w *bufio.Writer) error { return mergeRuns(runs, w) })
 }
 
 // finish writes every distinct pair once, sorted.
 func (s *spiller) finish(w io.Writer) error {
-	if len(s.runs) == 0 {
+	if s.runs.Len() == 0 {
 		return s.buf.sortUnique(w)
 	}
 	if len(s.buf.spans) > 0 {
@@ -142,16 +117,7 @@ func (s *spiller) finish(w io.Writer) error {
 			return err
 		}
 	}
-	return mergeRuns(s.runs, w)
-}
-
-// remove closes and removes the spilled runs.
-func (s *spiller) remove() {
-	for _, f := range s.runs {
-		f.Close()
-		os.Remove(f.Name())
-	}
-	s.runs = s.runs[:0]
+	return mergeRuns(s.runs.Readers(), w)
 }
 
 // run is one sorted run being merged.
@@ -175,38 +141,24 @@ func (r *run) advance() (bool, error) {
 	return true, nil
 }
 
-type runHeap []*run
-
-func (h runHeap) Len() int           { return len(h) }
-func (h runHeap) Less(i, j int) bool { return comparePairs(h[i].a, h[i].b, h[j].a, h[j].b) < 0 }
-func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)        { *h = append(*h, x.(*run)) }
-func (h *runHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // mergeRuns merges sorted runs of distinct pairs, writing each pair once.
-func mergeRuns(files []*os.File, w io.Writer) error {
-	h := runHeap{}
-	for _, f := range files {
-		r := &run{r: bufio.NewReaderSize(f, 1<<16)}
+func mergeRuns(runs []disk.Run, w io.Writer) error {
+	var rs []*run
+	for _, in := range runs {
+		r := &run{r: in.R}
 		ok, err := r.advance()
 		if err != nil {
 			return err
 		}
 		if ok {
-			h = append(h, r)
+			rs = append(rs, r)
 		}
 	}
-	heap.Init(&h)
 	var prevA, prevB []byte
 	first := true
 	out := bufio.NewWriterSize(w, 1<<16)
-	for h.Len() > 0 {
-		r := h[0]
+	less := func(x, y *run) bool { return comparePairs(x.a, x.b, y.a, y.b) < 0 }
+	err := disk.Merge(rs, less, func(r *run) (bool, error) {
 		if first || !bytes.Equal(r.a, prevA) || !bytes.Equal(r.b, prevB) {
 			out.Write(r.line)
 			out.WriteByte('\n')
@@ -214,15 +166,10 @@ func mergeRuns(files []*os.File, w io.Writer) error {
 			prevB = append(prevB[:0], r.b...)
 			first = false
 		}
-		ok, err := r.advance()
-		if err != nil {
-			return err
-		}
-		if ok {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
-		}
+		return r.advance()
+	})
+	if err != nil {
+		return err
 	}
 	return out.Flush()
 }
