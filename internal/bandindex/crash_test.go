@@ -80,11 +80,7 @@ func interrupt(t *testing.T, base memFS, dir string, op func(fsys memFS) error) 
 				t.Fatalf("crash=%v step %d: op failed without a failure: %v", crash, n, err)
 			}
 			opErr := err
-			after := fsys
-			if crash {
-				after = fsys.recovered()
-			}
-			after.FailAfter(0, false)
+			after := memFS{fsys.After(crash)}
 			got, runs, err := state(t, after, dir)
 			switch {
 			case err != nil && old == "" && strings.Contains(err.Error(), "not a band index"):

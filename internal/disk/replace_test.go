@@ -12,24 +12,6 @@ import (
 	"github.com/neardup/neardup/internal/disk/disktest"
 )
 
-// content returns the data of name in fsys, and whether it is there.
-func content(t *testing.T, fsys disk.FS, name string) (string, bool) {
-	t.Helper()
-	f, err := fsys.Open(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", false
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b := make([]byte, f.Size())
-	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
-		t.Fatal(err)
-	}
-	return string(b), true
-}
-
 // write replaces d/f with data written in three pieces.
 func write(fsys disk.FS, data string) error {
 	return disk.WriteFile(fsys, disk.Target{Name: "d/f", Mode: 0o644}, func(w io.Writer) error {
@@ -67,7 +49,7 @@ func TestReplaceInterrupted(t *testing.T) {
 				if err != nil {
 					t.Fatalf("crash=%v step %d: failed without a failure: %v", crash, n, err)
 				}
-				if got, _ := content(t, fsys.Recovered(), "d/f"); got != new {
+				if got, _ := fsys.Recovered().Content("d/f"); string(got) != new {
 					t.Fatalf("crash=%v: replaced, but after a crash d/f holds %q", crash, got)
 				}
 				if n < 8 {
@@ -78,17 +60,13 @@ func TestReplaceInterrupted(t *testing.T) {
 			if !errors.Is(err, disktest.ErrInjected) {
 				t.Fatalf("crash=%v step %d: %v", crash, n, err)
 			}
-			after := fsys
-			if crash {
-				after = fsys.Recovered()
-			}
-			after.FailAfter(0, false)
-			got, ok := content(t, after, "d/f")
-			if !ok || got != old && got != new {
+			after := fsys.After(crash)
+			data, ok := after.Content("d/f")
+			if got := string(data); !ok || got != old && got != new {
 				t.Fatalf("crash=%v step %d: d/f holds %q (there: %v)", crash, n, got, ok)
 			}
 			names, _ := after.ReadDir("d")
-			if !crash && got == old && len(names) != 1 {
+			if !crash && len(names) != 1 {
 				t.Fatalf("step %d: files left behind: %v", n, names)
 			}
 		}
@@ -107,13 +85,13 @@ func TestNoDirSync(t *testing.T) {
 	if err := f.Commit(); err != nil || !f.Renamed() {
 		t.Fatalf("commit: %v, renamed %v", err, f.Renamed())
 	}
-	if _, ok := content(t, fsys.Recovered(), "d/run"); ok {
+	if _, ok := fsys.Recovered().Content("d/run"); ok {
 		t.Error("renamed without a directory sync, yet durable")
 	}
 	if err := fsys.SyncDir("d"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := content(t, fsys.Recovered(), "d/run"); got != "x" {
+	if got, _ := fsys.Recovered().Content("d/run"); string(got) != "x" {
 		t.Errorf("after the directory sync: %q", got)
 	}
 }

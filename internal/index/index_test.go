@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -464,23 +463,6 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
-// memContent returns the data of name in fsys, and whether it is there.
-func memContent(t *testing.T, fsys *disktest.FS, name string) ([]byte, bool) {
-	t.Helper()
-	f, err := fsys.Open(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := make([]byte, f.Size())
-	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
-		t.Fatal(err)
-	}
-	return b, true
-}
-
 // TestAddInterrupted fails add at every step in turn, as an error the
 // command survives and as a crash, and checks that the index then holds
 // either all of the old or all of the new records, and can be read. The
@@ -527,7 +509,7 @@ func TestAddInterrupted(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got, _ := memContent(t, fsys.Recovered(), path); !bytes.Equal(got, newBytes) {
+				if got, _ := fsys.Recovered().Content(path); !bytes.Equal(got, newBytes) {
 					t.Fatal("the uninterrupted add did not give the new index")
 				}
 				steps = failAt - 1
@@ -536,12 +518,8 @@ func TestAddInterrupted(t *testing.T) {
 			if !errors.Is(err, disktest.ErrInjected) {
 				t.Fatalf("crash=%v step %d: %v", crash, failAt, err)
 			}
-			after := fsys
-			if crash {
-				after = fsys.Recovered()
-			}
-			after.FailAfter(0, false)
-			got, ok := memContent(t, after, path)
+			after := fsys.After(crash)
+			got, ok := after.Content(path)
 			if !ok {
 				got = old
 			}

@@ -92,6 +92,26 @@ func (m *FS) Recovered() *FS {
 	return r
 }
 
+// After returns what is found once an operation has failed: after a
+// crash, what a machine recovers; else the file system itself. Neither
+// fails any more.
+func (m *FS) After(crash bool) *FS {
+	if crash {
+		return m.Recovered()
+	}
+	m.FailAfter(0, false)
+	return m
+}
+
+// Content returns the data of the file name, and whether it is there.
+func (m *FS) Content(name string) ([]byte, bool) {
+	f, ok := m.files[name]
+	if !ok {
+		return nil, false
+	}
+	return f.data, true
+}
+
 // MkdirAll makes dir (only dir: parents are not kept).
 func (m *FS) MkdirAll(dir string) error {
 	if err := m.step(); err != nil {
