@@ -189,8 +189,8 @@ func (fn *bucketFn) ProcessElement(ctx context.Context, key string, bucket func(
 	}
 	var pair []byte
 	repeated, distinct, err := pairs.Bucket(ids, fn.MaxBucket, func(a, b []byte) error {
-		pair = append(append(append(pair[:0], a...), '\t'), b...)
-		emit(string(pair))
+		pair = record.AppendPair(pair[:0], a, b)
+		emit(string(pair[:len(pair)-1]))
 		return nil
 	})
 	if repeated > 0 {
@@ -268,7 +268,7 @@ func (fn *scoreFn) Setup() error {
 // set returns the shingle set of a document, parsed from its record.
 func (fn *scoreFn) set(dst []uint64, id string, text []byte) ([]uint64, error) {
 	fn.rec = fn.w.AppendRecord(fn.rec[:0], []byte(id), text)
-	_, field, _ := bytes.Cut(fn.rec[:len(fn.rec)-1], []byte{'\t'})
+	_, field, _ := record.SplitShingles(fn.rec[:len(fn.rec)-1])
 	set, _, err := record.ParseShingles(dst[:0], nil, field)
 	if err != nil {
 		return nil, fmt.Errorf("shingle record of %s: %v", id, err)

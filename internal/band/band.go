@@ -42,9 +42,6 @@ type Options struct {
 	Hamming *HammingOptions
 }
 
-// KeyLen is the length of a MinHash band key.
-const KeyLen = 20
-
 // AppendKey appends the key of band i with hash h.
 func AppendKey(dst []byte, i int, h uint64) []byte {
 	const digits = "0123456789abcdef"
@@ -148,6 +145,7 @@ type worker struct {
 	empty   *atomic.Int64
 	sk      record.Sketch
 	buf     []byte
+	key     []byte
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
@@ -165,10 +163,8 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		for i := 0; i < w.banding.B; i++ {
 			var h uint64
 			h, w.buf = w.banding.BandHash(w.buf, w.sk.Values, i)
-			r.Out = AppendKey(r.Out, i, h)
-			r.Out = append(r.Out, '\t')
-			r.Out = append(r.Out, w.sk.ID...)
-			r.Out = append(r.Out, '\n')
+			w.key = AppendKey(w.key[:0], i, h)
+			r.Out = record.AppendBand(r.Out, w.key, w.sk.ID)
 		}
 		return nil
 	})

@@ -156,6 +156,7 @@ type hammingWorker struct {
 	skipBad bool
 	empty   *atomic.Int64
 	sk      record.SimSketch
+	key     []byte
 }
 
 func (w *hammingWorker) Process(c *stream.Chunk, r *stream.Result) {
@@ -173,12 +174,8 @@ func (w *hammingWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		fp := simhash.Fingerprint{Hi: w.sk.Hi, Lo: w.sk.Lo}
 		for t := range w.scheme.Tables {
-			r.Out = AppendHammingKey(r.Out, t, w.scheme.Key(t, fp), f)
-			r.Out = append(r.Out, '\t')
-			r.Out = append(r.Out, w.sk.ID...)
-			r.Out = append(r.Out, '\t')
-			r.Out = record.AppendFingerprint(r.Out, fp.Hi, fp.Lo, f)
-			r.Out = append(r.Out, '\n')
+			w.key = AppendHammingKey(w.key[:0], t, w.scheme.Key(t, fp), f)
+			r.Out = record.AppendHammingBand(r.Out, w.key, w.sk.ID, fp.Hi, fp.Lo, f)
 		}
 		return nil
 	})

@@ -319,25 +319,3 @@ func TestLock(t *testing.T) {
 		unlock2()
 	}
 }
-
-func TestParseRecord(t *testing.T) {
-	for _, c := range []struct{ line, key, id, err string }{
-		{"k\tid", "k", "id", ""},
-		{"k\tid\t", "k", "id", ""},
-		{"k", "", "", "want key TAB id, found 1 field(s)"},
-		{"\tid", "", "", "empty key or id"},
-		{"k\t", "", "", "empty key or id"},
-		{"k\ta\tb", "", "", "found 3 fields"},
-	} {
-		k, id, err := ParseRecord([]byte(c.line))
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%q: %v, want %q", c.line, err, c.err)
-			}
-			continue
-		}
-		if err != nil || string(k) != c.key || string(id) != c.id {
-			t.Errorf("%q: %q %q %v", c.line, k, id, err)
-		}
-	}
-}

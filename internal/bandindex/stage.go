@@ -46,23 +46,6 @@ func (o *Options) limit() int64 {
 	return o.MemoryBytes
 }
 
-// ParseRecord splits a band record "key TAB id" (a trailing empty field, as
-// Hadoop Streaming writes, is accepted).
-func ParseRecord(line []byte) (key, id []byte, err error) {
-	var fields [2][]byte
-	f, n := record.SplitN(fields[:0], line, 2)
-	if n != 2 {
-		if n == 3 {
-			return nil, nil, record.Bad("want key TAB id, found 3 fields (Hamming band records, with a fingerprint, go to index)")
-		}
-		return nil, nil, record.Bad("want key TAB id, found %d field(s)", n)
-	}
-	if len(f[0]) == 0 || len(f[1]) == 0 {
-		return nil, nil, record.Bad("empty key or id")
-	}
-	return f[0], f[1], nil
-}
-
 // readBatch reads band records, giving each header to onHeader, the place
 // of the first record to onFirst (when not nil), and each record to add.
 func readBatch(ctx context.Context, opt *Options, inputs []string, stderr io.Writer,
@@ -85,7 +68,7 @@ func readBatch(ctx context.Context, opt *Options, inputs []string, stderr io.Wri
 			}
 		}
 		first = false
-		key, id, err := ParseRecord(sc.Line())
+		key, id, err := record.ParseBand(sc.Line())
 		if err != nil {
 			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
 				return err
@@ -237,10 +220,7 @@ func Dump(ctx context.Context, ix *Index, noHeader bool, stdout io.Writer) error
 	var buf []byte
 	n := 0
 	err = src.each(func(key, id []byte) error {
-		buf = append(buf, key...)
-		buf = append(buf, '\t')
-		buf = append(buf, id...)
-		buf = append(buf, '\n')
+		buf = record.AppendBand(buf, key, id)
 		if len(buf) < 1<<16 {
 			return nil
 		}

@@ -106,10 +106,7 @@ func runComponents(ctx context.Context, opt Options, inputs []string, stdout, st
 
 	var buf []byte
 	for _, d := range docs {
-		buf = append(buf, c.ids.ID(label[d])...)
-		buf = append(buf, '\t')
-		buf = append(buf, c.ids.ID(d)...)
-		buf = append(buf, '\n')
+		buf = record.AppendMember(buf, c.ids.ID(label[d]), c.ids.ID(d))
 		if len(buf) >= 1<<16 {
 			if _, err := w.Write(buf); err != nil {
 				return err
@@ -148,7 +145,7 @@ func (c *components) readIDs(ctx context.Context, name string, w *record.Writer,
 	sc.OnHeader = w.Secondary
 	var buf []byte
 	for sc.Scan() {
-		id, _, _ := record.Cut(sc.Line())
+		id := record.Key(sc.Line())
 		if len(id) == 0 {
 			if err := out.Bad(record.Bad("empty id"), sc.Pos(), c.opt.SkipBad); err != nil {
 				return err
@@ -206,14 +203,9 @@ func (c *components) readPairs(ctx context.Context, inputs []string, w *record.W
 }
 
 func (c *components) pair(line []byte, needSim bool, bufA, bufB *[]byte) error {
-	a, rest, ok := record.Cut(line)
-	if !ok {
-		return record.Bad("want idA TAB idB [TAB similarity …], found no TAB")
-	}
-	b, rest, ok := record.Cut(rest)
-	var simField []byte
-	if ok {
-		simField, _, _ = record.Cut(rest)
+	a, b, simField, err := record.ParsePairScore(line)
+	if err != nil {
+		return err
 	}
 	if len(a) == 0 || len(b) == 0 {
 		return record.Bad("empty id")
@@ -223,8 +215,7 @@ func (c *components) pair(line []byte, needSim bool, bufA, bufB *[]byte) error {
 		if len(simField) == 0 {
 			return record.Bad("--report and --min-similarity-to-representative need scored pairs (idA TAB idB TAB similarity, from verify); this pair has no similarity")
 		}
-		var err error
-		if sim, err = parseSimilarity(simField); err != nil {
+		if sim, err = record.ParseScore(simField); err != nil {
 			return err
 		}
 	}
@@ -262,13 +253,6 @@ func (c *components) number(id []byte) (uint32, error) {
 }
 
 // parseSimilarity parses a similarity between 0 and 1.
-func parseSimilarity(field []byte) (float64, error) {
-	v, err := strconv.ParseFloat(string(field), 64)
-	if err != nil || !(v >= 0 && v <= 1) {
-		return 0, record.Bad("similarity %q: want a number from 0 to 1", field)
-	}
-	return v, nil
-}
 
 // sortedOrder returns the document numbers in the bytewise order of their
 // ids.

@@ -171,10 +171,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		for i := range b.sizes {
 			id := b.id(i)
 			name := a.assign(id, b.sizes[i], b.values(i))
-			line = append(line[:0], name...)
-			line = append(line, '\t')
-			line = append(line, id...)
-			line = append(line, '\n')
+			line = record.AppendMember(line[:0], name, id)
 			if _, err := w.Write(line); err != nil {
 				return err
 			}

@@ -148,7 +148,7 @@ func writeSorted(w io.Writer, counts map[uint64]uint32) error {
 	slices.Sort(keys)
 	var buf []byte
 	for i, h := range keys {
-		buf = appendEntry(buf, h, uint64(counts[h]))
+		buf = record.AppendDocFreq(buf, h, uint64(counts[h]))
 		if len(buf) >= 1<<16 || i == len(keys)-1 {
 			if _, err := w.Write(buf); err != nil {
 				return err
@@ -157,13 +157,6 @@ func writeSorted(w io.Writer, counts map[uint64]uint32) error {
 		}
 	}
 	return nil
-}
-
-func appendEntry(dst []byte, h, count uint64) []byte {
-	dst = record.AppendHex64(dst, h)
-	dst = append(dst, '\t')
-	dst = strconv.AppendUint(dst, count, 10)
-	return append(dst, '\n')
 }
 
 // chunkCounts is what a worker makes of a chunk: every record's distinct
@@ -180,12 +173,11 @@ type worker struct {
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	cc := &chunkCounts{}
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
-		_, field, ok := record.Cut(line)
-		if !ok {
-			return record.Bad("want id TAB shingle hashes, found no TAB")
+		_, field, err := record.SplitShingles(line)
+		if err != nil {
+			return err
 		}
 		n := len(cc.hashes)
-		var err error
 		cc.hashes, _, err = record.ParseShingles(cc.hashes, nil, field)
 		if err != nil {
 			cc.hashes = cc.hashes[:n]
@@ -248,9 +240,9 @@ func (t *tableReader) next() (bool, error) {
 			}
 			continue
 		}
-		h, c, perr := ParseEntry(line)
+		h, c, perr := record.ParseDocFreq(line)
 		if perr != nil {
-			return false, &record.Error{Pos: pos, Msg: perr.Msg}
+			return false, record.Errorf(pos, "%v", perr)
 		}
 		if t.started && h < t.hash {
 			return false, record.Errorf(pos, "hash %016x comes after %016x: tables must be sorted by hash (LC_ALL=C sort)", h, t.hash)
@@ -258,23 +250,6 @@ func (t *tableReader) next() (bool, error) {
 		t.hash, t.count, t.started = h, c, true
 		return true, nil
 	}
-}
-
-// ParseEntry parses a table line "hash TAB count".
-func ParseEntry(line []byte) (uint64, uint64, *record.LineError) {
-	hf, cf, ok := record.Cut(line)
-	if !ok {
-		return 0, 0, record.Bad("want hash TAB count, found no TAB")
-	}
-	h, ok := record.ParseHex64(hf)
-	if !ok {
-		return 0, 0, record.Bad("hash %q: want 16 hex digits", hf)
-	}
-	c, ok := record.ParseUint(cf)
-	if !ok {
-		return 0, 0, record.Bad("count %q is not a number", cf)
-	}
-	return h, c, nil
 }
 
 // merge merges tables whose first entries have not been read yet, summing
@@ -302,7 +277,7 @@ func mergeHeap(ctx context.Context, h []*tableReader, w io.Writer) error {
 	less := func(a, b *tableReader) bool { return a.hash < b.hash }
 	err := disk.Merge(h, less, func(t *tableReader) (bool, error) {
 		if have && t.hash != cur {
-			buf = appendEntry(buf, cur, sum)
+			buf = record.AppendDocFreq(buf, cur, sum)
 			sum = 0
 		}
 		cur, have = t.hash, true
@@ -326,7 +301,7 @@ func mergeHeap(ctx context.Context, h []*tableReader, w io.Writer) error {
 		return err
 	}
 	if have {
-		buf = appendEntry(buf, cur, sum)
+		buf = record.AppendDocFreq(buf, cur, sum)
 	}
 	if len(buf) > 0 {
 		_, err := w.Write(buf)

@@ -43,7 +43,7 @@ type loadWorker struct{}
 func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 	tc := &tableChunk{}
 	c.Lines(r, false, func(line []byte, ordinal int64) error {
-		h, n, err := ParseEntry(line)
+		h, n, err := record.ParseDocFreq(line)
 		if err != nil {
 			return err
 		}

@@ -94,21 +94,3 @@ func TestTableRefused(t *testing.T) {
 		}
 	}
 }
-
-// FuzzParseEntry checks that a parsed table line writes back to itself
-// (for lower-case hashes and counts without leading zeros).
-func FuzzParseEntry(f *testing.F) {
-	f.Add([]byte("0123456789abcdef\t12"))
-	f.Add([]byte("0123456789abcdef\t"))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		h, c, err := ParseEntry(line)
-		if err != nil {
-			return
-		}
-		out := appendEntry(nil, h, c)
-		h2, c2, err := ParseEntry(out[:len(out)-1])
-		if err != nil || h2 != h || c2 != c {
-			t.Fatalf("%q → %q → %x %d %v", line, out, h2, c2, err)
-		}
-	})
-}

@@ -156,7 +156,7 @@ func parseQuery(line []byte, sk *record.SimSketch) (id []byte, fp uint64, skip b
 		return line, fp, false, nil
 	}
 	if err := record.ParseSimSketch(sk, line); err != nil {
-		if len(line) != 16 && bytes.IndexByte(line, '\t') < 0 {
+		if len(line) != 16 && len(record.Key(line)) == len(line) {
 			return nil, 0, false, record.Bad("want a simhash sketch record (id TAB size TAB fingerprint) or 16 hex digits, found %q", clip(line))
 		}
 		return nil, 0, false, err
@@ -178,15 +178,6 @@ func clip(b []byte) string {
 func (ix *Index) QueryHeader(k int) record.Header {
 	return record.NewHeader("index", "f", "64", "k", strconv.Itoa(ix.Scheme.K), "blocks", strconv.Itoa(ix.Scheme.Blocks),
 		"tables", strconv.Itoa(len(ix.Scheme.Tables)), "distance", strconv.Itoa(k))
-}
-
-func appendResult(dst, qid, id []byte, d int) []byte {
-	dst = append(dst, qid...)
-	dst = append(dst, '\t')
-	dst = append(dst, id...)
-	dst = append(dst, '\t')
-	dst = strconv.AppendInt(dst, int64(d), 10)
-	return append(dst, '\n')
 }
 
 // RunQuery answers queries: "query_id TAB stored_id TAB distance" for every
@@ -278,7 +269,7 @@ func (w *queryWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		sortResults(w.results)
 		for _, res := range w.results {
-			r.Out = appendResult(r.Out, qid, res.ID, res.Dist)
+			r.Out = record.AppendDistance(r.Out, qid, res.ID, res.Dist)
 		}
 		return nil
 	})
@@ -347,7 +338,7 @@ func queryBatch(ctx context.Context, opt Options, ix *Index, k int, src stream.S
 	var buf []byte
 	for i := range rs.Len() {
 		res := rs.Result(i)
-		buf = appendResult(buf, qs.id(res.Q), res.ID, res.Dist)
+		buf = record.AppendDistance(buf, qs.id(res.Q), res.ID, res.Dist)
 		if len(buf) >= 1<<16 || i == rs.Len()-1 {
 			if _, err := out.W.Write(buf); err != nil {
 				return err

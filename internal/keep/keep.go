@@ -105,21 +105,12 @@ func loadClusters(ctx context.Context, name string, skipBad bool, stderr io.Writ
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
 	out := &stream.Output{Stage: "keep", Stderr: stderr, W: record.NewWriter(io.Discard, true, false)}
-	var fields [][]byte
 	var bufName, bufID []byte
 	for sc.Scan() {
-		var n int
-		fields, n = record.SplitN(fields, sc.Line(), 2)
-		var err error
-		switch {
-		case n != 2:
-			err = record.Bad("want cluster TAB id, found %d field(s)", n)
-		case len(fields[0]) == 0 || len(fields[1]) == 0:
-			err = record.Bad("empty cluster or id")
-		}
+		name, id, err := record.ParseMember(sc.Line())
 		if err == nil {
-			bufName = record.CanonicalID(bufName[:0], fields[0])
-			bufID = record.CanonicalID(bufID[:0], fields[1])
+			bufName = record.CanonicalID(bufName[:0], name)
+			bufID = record.CanonicalID(bufID[:0], id)
 			c, _ := cm.names.Add(bufName)
 			m, added := cm.members.Add(bufID)
 			if added {

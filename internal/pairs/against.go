@@ -51,7 +51,7 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 				return err
 			}
 		}
-		b.key, b.id, err = bandindex.ParseRecord(line)
+		b.key, b.id, err = record.ParseBand(line)
 		return err
 	}}
 	if opt.Sorted {

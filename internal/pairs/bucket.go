@@ -55,7 +55,7 @@ type scheme struct{ h *lsh.Hamming }
 
 func (s scheme) parse(line []byte, b *bandRecord) (err error) {
 	if s.h == nil {
-		b.key, b.id, err = parseBand(line)
+		b.key, b.id, err = record.ParseAnyBand(line)
 		return err
 	}
 	b.key, b.id, b.table, b.fp, err = parseHammingBand(line, s.h)
@@ -308,7 +308,7 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	pairs = slices.Compact(pairs)
 	var buf []byte
 	for i, p := range pairs {
-		buf = appendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
+		buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
 		if len(buf) >= 1<<16 || i == len(pairs)-1 {
 			if _, err := out.W.Write(buf); err != nil {
 				return err

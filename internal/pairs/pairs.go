@@ -11,7 +11,6 @@
 package pairs
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -108,22 +107,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	return out.Finish()
 }
 
-// parseBand splits a band record into key and id.
-func parseBand(line []byte) (key, id []byte, err error) {
-	key, id, ok := record.Cut(line)
-	if !ok {
-		return nil, nil, record.Bad("want key TAB id, found no TAB")
-	}
-	if i := bytes.IndexByte(id, '\t'); i >= 0 {
-		// Hamming band records carry the fingerprint as a third field.
-		id = id[:i]
-	}
-	if len(key) == 0 || len(id) == 0 {
-		return nil, nil, record.Bad("empty key or id")
-	}
-	return key, id, nil
-}
-
 // entry is one band record: its bucket, its document and, for Hamming
 // keys, its table (in what would be padding).
 type entry struct {
@@ -148,11 +131,4 @@ func (st *stats) noteCap(size, limit int) {
 	st.capped++
 	st.cappedIDs += int64(size - limit)
 	st.largest = max(st.largest, int64(size))
-}
-
-func appendPair(buf []byte, a, b string) []byte {
-	buf = append(buf, a...)
-	buf = append(buf, '\t')
-	buf = append(buf, b...)
-	return append(buf, '\n')
 }

@@ -17,21 +17,19 @@ const DefaultMemoryBytes = 512 << 20
 // they are merged into one.
 const maxOpenRuns = 64
 
-// pairBuffer holds pairs as "idA TAB idB" strings in one arena.
+// pairBuffer holds pairs as candidate pair records in one arena.
 type pairBuffer struct {
 	arena []byte
 	spans []span
 }
 
+// span is a record of the arena: its ids, and its LF at end.
 type span struct{ start, tab, end int }
 
 func (p *pairBuffer) add(a, b []byte) {
-	s := span{start: len(p.arena)}
-	p.arena = append(p.arena, a...)
-	s.tab = len(p.arena)
-	p.arena = append(p.arena, '\t')
-	p.arena = append(p.arena, b...)
-	s.end = len(p.arena)
+	s := span{start: len(p.arena), tab: len(p.arena) + len(a)}
+	p.arena = record.AppendPair(p.arena, a, b)
+	s.end = len(p.arena) - 1
 	p.spans = append(p.spans, s)
 }
 
@@ -64,8 +62,7 @@ func (p *pairBuffer) sortUnique(w io.Writer) error {
 			continue
 		}
 		prevA, prevB = a, b
-		bw.Write(p.arena[s.start:s.end])
-		bw.WriteByte('\n')
+		bw.Write(p.arena[s.start : s.end+1])
 	}
 	p.arena, p.spans = p.arena[:0], p.spans[:0]
 	return bw.Flush()
@@ -136,8 +133,7 @@ func (r *run) advance() (bool, error) {
 		return false, err
 	}
 	r.line = record.TrimEOL(line)
-	a, b, _ := record.Cut(r.line)
-	r.a, r.b = a, b
+	r.a, r.b, _ = record.ParsePair(r.line)
 	return true, nil
 }
 

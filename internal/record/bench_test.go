@@ -98,4 +98,29 @@ func TestHotPathAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(50, func() { _ = ParseSketch(&s, line) }); a != 0 {
 		t.Errorf("ParseSketch into a reused Sketch: %.1f allocations, want 0", a)
 	}
+	shingles := AppendShingles(nil, id, hs)
+	if a := testing.AllocsPerRun(50, func() { shingles = AppendShingles(shingles[:0], id, hs) }); a != 0 {
+		t.Errorf("AppendShingles into a reused buffer: %.1f allocations, want 0", a)
+	}
+	shingles = shingles[:len(shingles)-1]
+	if a := testing.AllocsPerRun(50, func() { _, _, _ = SplitShingles(shingles) }); a != 0 {
+		t.Errorf("SplitShingles: %.1f allocations, want 0", a)
+	}
+	band := []byte("0000aaaaaaaaaaaaaaaa\tdoc-1\t")
+	if a := testing.AllocsPerRun(50, func() { _, _, _ = ParseAnyBand(band) }); a != 0 {
+		t.Errorf("ParseAnyBand: %.1f allocations, want 0", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { _, _, _ = ParseBand(band) }); a != 0 {
+		t.Errorf("ParseBand: %.1f allocations, want 0", a)
+	}
+	pair := []byte("doc-1\tdoc-2\t")
+	if a := testing.AllocsPerRun(50, func() { _, _, _ = ParsePair(pair) }); a != 0 {
+		t.Errorf("ParsePair: %.1f allocations, want 0", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { dst = AppendPair(dst[:0], "doc-1", "doc-2") }); a != 0 {
+		t.Errorf("AppendPair into a reused buffer: %.1f allocations, want 0", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { dst = AppendScored(dst[:0], id, id, 0.5, 0.25, 1, true) }); a != 0 {
+		t.Errorf("AppendScored into a reused buffer: %.1f allocations, want 0", a)
+	}
 }

@@ -7,16 +7,31 @@
 // and a backslash as \\ (Escape, Unescape). Hashes are lower-case hexadecimal,
 // 16 digits for 64 bits (AppendHex64, ParseHex64).
 //
-//	document        id TAB text                  (written by the user)
-//	shingles        id TAB h h h …               distinct hashes, ascending; h:c with counts
-//	minhash sketch  id TAB size TAB v1 v2 … vn   size = number of distinct shingles
-//	simhash sketch  id TAB size TAB fingerprint  16 hex digits, 32 for 128 bits
-//	band key        key TAB id                   Hamming tables add TAB fingerprint
-//	doc frequency   hash TAB count               a docfreq table, header docs=N
-//	candidate pair  idA TAB idB                  idA < idB bytewise, each pair once
-//	scored pair     idA TAB idB TAB similarity   (containment both ways when asked)
-//	cluster member  cluster TAB id
-//	attached pair   idB TAB idA TAB size TAB v v v …
+//	record            layout                                      parse, append
+//	document          id TAB text  (written by the user)          package input
+//	shingles          id TAB h h h …  (h:c with counts)           SplitShingles + ParseShingles, AppendShingles
+//	minhash sketch    id TAB size TAB v1 v2 … vn                  ParseSketch, AppendSketch
+//	simhash sketch    id TAB size TAB fingerprint                 ParseSimSketch, AppendSimSketch
+//	band key          key TAB id                                  ParseBand, AppendBand
+//	Hamming band key  key TAB id TAB fingerprint                  ParseHammingBand, AppendHammingBand
+//	candidate pair    idA TAB idB                                 ParsePair, AppendPair
+//	scored pair       idA TAB idB TAB similarity [TAB AB TAB BA]  ParseScored, AppendScored
+//	Hamming scored    idA TAB idB TAB distance                    ParseDistance, AppendDistance
+//	doc frequency     hash TAB count                              ParseDocFreq, AppendDocFreq
+//	query answer      query_id TAB stored_id TAB distance         ParseDistance, AppendDistance
+//	cluster member    cluster TAB id                              ParseMember, AppendMember
+//	attached pair     idB TAB idA TAB size TAB v v v …            ParseAttached, AppendAttached
+//
+// Shingle hashes are distinct and ascending (AppendShingleCounts writes
+// them with counts). A sketch's size is its document's number of distinct
+// shingles; a fingerprint has 16 hex digits, 32 for 128 bits. In a
+// candidate pair idA < idB bytewise and each pair comes once; a scored pair
+// adds the Jaccard similarity and, when asked, the containments of A in B
+// and of B in A (6 decimals); verify --hamming and index query give the
+// Hamming distance instead. A docfreq table has the header docs=N.
+// ParseAnyBand reads the key and id of either kind of band key, and
+// ParsePairScore the ids and first score of a candidate or scored pair, for
+// stages that take both; Key is the first field of any record.
 //
 // The attached pair is the intermediate record of verify's join over sorted
 // files (verify --attach, then sort, then verify --sorted): a candidate pair

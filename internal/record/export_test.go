@@ -7,3 +7,7 @@ func NoVectorCode() (restore func()) {
 	hasSSSE3 = false
 	return func() { hasSSSE3 = was }
 }
+
+// PutHexList writes each of hs as 16 lower-case hex digits and a space to
+// dst[:17*len(hs)], 16 bytes at a time where the CPU can.
+func PutHexList(dst []byte, hs []uint64) { putHexList(dst, hs) }

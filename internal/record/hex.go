@@ -61,10 +61,7 @@ func parseHexWord(x uint64, lowerOnly bool) (uint32, bool) {
 	return uint32(v), true
 }
 
-// PutHexList writes each of hs as 16 lower-case hex digits and a space to
-// dst[:17*len(hs)], 16 bytes at a time where the CPU can.
-func PutHexList(dst []byte, hs []uint64) { putHexList(dst, hs) }
-
+// putHexListGo is putHexList without vector code.
 func putHexListGo(dst []byte, hs []uint64) {
 	_ = dst[:17*len(hs)]
 	for i, h := range hs {

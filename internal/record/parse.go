@@ -112,10 +112,12 @@ type Sketch struct {
 	ID     []byte
 	Size   uint64
 	Values []uint64
+	// ValuesField is the values as written.
+	ValuesField []byte
 }
 
 // ParseSketch parses "id TAB size TAB v1 v2 …" into s, reusing its slices.
-// The id aliases line.
+// The id and the values field alias line.
 func ParseSketch(s *Sketch, line []byte) error {
 	id, rest, ok := Cut(line)
 	if !ok {
@@ -134,6 +136,7 @@ func ParseSketch(s *Sketch, line []byte) error {
 	}
 	s.ID = id
 	s.Size = n
+	s.ValuesField = vals
 	var err error
 	s.Values, err = ParseHexList(s.Values[:0], vals)
 	return err

@@ -149,38 +149,9 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 func (w *Worker) AppendRecord(out, id, text []byte) []byte {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
 	w.sorter.Sort(w.hashes)
-	out = append(out, id...)
-	out = append(out, '\t')
-	hs := w.hashes
-	if len(hs) == 0 {
-		return append(out, '\n')
-	}
 	if w.opt.Counts {
-		return w.appendCounts(out)
+		return record.AppendShingleCounts(out, id, w.hashes)
 	}
-	hs = slices.Compact(hs) // sorted: repeats are neighbours
-	n := len(out)
-	out = slices.Grow(out, 17*len(hs))[:n+17*len(hs)]
-	record.PutHexList(out[n:], hs) // "h h … h "
-	out[len(out)-1] = '\n'
-	return out
-}
-
-// appendCounts appends the distinct hashes with their counts, h:c.
-func (w *Worker) appendCounts(out []byte) []byte {
-	hs := w.hashes
-	for i := 0; i < len(hs); {
-		j := i + 1
-		for j < len(hs) && hs[j] == hs[i] {
-			j++
-		}
-		if i > 0 {
-			out = append(out, ' ')
-		}
-		out = record.AppendHex64(out, hs[i])
-		out = append(out, ':')
-		out = strconv.AppendInt(out, int64(j-i), 10)
-		i = j
-	}
-	return append(out, '\n')
+	// Sorted: repeats are neighbours.
+	return record.AppendShingles(out, id, slices.Compact(w.hashes))
 }

@@ -145,11 +145,10 @@ type simWorker struct {
 
 func (w *simWorker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
-		id, field, ok := record.Cut(line)
-		if !ok {
-			return record.Bad("want id TAB shingle hashes, found no TAB")
+		id, field, err := record.SplitShingles(line)
+		if err != nil {
+			return err
 		}
-		var err error
 		w.hashes, w.counts, err = record.ParseShingles(w.hashes[:0], w.counts[:0], field)
 		if err != nil {
 			return err

@@ -178,11 +178,10 @@ type worker struct {
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
-		id, field, ok := record.Cut(line)
-		if !ok {
+		id, field, err := record.SplitShingles(line)
+		if err != nil {
 			return record.Bad("want id TAB shingle hashes, found no TAB in %q", clipLine(line))
 		}
-		var err error
 		w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field)
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"strconv"
 
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -98,9 +97,9 @@ type attachWorker struct {
 // values field an attached pair carries.
 func (w *attachWorker) parseSide(line []byte, pos record.Pos) (size uint64, values []byte, err error) {
 	if w.opt.Shingles != "" {
-		_, field, ok := record.Cut(line)
-		if !ok {
-			return 0, nil, record.Errorf(pos, "want id TAB shingle hashes, found no TAB")
+		var field []byte
+		if _, field, err = record.SplitShingles(line); err != nil {
+			return 0, nil, atPos(err, pos)
 		}
 		w.vals, _, err = record.ParseShingles(w.vals[:0], nil, field)
 		if err != nil {
@@ -111,9 +110,7 @@ func (w *attachWorker) parseSide(line []byte, pos record.Pos) (size uint64, valu
 	if err := record.ParseSketch(&w.sk, line); err != nil {
 		return 0, nil, atPos(err, pos)
 	}
-	_, rest, _ := record.Cut(line)
-	_, values, _ = record.Cut(rest)
-	return w.sk.Size, values, nil
+	return w.sk.Size, w.sk.ValuesField, nil
 }
 
 // atPos places an error found in a line of the sorted file.
@@ -132,7 +129,7 @@ func (w *attachWorker) Process(c *stream.Chunk, r *stream.Result) {
 	var values []byte
 	var sideErr error
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
-		a, b, err := parsePair(line)
+		a, b, err := record.ParsePair(line)
 		if err != nil {
 			return err
 		}
@@ -150,14 +147,7 @@ func (w *attachWorker) Process(c *stream.Chunk, r *stream.Result) {
 		if sideErr != nil {
 			return sideErr
 		}
-		r.Out = append(r.Out, b...)
-		r.Out = append(r.Out, '\t')
-		r.Out = append(r.Out, a...)
-		r.Out = append(r.Out, '\t')
-		r.Out = strconv.AppendUint(r.Out, size, 10)
-		r.Out = append(r.Out, '\t')
-		r.Out = append(r.Out, values...)
-		r.Out = append(r.Out, '\n')
+		r.Out = record.AppendAttached(r.Out, b, a, size, values)
 		return nil
 	})
 }

@@ -148,12 +148,7 @@ func (w *hammingWorker) Process(c *stream.Chunk, r *stream.Result) {
 		if d > w.opt.MaxDistance {
 			return nil
 		}
-		r.Out = append(r.Out, a...)
-		r.Out = append(r.Out, '\t')
-		r.Out = append(r.Out, b...)
-		r.Out = append(r.Out, '\t')
-		r.Out = strconv.AppendInt(r.Out, int64(d), 10)
-		r.Out = append(r.Out, '\n')
+		r.Out = record.AppendDistance(r.Out, a, b, d)
 		return nil
 	})
 }

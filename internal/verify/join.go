@@ -82,7 +82,7 @@ func (s *sideReader) next() (bool, error) {
 		return false, s.sc.Err()
 	}
 	s.line, s.pos = s.sc.Line(), s.sc.Pos()
-	s.id, _, _ = record.Cut(s.line)
+	s.id = record.Key(s.line)
 	if s.started {
 		switch c := bytes.Compare(s.id, s.prevID); {
 		case c == 0:
@@ -207,7 +207,7 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 		if record.IsHeader(line) {
 			continue
 		}
-		key, _, _ := record.Cut(line)
+		key := record.Key(line)
 		if inKey && bytes.Equal(key, pieceKey) {
 			size += copied
 			continue
@@ -244,7 +244,7 @@ func (j *joinSource) Next() (*stream.Chunk, error) {
 			// The copy outlives the side reader's buffer; pieces only
 			// read it, so the next piece may share it.
 			j.last = append([]byte(nil), rec...)
-			j.lastID, _, _ = record.Cut(j.last)
+			j.lastID = record.Key(j.last)
 			j.lastPos = rpos
 			side.add(j.lastID, j.last, rpos)
 			size += len(rec)

@@ -36,7 +36,7 @@ func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		var id []byte
 		var size uint64
 		if w.needed != nil {
-			id, _, _ = record.Cut(line)
+			id = record.Key(line)
 			if _, ok := w.needed[string(id)]; !ok {
 				return nil
 			}
@@ -49,13 +49,11 @@ func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 			p.vals = append(p.vals, w.sk.Values...)
 		} else {
 			var field []byte
-			var ok bool
-			id, field, ok = record.Cut(line)
-			if !ok {
-				return record.Bad("want id TAB shingle hashes, found no TAB")
+			var err error
+			if id, field, err = record.SplitShingles(line); err != nil {
+				return err
 			}
 			before := len(p.vals)
-			var err error
 			p.vals, _, err = record.ParseShingles(p.vals, nil, field)
 			if err != nil {
 				p.vals = p.vals[:before]

@@ -74,12 +74,9 @@ func (r *readAhead) collect(data []byte) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		a, b, ok := record.Cut(line)
-		if !ok {
+		a, b, err := record.ParsePair(line)
+		if err != nil {
 			continue
-		}
-		if j := bytes.IndexByte(b, '\t'); j >= 0 {
-			b = b[:j]
 		}
 		if _, ok := r.ids[string(a)]; !ok {
 			r.ids[string(a)] = struct{}{}

@@ -88,23 +88,21 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 }
 
 type sortedWorker struct {
-	opt    *Options
-	file   string
-	m      measure
-	fields [][]byte
-	avals  []uint64
-	bvals  []uint64
-	sk     record.Sketch
+	opt   *Options
+	file  string
+	m     measure
+	avals []uint64
+	bvals []uint64
+	sk    record.Sketch
 }
 
 // parseSide parses a record of the sorted file into w.bvals.
 func (w *sortedWorker) parseSide(line []byte, pos record.Pos) (doc, error) {
 	if w.opt.Shingles != "" {
-		_, field, ok := record.Cut(line)
-		if !ok {
-			return doc{}, record.Errorf(pos, "want id TAB shingle hashes, found no TAB")
+		_, field, err := record.SplitShingles(line)
+		if err != nil {
+			return doc{}, atPos(err, pos)
 		}
-		var err error
 		if w.bvals, _, err = record.ParseShingles(w.bvals[:0], nil, field); err != nil {
 			return doc{}, atPos(err, pos)
 		}
@@ -117,13 +115,8 @@ func (w *sortedWorker) parseSide(line []byte, pos record.Pos) (doc, error) {
 	return doc{w.bvals, w.sk.Size}, nil
 }
 
-// parseAttached parses the size and values an attached pair carries into
-// w.avals.
-func (w *sortedWorker) parseAttached(sizeField, values []byte) (doc, error) {
-	size, ok := record.ParseUint(sizeField)
-	if !ok {
-		return doc{}, record.Bad("size %q is not a number", sizeField)
-	}
+// parseAttached parses the values an attached pair carries into w.avals.
+func (w *sortedWorker) parseAttached(size uint64, values []byte) (doc, error) {
 	var err error
 	if w.opt.Shingles != "" {
 		if w.avals, _, err = record.ParseShingles(w.avals[:0], nil, values); err != nil {
@@ -145,17 +138,12 @@ func (w *sortedWorker) Process(c *stream.Chunk, r *stream.Result) {
 	var bdoc doc
 	var sideErr error
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
-		var n int
-		w.fields, n = record.SplitN(w.fields, line, 4)
-		if n != 4 {
-			return record.Bad("want idB TAB idA TAB size TAB values (an attached pair), found %d fields", n)
+		b, a, size, values, err := record.ParseAttached(line)
+		if err != nil {
+			return err
 		}
-		b, a := w.fields[0], w.fields[1]
 		cmp := bytes.Compare(a, b)
-		if cmp == 0 {
-			return record.Bad("a pair of %s with itself", a)
-		}
-		adoc, err := w.parseAttached(w.fields[2], w.fields[3])
+		adoc, err := w.parseAttached(size, values)
 		if err != nil {
 			return err
 		}

@@ -292,25 +292,10 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	})
 }
 
-// parsePair splits a candidate pair into its ids.
-func parsePair(line []byte) (a, b []byte, err error) {
-	a, b, ok := record.Cut(line)
-	if !ok {
-		return nil, nil, record.Bad("want idA TAB idB, found no TAB")
-	}
-	if i := bytes.IndexByte(b, '\t'); i >= 0 {
-		if i != len(b)-1 {
-			return nil, nil, record.Bad("want idA TAB idB, found more fields")
-		}
-		b = b[:i] // the empty last field Hadoop Streaming adds
-	}
-	return a, b, nil
-}
-
 // lookupPair parses a candidate pair, puts its ids in order (a < b) and
 // finds both documents in st, whose source names it in messages.
 func lookupPair(line []byte, st *store.Store, source string) (a, b []byte, ia, ib int, err error) {
-	a, b, err = parsePair(line)
+	a, b, err = record.ParsePair(line)
 	if err != nil {
 		return
 	}
@@ -352,18 +337,7 @@ func AppendScored(dst, a, b []byte, j, cab, cba, threshold float64, containment 
 	if !keep {
 		return dst
 	}
-	dst = append(dst, a...)
-	dst = append(dst, '\t')
-	dst = append(dst, b...)
-	dst = append(dst, '\t')
-	dst = appendScore(dst, j)
-	if containment {
-		dst = append(dst, '\t')
-		dst = appendScore(dst, cab)
-		dst = append(dst, '\t')
-		dst = appendScore(dst, cba)
-	}
-	return append(dst, '\n')
+	return record.AppendScored(dst, a, b, j, cab, cba, containment)
 }
 
 func (w *worker) source() string {
@@ -374,9 +348,4 @@ func (w *worker) source() string {
 		return "the documents (" + strings.Join(w.opt.Documents.Paths, " ") + ")"
 	}
 	return w.opt.Sketches
-}
-
-// appendScore writes a similarity with 6 decimals.
-func appendScore(dst []byte, v float64) []byte {
-	return strconv.AppendFloat(dst, v, 'f', 6, 64)
 }

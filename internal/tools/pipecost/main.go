@@ -96,7 +96,7 @@ func main() {
 		for _, d := range docs {
 			line = record1(line[:0], distinct(d))
 			textBytes += int64(len(line))
-			_, field, _ := record.Cut(line[:len(line)-1])
+			_, field, _ := record.SplitShingles(line[:len(line)-1])
 			parsed, _, _ = record.ParseShingles(parsed[:0], nil, field)
 			fam.Signature(sig, parsed)
 		}
@@ -119,7 +119,7 @@ func main() {
 				if err != nil {
 					return
 				}
-				_, field, _ := record.Cut(l[:len(l)-1])
+				_, field, _ := record.SplitShingles(l[:len(l)-1])
 				parsedVals, _, _ = record.ParseShingles(parsedVals[:0], nil, field)
 				fam.Signature(sig2, parsedVals)
 			}
