@@ -19,7 +19,7 @@ build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BINDIR)/ ./cmd/...
 
 # Every test: unit, statistical, fuzz seeds, end-to-end scripts; vet, gofmt
-# and the man pages being current.
+# and the man pages and cmd/*/doc.go being current.
 test: vet fmt-check
 	$(GO) test -count=1 ./...
 
@@ -42,8 +42,9 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# The man pages, and each command's manual as its package doc (cmd/*/doc.go).
 man:
-	$(GO) run ./internal/tools/genman man
+	$(GO) run ./internal/tools/genman man cmd
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./internal/...

@@ -1,4 +1,3 @@
-// Command band turns signatures into LSH band keys; see its man page.
 package main
 
 import (

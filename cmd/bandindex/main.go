@@ -1,5 +1,3 @@
-// Command bandindex keeps MinHash band keys on disk, for new documents to
-// be paired with everything seen before; see its man page.
 package main
 
 import (

@@ -1,4 +1,3 @@
-// Command cluster groups near-duplicate documents; see its man page.
 package main
 
 import (

@@ -1,5 +1,3 @@
-// Command docfreq counts in how many documents each shingle occurs; see its
-// man page.
 package main
 
 import (

@@ -1,5 +1,3 @@
-// Command index keeps SimHash fingerprints in a file and answers Hamming
-// distance queries; see its man page.
 package main
 
 import (

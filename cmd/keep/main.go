@@ -1,4 +1,3 @@
-// Command keep writes the deduplicated corpus; see its man page.
 package main
 
 import (

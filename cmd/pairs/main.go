@@ -1,4 +1,3 @@
-// Command pairs turns band keys into candidate pairs; see its man page.
 package main
 
 import (

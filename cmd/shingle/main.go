@@ -1,4 +1,3 @@
-// Command shingle turns documents into shingle hashes; see its man page.
 package main
 
 import (

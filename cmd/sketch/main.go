@@ -1,4 +1,3 @@
-// Command sketch turns shingle records into sketches; see its man page.
 package main
 
 import (

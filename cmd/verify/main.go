@@ -1,4 +1,3 @@
-// Command verify scores candidate pairs; see its man page.
 package main
 
 import (

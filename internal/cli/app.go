@@ -55,6 +55,8 @@ type Stage struct {
 	Action      func(c *cli.Context, env *Env) error
 	// Commands are subcommands (index build, index query, …).
 	Commands []*cli.Command
+	// SeeAlso names the stages this one is used with, for SEE ALSO.
+	SeeAlso []string
 }
 
 // Env is what an action needs besides its flags.

@@ -57,6 +57,7 @@ EXAMPLES
    sketch shingles.tsv | band --threshold 0.8 | pairs > candidates.tsv
    band -b 20 -r 5 sketches.tsv
    sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs`,
+		SeeAlso: []string{"sketch", "pairs", "bandindex"},
 		Flags: merge([]cli.Flag{
 			&cli.IntFlag{Name: "b", Usage: "number of bands"},
 			&cli.IntFlag{Name: "r", Usage: "rows per band"},

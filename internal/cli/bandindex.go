@@ -69,7 +69,8 @@ EXAMPLES
    pairs --against crawl.idx todays-keys.tsv | verify --shingles all-shingles.tsv
    bandindex merge crawl.idx
    bandindex stats --check crawl.idx`,
-		Action: bandIndexAction,
+		SeeAlso: []string{"band", "pairs", "index"},
+		Action:  bandIndexAction,
 		Commands: []*cli.Command{
 			subcommand(&cli.Command{
 				Name:      "build",

@@ -130,6 +130,7 @@ EXAMPLES
    sketch --method simhash words.tsv | cluster --method leader --hamming 3
    cluster --method greedy --represent popular sketches.tsv
    keep --clusters clusters.tsv corpus.jsonl > deduplicated.jsonl`,
+		SeeAlso: []string{"sketch", "pairs", "verify", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "method", Value: cluster.Components, Usage: "clustering `METHOD`: components (of pairs), leader or greedy (of sketches)"},
 			&cli.BoolFlag{Name: "singletons", Usage: "components: also write the documents in no pair, each its own cluster (needs --ids)"},

@@ -42,6 +42,7 @@ EXAMPLES
    docfreq --merge shard*.df > df.tsv
    # as a sorted stream (what a reducer reads)
    cat shard*.df | LC_ALL=C sort -S 2G | docfreq --merge > df.tsv`,
+		SeeAlso: []string{"shingle", "sketch"},
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "merge", Usage: "merge tables sorted by hash instead of counting shingle records"},
 			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "counting table `SIZE` before it spills a sorted run to disk (K, M, G suffixes)"},

@@ -133,7 +133,8 @@ EXAMPLES
    index query --batch crawl.idx todays-pages.tsv > near.tsv
    index add crawl.idx new-fp.tsv
    index stats --check crawl.idx`,
-		Action: indexAction,
+		SeeAlso: []string{"sketch", "band", "pairs", "bandindex"},
+		Action:  indexAction,
 		Commands: []*cli.Command{
 			subcommand(&cli.Command{
 				Name:      "build",

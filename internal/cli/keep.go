@@ -52,6 +52,7 @@ EXAMPLES
    keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
    keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
    find pages -type f | keep --clusters clusters.tsv --files | xargs cat`,
+		SeeAlso: []string{"shingle", "cluster"},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "clusters", Usage: "cluster records `FILE` (cluster TAB id)"},
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},

@@ -61,6 +61,7 @@ EXAMPLES
    LC_ALL=C sort -t$'\t' -k1,1 -S 4G keys.tsv | pairs --sorted --max-bucket 1000
    band --hamming 3 fingerprints.tsv | pairs > near.tsv
    pairs --against crawl.idx todays-keys.tsv > new-candidates.tsv`,
+		SeeAlso: []string{"band", "verify", "cluster", "bandindex"},
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "max-bucket", Usage: "pair only the `N` smallest ids of a larger bucket (0: no cap)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},

@@ -52,6 +52,7 @@ EXAMPLES
    shingle --unit word -k 5 --files $(go env GOROOT)/src | sketch | band --threshold 0.8 | pairs
    find docs -name '*.txt' | shingle --files --unit word
    shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv`,
+		SeeAlso: []string{"docfreq", "sketch", "verify", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "unit", Value: "char", Usage: "shingle `UNIT`: char, word or stopword"},
 			&cli.IntFlag{Name: "k", Usage: "shingle length: code points, words, or words from a stop word on (default 9, 5 and 3)"},

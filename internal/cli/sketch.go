@@ -58,6 +58,7 @@ EXAMPLES
    sketch --method modm -m 32 shingles.tsv > samples.tsv
    shingle --unit word -k 1 --counts docs.tsv | sketch --method simhash > fp.tsv
    sketch --method simhash --weight idf --df df.tsv shingles.tsv`,
+		SeeAlso: []string{"shingle", "docfreq", "band", "verify", "cluster", "index"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk, modm or simhash"},
 			&cli.IntFlag{Name: "n", Value: 128, Usage: "signature length (minhash, oph)"},

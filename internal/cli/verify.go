@@ -100,6 +100,7 @@ EXAMPLES
    band --hamming 3 fp.tsv | pairs | verify --hamming 3 --sketches fp.tsv
    verify --attach --shingles s.sorted.tsv pairs.tsv |
       LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv`,
+		SeeAlso: []string{"shingle", "sketch", "pairs", "cluster"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
 			&cli.StringSliceFlag{Name: "documents", Usage: "the documents themselves (`FILE`; with --files the files and directories they are under; repeat for more), shingled again as the pairs' shingle header says, for exact similarity"},

@@ -14,8 +14,9 @@ import (
 // LeaderIndex holds the sketches of the leaders, numbered from 0 in the
 // order they were added, and proposes for a new sketch the leaders it may be
 // similar enough to join. MinHash and OPH signatures are indexed by LSH
-// banding (BandIndex); SimHash fingerprints would be indexed by Hamming
-// tables behind the same interface.
+// banding (BandingIndex), SimHash fingerprints by Hamming tables
+// (HammingIndex); the names are those of the state header's index=banding
+// and index=hamming.
 type LeaderIndex interface {
 	// Len returns the number of leaders.
 	Len() int
@@ -35,7 +36,7 @@ type LeaderIndex interface {
 	Bytes() int64
 }
 
-// BandIndex indexes MinHash signatures of n values by LSH banding: b bands
+// BandingIndex indexes MinHash signatures of n values by LSH banding: b bands
 // of r rows, each band's rows hashed to a key, and a table from each key to
 // the leaders that have it. A document and a leader of Jaccard similarity s
 // share a key, and so the leader is a candidate, with probability
@@ -45,7 +46,7 @@ type LeaderIndex interface {
 // there with probability 2^-32, which moves an estimate by less than 1e-9.
 // Memory per leader: 4n bytes of signature, and per band 4 bytes of chain
 // and 16 to 32 of table.
-type BandIndex struct {
+type BandingIndex struct {
 	n       int
 	banding lsh.Banding
 	sigs    []uint32
@@ -57,16 +58,16 @@ type BandIndex struct {
 	keys []uint64
 }
 
-// NewBandIndex returns an empty index for signatures of n values.
-func NewBandIndex(n int, banding lsh.Banding) *BandIndex {
-	return &BandIndex{n: n, banding: banding, table: newKeyTable()}
+// NewBandingIndex returns an empty index for signatures of n values.
+func NewBandingIndex(n int, banding lsh.Banding) *BandingIndex {
+	return &BandingIndex{n: n, banding: banding, table: newKeyTable()}
 }
 
 // Len returns the number of leaders.
-func (x *BandIndex) Len() int { return len(x.sigs) / max(x.n, 1) }
+func (x *BandingIndex) Len() int { return len(x.sigs) / max(x.n, 1) }
 
 // low keeps the low 32 bits of each value in x.sig.
-func (x *BandIndex) low(values []uint64) []uint32 {
+func (x *BandingIndex) low(values []uint64) []uint32 {
 	x.sig = x.sig[:0]
 	for _, v := range values {
 		x.sig = append(x.sig, uint32(v))
@@ -75,7 +76,7 @@ func (x *BandIndex) low(values []uint64) []uint32 {
 }
 
 // key returns the bucket key of band i of a signature.
-func (x *BandIndex) key(sig []uint32, i int) uint64 {
+func (x *BandingIndex) key(sig []uint32, i int) uint64 {
 	r := x.banding.R
 	x.buf = binary.LittleEndian.AppendUint16(x.buf[:0], uint16(i))
 	for _, v := range sig[i*r : (i+1)*r] {
@@ -85,9 +86,9 @@ func (x *BandIndex) key(sig []uint32, i int) uint64 {
 }
 
 // Add makes values the sketch of leader Len().
-func (x *BandIndex) Add(values []uint64) { x.add(x.low(values)) }
+func (x *BandingIndex) Add(values []uint64) { x.add(x.low(values)) }
 
-func (x *BandIndex) add(sig []uint32) {
+func (x *BandingIndex) add(sig []uint32) {
 	l := uint32(x.Len())
 	x.sigs = append(x.sigs, sig...)
 	x.keys = x.keys[:0]
@@ -102,7 +103,7 @@ func (x *BandIndex) add(sig []uint32) {
 }
 
 // Candidates appends the leaders that share a band key with values.
-func (x *BandIndex) Candidates(dst []uint32, values []uint64) []uint32 {
+func (x *BandingIndex) Candidates(dst []uint32, values []uint64) []uint32 {
 	sig := x.low(values)
 	start := len(dst)
 	b := uint32(x.banding.B)
@@ -124,7 +125,7 @@ func (x *BandIndex) Candidates(dst []uint32, values []uint64) []uint32 {
 }
 
 // Similarity is the fraction of positions where the signatures agree.
-func (x *BandIndex) Similarity(i uint32, values []uint64) float64 {
+func (x *BandingIndex) Similarity(i uint32, values []uint64) float64 {
 	leader := x.sigs[int(i)*x.n : (int(i)+1)*x.n]
 	eq := 0
 	for j, v := range values[:x.n] {
@@ -136,7 +137,7 @@ func (x *BandIndex) Similarity(i uint32, values []uint64) float64 {
 }
 
 // Save writes leader i's n 32-bit values, little-endian.
-func (x *BandIndex) Save(w io.Writer, i uint32) error {
+func (x *BandingIndex) Save(w io.Writer, i uint32) error {
 	x.buf = x.buf[:0]
 	for _, v := range x.sigs[int(i)*x.n : (int(i)+1)*x.n] {
 		x.buf = binary.LittleEndian.AppendUint32(x.buf, v)
@@ -146,7 +147,7 @@ func (x *BandIndex) Save(w io.Writer, i uint32) error {
 }
 
 // Load reads n 32-bit values and adds them as a leader.
-func (x *BandIndex) Load(r io.Reader) error {
+func (x *BandingIndex) Load(r io.Reader) error {
 	buf := make([]byte, 4*x.n)
 	if _, err := io.ReadFull(r, buf); err != nil {
 		return err
@@ -160,7 +161,7 @@ func (x *BandIndex) Load(r io.Reader) error {
 }
 
 // Bytes returns the memory held.
-func (x *BandIndex) Bytes() int64 {
+func (x *BandingIndex) Bytes() int64 {
 	return 4*int64(cap(x.sigs)) + 4*int64(cap(x.next)) + x.table.bytes()
 }
 

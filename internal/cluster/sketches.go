@@ -128,7 +128,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 			return err
 		}
 		own = opt.header("index", "banding", "n", strconv.Itoa(n), "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "values", "low32")
-		lead = &leaders{index: NewBandIndex(n, banding), threshold: opt.Threshold}
+		lead = &leaders{index: NewBandingIndex(n, banding), threshold: opt.Threshold}
 		a = lead
 	case Greedy:
 		g := newGreedy(opt, kind)
