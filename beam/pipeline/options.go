@@ -12,6 +12,7 @@ import (
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/verify"
 )
 
@@ -199,7 +200,7 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 		Format:    o.Format,
 		IDField:   o.IDField,
 		TextField: o.TextField,
-		SkipBad:   o.SkipBad,
+		Common:    stream.Common{SkipBad: o.SkipBad},
 	}
 	if o.Stopwords != "" {
 		if unit != shingle.Stopword {

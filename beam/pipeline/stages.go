@@ -143,7 +143,7 @@ type bandFn struct {
 
 func (fn *bandFn) Setup() {
 	b, _ := fn.Opt.Banding()
-	fn.w = band.NewWorker(b, false, &fn.empty)
+	fn.w = band.Workers(b, false, &fn.empty)()
 }
 
 func (fn *bandFn) ProcessElement(ctx context.Context, sketches []byte, emit func(string, string)) error {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -29,17 +30,34 @@ type Options struct {
 	// Floor is the least probability that a pair at Threshold becomes a
 	// candidate.
 	Floor float64
+	// Verbose prints the banding and its S-curve (or the Hamming layout).
+	Verbose bool
 
-	Jobs         int
-	SkipBad      bool
-	NoHeader     bool
-	LineBuffered bool
-	Progress     bool
-	Verbose      bool
+	stream.Common
 
 	// Hamming, when set, keys SimHash fingerprints by the tables of a
 	// Hamming scheme instead of banding MinHash signatures.
 	Hamming *HammingOptions
+}
+
+// Check validates the options; its errors are usage errors. Run calls it.
+func (o *Options) Check() error {
+	if (o.B == 0) != (o.R == 0) {
+		return status.Usagef("give both -b and -r, or neither (then --threshold chooses them)")
+	}
+	if o.B < 0 || o.R < 0 {
+		return status.Usagef("-b and -r must be positive")
+	}
+	// The threshold and the weights choose the banding when -b and -r are
+	// not given; given, they are checked all the same (0 is not given).
+	choose := o.B == 0 && o.Hamming == nil
+	if (choose || o.Threshold != 0) && (o.Threshold <= 0 || o.Threshold >= 1) {
+		return status.Usagef("--threshold %g: want a similarity between 0 and 1", o.Threshold)
+	}
+	if (choose || o.FPWeight != 0 || o.FNWeight != 0) && (o.FPWeight < 0 || o.FNWeight < 0 || o.FPWeight+o.FNWeight == 0) {
+		return status.Usagef("--fp-weight and --fn-weight must be non-negative and not both 0")
+	}
+	return nil
 }
 
 // AppendKey appends the key of band i with hash h.
@@ -51,6 +69,9 @@ func AppendKey(dst []byte, i int, h uint64) []byte {
 
 // Run reads signatures and writes band keys.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
 	if opt.Hamming != nil {
 		return runHamming(ctx, opt, inputs, stdout, stderr)
 	}
@@ -98,33 +119,26 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			lsh.CandidateProbability(0.8, banding.B, banding.R), lsh.CandidateProbability(0.9, banding.B, banding.R))
 	}
 	header := Header(banding)
-	out := &stream.Output{
-		Stage:  "band",
-		Stderr: stderr,
-		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, header),
-		CheckHeader: func(h record.Header, pos record.Pos) error {
-			if h.Stage != "sketch" {
-				return nil
-			}
-			if m, _ := h.Get("method"); m != "minhash" && m != "oph" {
-				return record.Errorf(pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
-			}
+	out := stream.NewOutput("band", opt.Common, stdout, stderr, header)
+	out.CheckHeader = func(h record.Header, pos record.Pos) error {
+		if h.Stage != "sketch" {
 			return nil
-		},
-	}
-	if opt.Progress {
-		stop := stream.StartProgress("band", stderr, src, out.Records)
-		defer stop()
+		}
+		if m, _ := h.Get("method"); m != "minhash" && m != "oph" {
+			return record.Errorf(pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
+		}
+		return nil
 	}
 	var empty atomic.Int64
-	newWorker := func() stream.Worker { return NewWorker(banding, opt.SkipBad, &empty) }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
+	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }
+	return out.RunPool(ctx, src, Workers(banding, opt.SkipBad, &empty))
+}
+
+// reportEmpty says how many documents got no keys.
+func reportEmpty(stderr io.Writer, empty *atomic.Int64) {
 	if e := empty.Load(); e > 0 {
 		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
 	}
-	return out.Finish()
 }
 
 // Header returns the stage's header line for a banding.
@@ -132,11 +146,11 @@ func Header(banding lsh.Banding) record.Header {
 	return record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
 }
 
-// NewWorker returns the stage's worker: it turns a chunk of signatures into
-// band records and counts in empty the documents without shingles, which
-// get no keys. The Beam pipeline runs it too.
-func NewWorker(banding lsh.Banding, skipBad bool, empty *atomic.Int64) stream.Worker {
-	return &worker{banding: banding, skipBad: skipBad, empty: empty}
+// Workers returns the factory of the stage's workers, which turn chunks of
+// signatures into band records and count in empty the documents without
+// shingles, which get no keys. The Beam pipeline runs them too.
+func Workers(banding lsh.Banding, skipBad bool, empty *atomic.Int64) stream.WorkerFactory {
+	return func() stream.Worker { return &worker{banding: banding, skipBad: skipBad, empty: empty} }
 }
 
 type worker struct {

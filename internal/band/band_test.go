@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -130,7 +131,7 @@ func TestJobsDeterministic(t *testing.T) {
 	path := writeFile(t, "k.tsv", in)
 	var first string
 	for _, jobs := range []int{1, 3} {
-		out, _, err := run(t, Options{B: 8, R: 4, Jobs: jobs}, path)
+		out, _, err := run(t, Options{B: 8, R: 4, Common: stream.Common{Jobs: jobs}}, path)
 		if err != nil {
 			t.Fatal(err)
 		}

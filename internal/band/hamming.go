@@ -128,27 +128,13 @@ func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stder
 	if opt.Verbose {
 		fmt.Fprintf(stderr, "band: %s", scheme.Describe())
 	}
-	out := &stream.Output{
-		Stage:       "band",
-		Stderr:      stderr,
-		W:           record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, HammingHeader(scheme)),
-		CheckHeader: func(h record.Header, pos record.Pos) error { return checkSimHashSketch(h, pos, f) },
-	}
-	if opt.Progress {
-		stop := stream.StartProgress("band", stderr, src, out.Records)
-		defer stop()
-	}
+	out := stream.NewOutput("band", opt.Common, stdout, stderr, HammingHeader(scheme))
+	out.CheckHeader = func(h record.Header, pos record.Pos) error { return checkSimHashSketch(h, pos, f) }
 	var empty atomic.Int64
-	newWorker := func() stream.Worker {
+	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }
+	return out.RunPool(ctx, src, func() stream.Worker {
 		return &hammingWorker{scheme: scheme, skipBad: opt.SkipBad, empty: &empty}
-	}
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
-	if e := empty.Load(); e > 0 {
-		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
-	}
-	return out.Finish()
+	})
 }
 
 type hammingWorker struct {

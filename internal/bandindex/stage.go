@@ -25,9 +25,7 @@ type Options struct {
 	// MaxRuns is how many runs merge leaves (at least 1).
 	MaxRuns int
 
-	SkipBad  bool
-	NoHeader bool
-	Progress bool
+	stream.Common
 
 	fs fileSystem
 }
@@ -55,11 +53,8 @@ func readBatch(ctx context.Context, opt *Options, inputs []string, stderr io.Wri
 	defer sc.Close()
 	sc.OnHeader = onHeader
 	// The output is the index: records go nowhere, bad lines are reported.
-	out := &stream.Output{Stage: "bandindex", Stderr: stderr, W: record.NewWriter(io.Discard, true, false)}
-	if opt.Progress {
-		stop := stream.StartProgress("bandindex", stderr, src, out.Records)
-		defer stop()
-	}
+	out := stream.NewOutput("bandindex", opt.Common, nil, stderr)
+	defer out.Watch(src)()
 	first := true
 	for sc.Scan() {
 		if first && onFirst != nil {

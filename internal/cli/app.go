@@ -11,35 +11,32 @@ import (
 	"syscall"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/urfave/cli/v2"
 )
 
 // Version is set at build time with -ldflags "-X …/internal/cli.Version=…".
 var Version = "dev"
 
-// Exit statuses.
+// Exit statuses, the only place they are named: report maps every error
+// to one by its class (package status).
 const (
-	ExitOK          = 0
-	ExitRuntime     = 1
-	ExitBadInput    = 2
+	// ExitOK is success, also when the reader of the output goes away.
+	ExitOK = 0
+	// ExitRuntime: a file could not be read or written (status.Runtime);
+	// the run may succeed when retried.
+	ExitRuntime = 1
+	// ExitBadInput: bad input or bad usage (status.BadInput,
+	// status.BadUsage); the command or the data must change first.
+	ExitBadInput = 2
+	// ExitInterrupted: the stage was interrupted.
 	ExitInterrupted = 130
 )
 
-// UsageError is a mistake in the command line.
-type UsageError struct{ Err error }
+// usagef returns a usage error (a *status.UsageError).
+var usagef = status.Usagef
 
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// ExitCode of a usage error is 2.
-func (e *UsageError) ExitCode() int { return ExitBadInput }
-
-// usagef returns a *UsageError.
-func usagef(format string, args ...any) error {
-	return &UsageError{fmt.Errorf(format, args...)}
-}
-
-// exitStatus notes how the Go flag package and urfave/cli exit for help.
+// exitCoder is an error of urfave/cli that carries its own exit status.
 type exitCoder interface{ ExitCode() int }
 
 // Stage describes one binary.
@@ -92,7 +89,7 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		// Errors come back to Main, which alone decides the exit status.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
-			return &UsageError{err}
+			return status.Usage(err)
 		},
 	}
 	if len(s.Commands) > 0 {
@@ -102,9 +99,6 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		app.Action = func(c *cli.Context) error {
 			if err := checkArgs(c, env.operands); err != nil {
 				return err
-			}
-			if c.Bool("counters") {
-				env.Stderr = counterStderr{env.Stderr}
 			}
 			return s.Action(c, env)
 		}
@@ -165,9 +159,11 @@ func report(name string, err error, ctx context.Context, stderr io.Writer) int {
 		return ExitInterrupted
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", name, err)
-	var ue *UsageError
-	if errors.As(err, &ue) {
+	switch status.Of(err) {
+	case status.BadUsage:
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
+		return ExitBadInput
+	case status.BadInput:
 		return ExitBadInput
 	}
 	var ec exitCoder

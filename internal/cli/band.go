@@ -82,10 +82,6 @@ func bandAction(c *cli.Context, env *Env) error {
 		FPWeight:  c.Float64("fp-weight"),
 		FNWeight:  c.Float64("fn-weight"),
 		Floor:     c.Float64("recall-at-threshold"),
-		Jobs:      c.Int("jobs"),
-		SkipBad:   c.Bool("skip-bad"),
-		NoHeader:  c.Bool("no-header"),
-		Progress:  c.Bool("progress"),
 		Verbose:   c.Bool("verbose"),
 	}
 	if c.IsSet("hamming") {
@@ -100,22 +96,5 @@ func bandAction(c *cli.Context, env *Env) error {
 	} else if c.IsSet("blocks") || c.IsSet("tables") {
 		return usagef("--blocks and --tables choose the tables of --hamming K")
 	}
-	if (opt.B == 0) != (opt.R == 0) {
-		return usagef("give both -b and -r, or neither (then --threshold chooses them)")
-	}
-	if opt.B < 0 || opt.R < 0 {
-		return usagef("-b and -r must be positive")
-	}
-	if opt.Threshold <= 0 || opt.Threshold >= 1 {
-		return usagef("--threshold %g: want a similarity between 0 and 1", opt.Threshold)
-	}
-	if opt.FPWeight < 0 || opt.FNWeight < 0 || opt.FPWeight+opt.FNWeight == 0 {
-		return usagef("--fp-weight and --fn-weight must be non-negative and not both 0")
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(band.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, band.Run)
 }

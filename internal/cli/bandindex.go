@@ -2,7 +2,9 @@ package cli
 
 import (
 	"github.com/neardup/neardup/internal/bandindex"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
+	"io"
 )
 
 // BandIndex is the bandindex binary: a stored index of MinHash band keys.
@@ -127,7 +129,7 @@ func bandIndexAction(c *cli.Context, env *Env) error {
 }
 
 func bandIndexOptions(c *cli.Context) (bandindex.Options, error) {
-	opt := bandindex.Options{SkipBad: c.Bool("skip-bad"), Progress: c.Bool("progress")}
+	opt := bandindex.Options{Common: commonOptions(c, nil)}
 	if s := c.String("memory"); s != "" {
 		mem, err := parseSize(s)
 		if err != nil {
@@ -202,9 +204,7 @@ func bandIndexDumpAction(c *cli.Context, env *Env) error {
 		return err
 	}
 	defer ix.Close()
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	return out.finish(bandindex.Dump(env.Ctx, ix, c.Bool("no-header"), out.w))
+	return writeOutput(c, env, func(w io.Writer, common stream.Common) error {
+		return bandindex.Dump(env.Ctx, ix, common.NoHeader, w)
+	})
 }

@@ -168,18 +168,6 @@ func clusterAction(c *cli.Context, env *Env) error {
 		Represent:     c.String("represent"),
 		S:             c.Int("s"),
 		Stats:         c.Bool("stats"),
-		Jobs:          c.Int("jobs"),
-		SkipBad:       c.Bool("skip-bad"),
-		NoHeader:      c.Bool("no-header"),
-		Progress:      c.Bool("progress"),
 	}
-	if err := opt.Check(); err != nil {
-		return &UsageError{err}
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(cluster.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, cluster.Run)
 }

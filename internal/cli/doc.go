@@ -7,5 +7,20 @@
 //	2  bad input (file:line: what is wrong) or bad usage
 //	130 interrupted
 //
+// Errors declare their class (package status); report alone maps a class to
+// a number, and the numbers are named only here (ExitOK …).
+//
 // The algorithms live in their own packages; nothing here but flag reading.
+// The common flags and the document-format flags are defined once
+// (flags.go); commonOptions reads the common ones into the stream.Common
+// that every stage's Options embeds, and writeOutput is the one way an
+// action opens its output, runs its stage and finishes the output.
+//
+// Checks: the values of a stage's options are checked by the stage's
+// Options.Check, which its Run calls, with typed usage errors. An action
+// checks only what the Options can't see: which flags were given together
+// (c.IsSet), flags that are parsed here (--memory sizes, --format with
+// --files and --lines, the Hamming --tables) and the arguments and build
+// flags of the index and bandindex commands (where an explicit --blocks 0
+// differs from none).
 package cli

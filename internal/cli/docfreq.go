@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/neardup/neardup/internal/docfreq"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
 )
 
@@ -58,19 +61,11 @@ func docfreqAction(c *cli.Context, env *Env) error {
 	if err != nil {
 		return usagef("--memory: %v", err)
 	}
-	opt := docfreq.Options{
-		MemoryBytes: mem,
-		TempDir:     c.String("temp-dir"),
-		Jobs:        c.Int("jobs"),
-		SkipBad:     c.Bool("skip-bad"),
-		Progress:    c.Bool("progress"),
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
+	opt := docfreq.Options{MemoryBytes: mem, TempDir: c.String("temp-dir")}
 	if c.Bool("merge") {
-		return out.finish(docfreq.Merge(env.Ctx, c.Args().Slice(), out.w))
+		return writeOutput(c, env, func(w io.Writer, _ stream.Common) error {
+			return docfreq.Merge(env.Ctx, c.Args().Slice(), w)
+		})
 	}
-	return out.finish(docfreq.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, docfreq.Run)
 }

@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"os"
+	"slices"
 
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,15 +47,99 @@ func countersFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "counters", Category: catRun, Usage: "write Hadoop Streaming counters (reporter:counter:neardup,NAME,N: records in and out, lines skipped) on standard error at the end"}
 }
 
-// commonFlags are the flags of every streaming stage.
+// commonFlags are the flags of every streaming stage; a stage that takes
+// only some of them lists those.
 func commonFlags() []cli.Flag {
 	return []cli.Flag{jobsFlag(), outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag()}
 }
 
-// counterStderr is standard error when --counters is given.
-type counterStderr struct{ io.Writer }
+// commonOptions reads the common flags into the options every stage has
+// (a flag the stage does not take reads as its zero value). Line buffering
+// is on with --line-buffered and, for a stage that takes the flag, by
+// default when out is a terminal.
+func commonOptions(c *cli.Context, out *outputFile) stream.Common {
+	return stream.Common{
+		Jobs:         c.Int("jobs"),
+		SkipBad:      c.Bool("skip-bad"),
+		NoHeader:     c.Bool("no-header"),
+		LineBuffered: takes(c, "line-buffered") && lineBuffered(c, out),
+		Progress:     c.Bool("progress"),
+		Counters:     c.Bool("counters"),
+	}
+}
 
-func (counterStderr) WantsCounters() bool { return true }
+// takes reports whether the command being run has the flag name.
+func takes(c *cli.Context, name string) bool {
+	return c.Command != nil && slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool {
+		return slices.Contains(f.Names(), name)
+	})
+}
+
+// writeOutput runs a stage that writes a stream, to standard output or to
+// -o FILE: it opens the output, reads the common flags, runs the stage on
+// both and finishes the output (renamed into place, or removed when the
+// stage failed).
+func writeOutput(c *cli.Context, env *Env, run func(w io.Writer, common stream.Common) error) error {
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	return out.finish(run(out.w, commonOptions(c, out)))
+}
+
+// runStream is writeOutput for a stage's Run: common is the stream.Common
+// that opt embeds, filled in before run is called with opt, the arguments
+// and the streams.
+func runStream[O any](c *cli.Context, env *Env, opt *O, common *stream.Common,
+	run func(ctx context.Context, opt O, inputs []string, stdout, stderr io.Writer) error) error {
+	return writeOutput(c, env, func(w io.Writer, cm stream.Common) error {
+		*common = cm
+		return run(env.Ctx, *opt, c.Args().Slice(), w, env.Stderr)
+	})
+}
+
+// documentFlags are the flags that say how documents are read; the usage
+// texts of --format, --files and --lines are given, and jsonPrefix starts
+// those of the JSON Lines fields.
+func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Category: catInput, Usage: format},
+		&cli.BoolFlag{Name: "files", Category: catInput, Usage: files},
+		&cli.BoolFlag{Name: "lines", Category: catInput, Usage: lines},
+		&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the id field"},
+		&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the text field"},
+	}
+}
+
+// inputDocumentFlags are the document flags of a stage whose input is the
+// documents (shingle, keep).
+func inputDocumentFlags() []cli.Flag {
+	return documentFlags("document format: tsv, jsonl, files or lines (default: from the file name)",
+		"each FILE (or each path read from standard input) is one document; same as --format files",
+		"each line is one document, its id the line number; same as --format lines", "")
+}
+
+// documentFormat reads --format, --files and --lines.
+func documentFormat(c *cli.Context) (string, error) {
+	format := c.String("format")
+	switch format {
+	case "", input.FormatTSV, input.FormatJSONL, input.FormatFiles, input.FormatLines:
+	default:
+		return "", usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
+	}
+	if c.Bool("files") && c.Bool("lines") {
+		return "", usagef("--files and --lines exclude each other")
+	}
+	for _, f := range []string{"files", "lines"} {
+		if c.Bool(f) {
+			if format != "" && format != f {
+				return "", usagef("--%s and --format %s exclude each other", f, format)
+			}
+			format = f
+		}
+	}
+	return format, nil
+}
 
 // merge joins flag groups.
 func merge(groups ...[]cli.Flag) []cli.Flag {

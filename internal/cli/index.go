@@ -2,7 +2,9 @@ package cli
 
 import (
 	"github.com/neardup/neardup/internal/index"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
+	"io"
 )
 
 // envKey is where NewApp leaves the Env for subcommands.
@@ -26,11 +28,6 @@ func subcommand(cmd *cli.Command, action func(c *cli.Context, env *Env) error) *
 		env := commandEnv(c)
 		if err := checkArgs(c, env.operands); err != nil {
 			return err
-		}
-		if c.Bool("counters") {
-			e := *env
-			e.Stderr = counterStderr{env.Stderr}
-			env = &e
 		}
 		return action(c, env)
 	}
@@ -184,12 +181,10 @@ func indexAction(c *cli.Context, env *Env) error {
 	return usagef("unknown command %q: want build, add, query or stats", c.Args().First())
 }
 
+// indexOptions reads the common flags of build and add, which write no
+// stream.
 func indexOptions(c *cli.Context) index.Options {
-	return index.Options{
-		Jobs:     c.Int("jobs"),
-		SkipBad:  c.Bool("skip-bad"),
-		Progress: c.Bool("progress"),
-	}
+	return index.Options{Common: commonOptions(c, nil)}
 }
 
 func indexBuildAction(c *cli.Context, env *Env) error {
@@ -231,17 +226,14 @@ func indexQueryAction(c *cli.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	opt := indexOptions(c)
-	opt.Distance, opt.Batch, opt.NoHeader = c.Int("distance"), c.Bool("batch"), c.Bool("no-header")
+	opt := index.Options{Distance: c.Int("distance"), Batch: c.Bool("batch")}
 	if opt.Distance < -1 {
 		return usagef("--distance %d: want 0 bits or more", opt.Distance)
 	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(index.RunQuery(env.Ctx, opt, path, files, out.w, env.Stderr))
+	return writeOutput(c, env, func(w io.Writer, common stream.Common) error {
+		opt.Common = common
+		return index.RunQuery(env.Ctx, opt, path, files, w, env.Stderr)
+	})
 }
 
 func indexStatsAction(c *cli.Context, env *Env) error {

@@ -53,7 +53,7 @@ EXAMPLES
    keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
    find pages -type f | keep --clusters clusters.tsv --files | xargs cat`,
 		SeeAlso: []string{"shingle", "cluster"},
-		Flags: []cli.Flag{
+		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "clusters", Usage: "cluster records `FILE` (cluster TAB id)"},
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
@@ -61,29 +61,17 @@ EXAMPLES
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
-			&cli.StringFlag{Name: "format", Category: catInput, Usage: "document format: tsv, jsonl, files or lines (default: from the file name)"},
-			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "each FILE (or each path read from standard input) is one document; same as --format files"},
-			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "each line is one document, its id the line number; same as --format lines"},
-			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "JSON Lines: the `NAME` of the id field"},
-			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "JSON Lines: the `NAME` of the text field"},
+		}, inputDocumentFlags(), []cli.Flag{
 			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
-		},
+		}),
 		Action: keepAction,
 	}
 }
 
 func keepAction(c *cli.Context, env *Env) error {
-	format := c.String("format")
-	if c.Bool("files") && c.Bool("lines") {
-		return usagef("--files and --lines exclude each other")
-	}
-	for _, f := range []string{"files", "lines"} {
-		if c.Bool(f) {
-			if format != "" && format != f {
-				return usagef("--%s and --format %s exclude each other", f, format)
-			}
-			format = f
-		}
+	format, err := documentFormat(c)
+	if err != nil {
+		return err
 	}
 	opt := keep.Options{
 		Clusters:     c.String("clusters"),
@@ -96,17 +84,6 @@ func keepAction(c *cli.Context, env *Env) error {
 		TextField:    c.String("text-field"),
 		TempDir:      c.String("temp-dir"),
 		Stats:        c.Bool("stats"),
-		Jobs:         c.Int("jobs"),
-		SkipBad:      c.Bool("skip-bad"),
-		Progress:     c.Bool("progress"),
 	}
-	if err := opt.Check(); err != nil {
-		return &UsageError{err}
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(keep.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, keep.Run)
 }

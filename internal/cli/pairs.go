@@ -87,15 +87,9 @@ func pairsAction(c *cli.Context, env *Env) error {
 		Sorted:      c.Bool("sorted"),
 		MemoryBytes: mem,
 		TempDir:     c.String("temp-dir"),
-		SkipBad:     c.Bool("skip-bad"),
-		NoHeader:    c.Bool("no-header"),
-		Progress:    c.Bool("progress"),
 		Against:     c.String("against"),
 	}
 	if c.IsSet("hamming") {
-		if opt.Against != "" {
-			return usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
-		}
 		h, err := hammingOptions(c, c.Int("hamming"))
 		if err != nil {
 			return err
@@ -104,12 +98,5 @@ func pairsAction(c *cli.Context, env *Env) error {
 	} else if c.IsSet("blocks") || c.IsSet("tables") {
 		return usagef("--blocks and --tables describe the tables of --hamming K")
 	}
-	if opt.MaxBucket < 0 {
-		return usagef("--max-bucket %d: want 0 (no cap) or more", opt.MaxBucket)
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	return out.finish(pairs.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, pairs.Run)
 }

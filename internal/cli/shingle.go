@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/urfave/cli/v2"
 )
 
@@ -60,12 +61,7 @@ EXAMPLES
 			&cli.Uint64Flag{Name: "seed", Usage: "hash seed"},
 			&cli.BoolFlag{Name: "counts", Usage: "write each hash with its count (h:c), for weighted sketches"},
 			&cli.StringFlag{Name: "stopwords", Usage: "read the stop words from `FILE` (white-space separated; # comments) instead of the built-in English list"},
-			&cli.StringFlag{Name: "format", Category: catInput, Usage: "document format: tsv, jsonl, files or lines (default: from the file name)"},
-			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "each FILE (or each path read from standard input) is one document; same as --format files"},
-			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "each line is one document, its id the line number; same as --format lines"},
-			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "JSON Lines: the `NAME` of the id field"},
-			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "JSON Lines: the `NAME` of the text field"},
-		}, commonFlags()),
+		}, inputDocumentFlags(), commonFlags()),
 		Action: shingleAction,
 	}
 }
@@ -73,18 +69,15 @@ EXAMPLES
 func shingleAction(c *cli.Context, env *Env) error {
 	unit, err := shingle.ParseUnit(c.String("unit"))
 	if err != nil {
-		return &UsageError{err}
+		return status.Usage(err)
 	}
 	scheme, err := shingle.ParseScheme(c.String("hash"))
 	if err != nil {
-		return &UsageError{err}
+		return status.Usage(err)
 	}
 	k := c.Int("k")
 	if !c.IsSet("k") {
 		k = shingle.DefaultK(unit)
-	}
-	if k < 1 {
-		return usagef("-k %d: want at least 1", k)
 	}
 	format, err := documentFormat(c)
 	if err != nil {
@@ -96,10 +89,6 @@ func shingleAction(c *cli.Context, env *Env) error {
 		IDField:   c.String("id-field"),
 		TextField: c.String("text-field"),
 		Counts:    c.Bool("counts"),
-		Jobs:      c.Int("jobs"),
-		SkipBad:   c.Bool("skip-bad"),
-		NoHeader:  c.Bool("no-header"),
-		Progress:  c.Bool("progress"),
 	}
 	if name := c.String("stopwords"); name != "" {
 		if unit != shingle.Stopword {
@@ -111,34 +100,7 @@ func shingleAction(c *cli.Context, env *Env) error {
 		}
 		opt.Shingle.Stopwords = sw
 	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(shingle.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
-}
-
-// documentFormat reads --format, --files and --lines.
-func documentFormat(c *cli.Context) (string, error) {
-	format := c.String("format")
-	switch format {
-	case "", shingle.FormatTSV, shingle.FormatJSONL, shingle.FormatFiles, shingle.FormatLines:
-	default:
-		return "", usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
-	}
-	if c.Bool("files") && c.Bool("lines") {
-		return "", usagef("--files and --lines exclude each other")
-	}
-	for _, f := range []string{"files", "lines"} {
-		if c.Bool(f) {
-			if format != "" && format != f {
-				return "", usagef("--%s and --format %s exclude each other", f, format)
-			}
-			format = f
-		}
-	}
-	return format, nil
+	return runStream(c, env, &opt, &opt.Common, shingle.Run)
 }
 
 // readStopwords reads a --stopwords file.

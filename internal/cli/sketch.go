@@ -75,26 +75,14 @@ EXAMPLES
 
 func sketchAction(c *cli.Context, env *Env) error {
 	opt := sketch.Options{
-		Method:   c.String("method"),
-		N:        c.Int("n"),
-		S:        c.Int("s"),
-		M:        c.Uint64("m"),
-		Seed:     c.Uint64("seed"),
-		F:        c.Int("f"),
-		Weight:   c.String("weight"),
-		DF:       c.String("df"),
-		Jobs:     c.Int("jobs"),
-		SkipBad:  c.Bool("skip-bad"),
-		NoHeader: c.Bool("no-header"),
-		Progress: c.Bool("progress"),
+		Method: c.String("method"),
+		N:      c.Int("n"),
+		S:      c.Int("s"),
+		M:      c.Uint64("m"),
+		Seed:   c.Uint64("seed"),
+		F:      c.Int("f"),
+		Weight: c.String("weight"),
+		DF:     c.String("df"),
 	}
-	if err := opt.Check(); err != nil {
-		return &UsageError{err}
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(sketch.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, sketch.Run)
 }

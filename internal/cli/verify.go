@@ -104,11 +104,9 @@ EXAMPLES
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
 			&cli.StringSliceFlag{Name: "documents", Usage: "the documents themselves (`FILE`; with --files the files and directories they are under; repeat for more), shingled again as the pairs' shingle header says, for exact similarity"},
-			&cli.StringFlag{Name: "format", Category: catInput, Usage: "--documents: document format, tsv, jsonl, files or lines (default: from the file name)"},
-			&cli.BoolFlag{Name: "files", Category: catInput, Usage: "--documents: each document is a file, its id its path; same as --format files"},
-			&cli.BoolFlag{Name: "lines", Category: catInput, Usage: "--documents: each line is a document; same as --format lines"},
-			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "--documents, JSON Lines: the `NAME` of the id field"},
-			&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: "--documents, JSON Lines: the `NAME` of the text field"},
+		}, documentFlags("--documents: document format, tsv, jsonl, files or lines (default: from the file name)",
+			"--documents: each document is a file, its id its path; same as --format files",
+			"--documents: each line is a document; same as --format lines", "--documents, "), []cli.Flag{
 			&cli.StringFlag{Name: "stopwords", Category: catInput, Usage: "--documents: the stop-word `FILE` shingle was given"},
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
@@ -133,20 +131,13 @@ func verifyAction(c *cli.Context, env *Env) error {
 		Sketches:    c.String("sketches"),
 		Threshold:   c.Float64("threshold"),
 		Containment: c.Bool("containment"),
-		Jobs:        c.Int("jobs"),
-		SkipBad:     c.Bool("skip-bad"),
-		NoHeader:    c.Bool("no-header"),
-		Progress:    c.Bool("progress"),
 		Attach:      c.Bool("attach"),
 		Sorted:      c.Bool("sorted"),
+		Hamming:     c.IsSet("hamming"),
+		MaxDistance: c.Int("hamming"),
 	}
-	if opt.Attach && opt.Sorted {
-		return usagef("--attach and --sorted are the two steps of one join, with a sort between them: give one")
-	}
-	if opt.Attach || opt.Sorted {
-		if c.IsSet("memory") {
-			return usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
-		}
+	if (opt.Attach || opt.Sorted) && c.IsSet("memory") {
+		return usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
 	}
 	if opt.Attach {
 		for _, f := range []string{"threshold", "containment", "no-header"} {
@@ -155,22 +146,7 @@ func verifyAction(c *cli.Context, env *Env) error {
 			}
 		}
 	}
-	if c.IsSet("hamming") {
-		if opt.Attach || opt.Sorted {
-			return usagef("--hamming needs only the fingerprints of each pair: verify --hamming holds them, never --attach or --sorted")
-		}
-		opt.Hamming, opt.MaxDistance = true, c.Int("hamming")
-		if opt.Sketches == "" || opt.Shingles != "" || opt.Containment {
-			return usagef("--hamming scores SimHash fingerprints: give --sketches FILE, without --shingles or --containment")
-		}
-		if opt.MaxDistance < 0 {
-			return usagef("--hamming %d: want a distance of 0 bits or more", opt.MaxDistance)
-		}
-	}
 	if docs := c.StringSlice("documents"); len(docs) > 0 {
-		if opt.Shingles != "" || opt.Sketches != "" || opt.Hamming || opt.Attach || opt.Sorted {
-			return usagef("--documents scores pairs from the documents themselves: give it without --shingles, --sketches, --hamming, --attach or --sorted")
-		}
 		d := &verify.DocumentOptions{Paths: docs, IDField: c.String("id-field"), TextField: c.String("text-field")}
 		var err error
 		if d.Format, err = documentFormat(c); err != nil {
@@ -182,16 +158,6 @@ func verifyAction(c *cli.Context, env *Env) error {
 			}
 		}
 		opt.Documents = d
-	} else if (opt.Shingles == "") == (opt.Sketches == "") {
-		return usagef("give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)")
 	}
-	if opt.Threshold < 0 || opt.Threshold > 1 {
-		return usagef("--threshold %g: want a similarity between 0 and 1", opt.Threshold)
-	}
-	out, err := openOutput(c, env)
-	if err != nil {
-		return err
-	}
-	opt.LineBuffered = lineBuffered(c, out)
-	return out.finish(verify.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr))
+	return runStream(c, env, &opt, &opt.Common, verify.Run)
 }

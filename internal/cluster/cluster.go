@@ -2,11 +2,12 @@ package cluster
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // Methods.
@@ -62,49 +63,45 @@ type Options struct {
 	// Stderr at the end.
 	Stats bool
 
-	Jobs         int
-	SkipBad      bool
-	NoHeader     bool
-	LineBuffered bool
-	Progress     bool
+	stream.Common
 }
 
-// Check validates the options.
+// Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
 	switch o.Method {
 	case Components:
 		if o.Singletons != (o.IDs != "") {
-			return fmt.Errorf("--singletons needs --ids FILE, the list of all documents (and --ids is for --singletons)")
+			return status.Usagef("--singletons needs --ids FILE, the list of all documents (and --ids is for --singletons)")
 		}
 		if o.Split && (o.MinSimilarity < 0 || o.MinSimilarity > 1) {
-			return fmt.Errorf("--min-similarity-to-representative %g: want a similarity between 0 and 1", o.MinSimilarity)
+			return status.Usagef("--min-similarity-to-representative %g: want a similarity between 0 and 1", o.MinSimilarity)
 		}
 		if o.State != "" {
-			return fmt.Errorf("--state is for --method leader")
+			return status.Usagef("--state is for --method leader")
 		}
 	case Leader, Greedy:
 		if o.Singletons || o.IDs != "" || o.Split || o.Report != "" {
-			return fmt.Errorf("--singletons, --ids, --min-similarity-to-representative and --report are for --method components (leader and greedy write every document)")
+			return status.Usagef("--singletons, --ids, --min-similarity-to-representative and --report are for --method components (leader and greedy write every document)")
 		}
 		if o.Threshold <= 0 || o.Threshold > 1 {
-			return fmt.Errorf("--threshold %g: want a similarity above 0 and at most 1", o.Threshold)
+			return status.Usagef("--threshold %g: want a similarity above 0 and at most 1", o.Threshold)
 		}
 		if o.Method == Greedy {
 			if o.State != "" {
-				return fmt.Errorf("--state is for --method leader")
+				return status.Usagef("--state is for --method leader")
 			}
 			if o.Represent != RepresentFirst && o.Represent != RepresentPopular {
-				return fmt.Errorf("--represent %q: want first or popular", o.Represent)
+				return status.Usagef("--represent %q: want first or popular", o.Represent)
 			}
 			if o.S < 0 {
-				return fmt.Errorf("-s %d: want 0 (the sketch length) or more", o.S)
+				return status.Usagef("-s %d: want 0 (the sketch length) or more", o.S)
 			}
 		}
 		if (o.B == 0) != (o.R == 0) || o.B < 0 || o.R < 0 {
-			return fmt.Errorf("give both -b and -r (positive), or neither")
+			return status.Usagef("give both -b and -r (positive), or neither")
 		}
 	default:
-		return fmt.Errorf("unknown --method %q: want components, leader or greedy", o.Method)
+		return status.Usagef("unknown --method %q: want components, leader or greedy", o.Method)
 	}
 	return nil
 }

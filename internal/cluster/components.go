@@ -71,15 +71,15 @@ type components struct {
 }
 
 func runComponents(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.header())
-	out := &stream.Output{Stage: "cluster", Stderr: stderr, W: w}
+	out := stream.NewOutput("cluster", opt.Common, stdout, stderr, opt.header())
+	w := out.W
 	c := &components{opt: &opt, ids: intern.New()}
 	if opt.IDs != "" {
 		if err := c.readIDs(ctx, opt.IDs, w, out); err != nil {
 			return err
 		}
 	}
-	if err := c.readPairs(ctx, inputs, w, out, stderr); err != nil {
+	if err := c.readPairs(ctx, inputs, w, out); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -163,7 +163,7 @@ func (c *components) readIDs(ctx context.Context, name string, w *record.Writer,
 
 // readPairs reads the pairs: each joins two components, and is held when
 // the guard or the report needs its similarity.
-func (c *components) readPairs(ctx context.Context, inputs []string, w *record.Writer, out *stream.Output, stderr io.Writer) error {
+func (c *components) readPairs(ctx context.Context, inputs []string, w *record.Writer, out *stream.Output) error {
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()
@@ -174,10 +174,7 @@ func (c *components) readPairs(ctx context.Context, inputs []string, w *record.W
 		stages[h.Stage] = true
 		return w.Header(h, pos)
 	}
-	if c.opt.Progress {
-		stop := stream.StartProgress("cluster", stderr, src, out.Records)
-		defer stop()
-	}
+	defer out.Watch(src)()
 	needSim := c.opt.Split || c.opt.Report != ""
 	checked := false
 	var bufA, bufB []byte

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ func records(s string) string {
 }
 
 func defaults(method string) Options {
-	return Options{Method: method, Threshold: 0.8, Represent: RepresentFirst, Jobs: 2}
+	return Options{Method: method, Threshold: 0.8, Represent: RepresentFirst, Common: stream.Common{Jobs: 2}}
 }
 
 type randomGraph struct {

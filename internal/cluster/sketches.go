@@ -135,7 +135,8 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		own = opt.header("represent", opt.Represent, "s", strconv.Itoa(g.s))
 		a = g
 	}
-	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, own)
+	out := stream.NewOutput("cluster", opt.Common, stdout, stderr, own)
+	w := out.W
 	// An empty input leaves the state alone.
 	useState := lead != nil && opt.State != "" && first != nil
 	if useState {
@@ -143,11 +144,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 			return err
 		}
 	}
-	out := &stream.Output{Stage: "cluster", Stderr: stderr, W: w}
-	if opt.Progress {
-		stop := stream.StartProgress("cluster", stderr, src, out.Records)
-		defer stop()
-	}
+	defer out.Watch(src)()
 	var line []byte
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
@@ -183,7 +180,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	newWorker := func() stream.Worker {
 		return &sketchWorker{n: kind.n, fixed: fixed, simhash: kind.method == "simhash", skipBad: opt.SkipBad}
 	}
-	runErr := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink)
+	runErr := stream.Run(ctx, src, opt.Common, newWorker, sink)
 	if useState && (runErr == nil || ctx.Err() != nil) {
 		// Interrupted, the documents assigned so far are kept: their
 		// lines have been written.

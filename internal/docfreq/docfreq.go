@@ -49,9 +49,7 @@ type Options struct {
 	// TempDir holds spilled runs ("" is the system's).
 	TempDir string
 
-	Jobs     int
-	SkipBad  bool
-	Progress bool
+	stream.Common
 }
 
 // header returns the stage's header line for docs documents.
@@ -69,22 +67,15 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	maxEntries := int(max(limit/BytesPerHash, 16))
 	src := stream.NewLines(inputs)
 	defer src.Close()
-	w := record.NewWriter(stdout, false, false, header(0))
-	out := &stream.Output{
-		Stage:  Stage,
-		Stderr: stderr,
-		W:      w,
-		CheckHeader: func(h record.Header, pos record.Pos) error {
-			if h.Stage != "shingle" {
-				return record.Errorf(pos, "docfreq counts shingle records; the input went through %s (docfreq --merge merges tables)", h.Stage)
-			}
-			return nil
-		},
+	out := stream.NewOutput(Stage, opt.Common, stdout, stderr, header(0))
+	w := out.W
+	out.CheckHeader = func(h record.Header, pos record.Pos) error {
+		if h.Stage != "shingle" {
+			return record.Errorf(pos, "docfreq counts shingle records; the input went through %s (docfreq --merge merges tables)", h.Stage)
+		}
+		return nil
 	}
-	if opt.Progress {
-		stop := stream.StartProgress(Stage, stderr, src, out.Records)
-		defer stop()
-	}
+	defer out.Watch(src)()
 	counts := map[uint64]uint32{}
 	var docs uint64
 	runs := &disk.Runs{Dir: opt.TempDir, Pattern: "neardup-docfreq-*", What: "counts"}
@@ -111,7 +102,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return nil
 	}
 	newWorker := func() stream.Worker { return &worker{skipBad: opt.SkipBad} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink); err != nil {
+	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
 		return err
 	}
 	w.SetOwn(header(docs))

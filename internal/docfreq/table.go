@@ -105,7 +105,7 @@ func Load(ctx context.Context, name string, jobs int) (*Table, error) {
 		t.counts = append(t.counts, tc.counts...)
 		return nil
 	}
-	if err := stream.Run(ctx, src, stream.Config{Jobs: jobs}, func() stream.Worker { return loadWorker{} }, sink); err != nil {
+	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{} }, sink); err != nil {
 		return nil, err
 	}
 	if parts == 0 {

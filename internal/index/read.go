@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/neardup/neardup/internal/status"
 	"io"
 	"math/bits"
 	"os"
@@ -59,8 +60,8 @@ func (e *corruptError) Error() string {
 	return fmt.Sprintf("%s: %s: the index is damaged (truncated, or changed since it was written); rebuild it", e.path, e.what)
 }
 
-// ExitCode makes a damaged index exit with status 2, like other bad input.
-func (e *corruptError) ExitCode() int { return 2 }
+// Class makes a damaged index bad input.
+func (e *corruptError) Class() status.Class { return status.BadInput }
 
 func (ix *Index) corrupt(format string, args ...any) error {
 	return &corruptError{ix.Path, fmt.Sprintf(format, args...)}

@@ -27,11 +27,7 @@ type Options struct {
 	// Check makes stats read and check every block.
 	Check bool
 
-	Jobs         int
-	SkipBad      bool
-	NoHeader     bool
-	LineBuffered bool
-	Progress     bool
+	stream.Common
 
 	fs disk.FS
 }
@@ -91,8 +87,13 @@ func readRecords(ctx context.Context, opt *Options, inputs []string, stderr io.W
 	recs := &Records{}
 	// The output is the index: records go nowhere, skipped lines are
 	// reported.
-	out := &stream.Output{Stage: "index", Stderr: stderr, W: record.NewWriter(io.Discard, true, false)}
+	out := stream.NewOutput("index", opt.Common, nil, stderr)
 	var empty int64
+	out.Summary = func(stderr io.Writer) {
+		if empty > 0 {
+			fmt.Fprintf(stderr, "index: %d document(s) without shingles left out: they can't be near-duplicates of anything\n", empty)
+		}
+	}
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
 			if err := checkSketchHeader(h.Header, h.Pos); err != nil {
@@ -116,17 +117,10 @@ func readRecords(ctx context.Context, opt *Options, inputs []string, stderr io.W
 		}
 		return r.Err
 	}
-	if opt.Progress {
-		stop := stream.StartProgress("index", stderr, src, out.Records)
-		defer stop()
-	}
-	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad},
-		func() stream.Worker { return &recordWorker{skipBad: opt.SkipBad} }, sink)
+	defer out.Watch(src)()
+	err := stream.Run(ctx, src, opt.Common, func() stream.Worker { return &recordWorker{skipBad: opt.SkipBad} }, sink)
 	if err != nil {
 		return nil, err
-	}
-	if empty > 0 {
-		fmt.Fprintf(stderr, "index: %d document(s) without shingles left out: they can't be near-duplicates of anything\n", empty)
 	}
 	return recs, out.Finish()
 }
@@ -198,40 +192,29 @@ func RunQuery(ctx context.Context, opt Options, path string, inputs []string, st
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
-	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, ix.QueryHeader(k))
 	var set record.HeaderSet
 	for _, h := range ix.Headers {
 		set.Add(h, record.Pos{File: ix.Path})
 	}
-	out := &stream.Output{
-		Stage:  "index",
-		Stderr: stderr,
-		W:      w,
-		CheckHeader: func(h record.Header, pos record.Pos) error {
-			if err := checkSketchHeader(h, pos); err != nil {
+	out := stream.NewOutput("index", opt.Common, stdout, stderr, ix.QueryHeader(k))
+	out.CheckHeader = func(h record.Header, pos record.Pos) error {
+		if err := checkSketchHeader(h, pos); err != nil {
+			return err
+		}
+		if h.Stage == "shingle" || h.Stage == "sketch" {
+			if _, err := set.Add(h, pos); err != nil {
 				return err
 			}
-			if h.Stage == "shingle" || h.Stage == "sketch" {
-				if _, err := set.Add(h, pos); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	}
-	if opt.Progress {
-		stop := stream.StartProgress("index", stderr, src, out.Records)
-		defer stop()
-	}
-	if opt.Batch {
-		err = queryBatch(ctx, opt, ix, k, src, out)
-	} else {
-		newWorker := func() stream.Worker {
-			return &queryWorker{s: ix.NewSearcher(), k: k, skipBad: opt.SkipBad}
 		}
-		err = stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink)
+		return nil
 	}
-	if err != nil {
+	if !opt.Batch {
+		return out.RunPool(ctx, src, func() stream.Worker {
+			return &queryWorker{s: ix.NewSearcher(), k: k, skipBad: opt.SkipBad}
+		})
+	}
+	defer out.Watch(src)()
+	if err := queryBatch(ctx, opt, ix, k, src, out); err != nil {
 		return err
 	}
 	return out.Finish()
@@ -319,8 +302,7 @@ func queryBatch(ctx context.Context, opt Options, ix *Index, k int, src stream.S
 		}
 		return nil
 	}
-	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad},
-		func() stream.Worker { return &batchReadWorker{skipBad: opt.SkipBad} }, sink)
+	err := stream.Run(ctx, src, opt.Common, func() stream.Worker { return &batchReadWorker{skipBad: opt.SkipBad} }, sink)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -60,30 +61,23 @@ type Options struct {
 	// TempDir holds the copy of standard input for two-pass choices.
 	TempDir string
 
-	Stats        bool
-	Jobs         int
-	SkipBad      bool
-	LineBuffered bool
-	Progress     bool
+	Stats bool
+
+	stream.Common
 }
 
-// Check validates the options.
+// Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
 	if o.Clusters == "" {
-		return fmt.Errorf("give --clusters FILE (cluster records from cluster)")
+		return status.Usagef("give --clusters FILE (cluster records from cluster)")
 	}
 	switch o.Prefer {
 	case PreferFirst, PreferID, PreferLongest, PreferShortest:
 	default:
-		return fmt.Errorf("--prefer %q: want first, longest, shortest or id", o.Prefer)
+		return status.Usagef("--prefer %q: want first, longest, shortest or id", o.Prefer)
 	}
 	if o.Drop && o.Annotate {
-		return fmt.Errorf("--drop and --annotate exclude each other")
-	}
-	switch o.Format {
-	case input.FormatAuto, input.FormatTSV, input.FormatJSONL, input.FormatFiles, input.FormatLines:
-	default:
-		return fmt.Errorf("unknown --format %q: want tsv, jsonl, files or lines", o.Format)
+		return status.Usagef("--drop and --annotate exclude each other")
 	}
 	return nil
 }
@@ -100,11 +94,12 @@ type clusterMap struct {
 }
 
 // loadClusters reads the cluster file.
-func loadClusters(ctx context.Context, name string, skipBad bool, stderr io.Writer) (*clusterMap, error) {
+func loadClusters(ctx context.Context, name string, opt stream.Common, stderr io.Writer) (*clusterMap, error) {
 	cm := &clusterMap{members: intern.New(), names: intern.New()}
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
-	out := &stream.Output{Stage: "keep", Stderr: stderr, W: record.NewWriter(io.Discard, true, false)}
+	skipBad := opt.SkipBad
+	out := stream.NewOutput("keep", opt, nil, stderr)
 	var bufName, bufID []byte
 	for sc.Scan() {
 		name, id, err := record.ParseMember(sc.Line())
@@ -149,33 +144,32 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	cm, err := loadClusters(ctx, opt.Clusters, opt.SkipBad, stderr)
+	cm, err := loadClusters(ctx, opt.Clusters, opt.Common, stderr)
 	if err != nil {
 		return err
 	}
 	k := &keeper{opt: &opt, cm: cm, done: make([]bool, cm.names.Len()), first: opt.twoPass()}
 	if opt.twoPass() {
-		inputs, cleanup, err := spool(inputs, opt)
+		spooled, cleanup, err := spool(inputs, opt)
 		defer cleanup()
 		if err != nil {
 			return err
 		}
+		inputs = spooled
 		k.choices = make([]choice, cm.names.Len())
-		if err := k.pass(ctx, inputs, nil, io.Discard); err != nil {
+		if err := k.pass(ctx, inputs, stream.NewOutput("keep", opt.Common, nil, io.Discard)); err != nil {
 			return err
 		}
 		k.first = false
-		w := record.NewWriter(stdout, true, opt.LineBuffered)
-		if err := k.pass(ctx, inputs, w, stderr); err != nil {
-			return err
-		}
-		return k.finish(w, stderr)
 	}
-	w := record.NewWriter(stdout, true, opt.LineBuffered)
-	if err := k.pass(ctx, inputs, w, stderr); err != nil {
+	// The documents are written as they came, header lines included.
+	common := opt.Common
+	common.NoHeader = true
+	out := stream.NewOutput("keep", common, stdout, stderr)
+	if err := k.pass(ctx, inputs, out); err != nil {
 		return err
 	}
-	return k.finish(w, stderr)
+	return k.finish(out.W, stderr)
 }
 
 func (k *keeper) finish(w *record.Writer, stderr io.Writer) error {

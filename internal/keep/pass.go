@@ -3,7 +3,6 @@ package keep
 import (
 	"bytes"
 	"context"
-	"io"
 	"unicode/utf8"
 
 	"github.com/neardup/neardup/internal/input"
@@ -42,8 +41,8 @@ const (
 type batch struct{ docs []doc }
 
 // pass reads the documents once: the first of two passes notes each
-// cluster's choice, the others write.
-func (k *keeper) pass(ctx context.Context, inputs []string, w *record.Writer, stderr io.Writer) (err error) {
+// cluster's choice, the others write to out.
+func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) (err error) {
 	var src stream.Source
 	if k.opt.Format == input.FormatFiles {
 		f := stream.NewFiles(inputs)
@@ -59,11 +58,10 @@ func (k *keeper) pass(ctx context.Context, inputs []string, w *record.Writer, st
 			err = src.Close()
 		}
 	}()
-	out := &stream.Output{Stage: "keep", Stderr: stderr, W: w}
-	if k.opt.Progress && !k.first {
-		stop := stream.StartProgress("keep", stderr, src, out.Records)
-		defer stop()
+	if !k.first {
+		defer out.Watch(src)()
 	}
+	w := out.W
 	k.docNo = 0
 	newWorker := func() stream.Worker {
 		return &worker{k: k, parser: input.NewDocParser(k.opt.IDField, k.opt.TextField)}
@@ -84,7 +82,7 @@ func (k *keeper) pass(ctx context.Context, inputs []string, w *record.Writer, st
 		out.Skip(r.Skipped, r.NSkipped)
 		return r.Err
 	}
-	if err := stream.Run(ctx, src, stream.Config{Jobs: k.opt.Jobs, SkipBad: k.opt.SkipBad}, newWorker, sink); err != nil {
+	if err := stream.Run(ctx, src, k.opt.Common, newWorker, sink); err != nil {
 		return err
 	}
 	if k.first {

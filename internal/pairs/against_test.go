@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -101,7 +102,7 @@ func TestAgainst(t *testing.T) {
 	}
 	for _, maxBucket := range []int{0, 10} {
 		want := againstBrute(old1+old2, batch, maxBucket)
-		opt := Options{Against: dir, MaxBucket: maxBucket, NoHeader: true}
+		opt := Options{Against: dir, MaxBucket: maxBucket, Common: stream.Common{NoHeader: true}}
 		mem, sorted := modes(t, opt, againstHeaders+batch)
 		if mem != want {
 			t.Errorf("max-bucket %d: memory mode: %d lines, want %d", maxBucket, strings.Count(mem, "\n"), strings.Count(want, "\n"))
@@ -115,11 +116,11 @@ func TestAgainst(t *testing.T) {
 		// The pairs of everything equal the pairs of the old documents
 		// and those of the batch with everything.
 		if maxBucket == 0 {
-			all, _, err := runStage(t, Options{NoHeader: true}, writeFile(t, "all.tsv", old1+old2+batch))
+			all, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}}, writeFile(t, "all.tsv", old1+old2+batch))
 			if err != nil {
 				t.Fatal(err)
 			}
-			oldOnly, _, err := runStage(t, Options{NoHeader: true}, writeFile(t, "old.tsv", old1+old2))
+			oldOnly, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}}, writeFile(t, "old.tsv", old1+old2))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -35,9 +36,7 @@ type Options struct {
 	// TempDir holds spilled runs ("" is the system's).
 	TempDir string
 
-	SkipBad  bool
-	NoHeader bool
-	Progress bool
+	stream.Common
 
 	// Hamming gives the Hamming scheme of band records that have no band
 	// header (hamming.go); a header with scheme=hamming gives it otherwise.
@@ -46,6 +45,17 @@ type Options struct {
 	// Against names a band index (bandindex) that the input, a batch of
 	// new band records, is paired with (against.go).
 	Against string
+}
+
+// Check validates the options; its errors are usage errors. Run calls it.
+func (o *Options) Check() error {
+	if o.Against != "" && o.Hamming != nil {
+		return status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+	}
+	if o.MaxBucket < 0 {
+		return status.Usagef("--max-bucket %d: want 0 (no cap) or more", o.MaxBucket)
+	}
+	return nil
 }
 
 // Header returns the stage's header line.
@@ -70,6 +80,9 @@ func (s *stats) report(w io.Writer, maxBucket int) {
 
 // Run reads band records and writes candidate pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
 	// The stage holds most of what it reads: let the heap grow by half of
 	// what is live before collecting, not by all of it, so that the peak
 	// stays near what is held (a quarter less at 250k documents for a few
@@ -82,16 +95,14 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	w := record.NewWriter(stdout, opt.NoHeader, false, opt.Header())
-	sc.OnHeader = w.Header
-	out := &stream.Output{Stage: "pairs", Stderr: stderr, W: w}
-	if opt.Progress {
-		stop := stream.StartProgress("pairs", stderr, src, out.Records)
-		defer stop()
-	}
+	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, opt.Header())
+	sc.OnHeader = out.W.Header
+	defer out.Watch(src)()
 	var st stats
+	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket) }
 	switch {
 	case opt.Against != "" && hamming != nil:
+		// The input's band header names a Hamming scheme.
 		return fmt.Errorf("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
 	case opt.Against != "":
 		err = runAgainst(ctx, opt, sc, out, &st)
@@ -103,7 +114,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	st.report(stderr, opt.MaxBucket)
 	return out.Finish()
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -89,7 +90,7 @@ func bruteForce(in string, maxBucket int) string {
 func TestSmall(t *testing.T) {
 	in := "k1\tb\nk2\ta\nk1\ta\nk1\tc\nk2\tb\nk3\td\n"
 	want := "a\tb\na\tc\nb\tc\n"
-	mem, sorted := modes(t, Options{NoHeader: true}, in)
+	mem, sorted := modes(t, Options{Common: stream.Common{NoHeader: true}}, in)
 	if mem != want || sorted != want {
 		t.Errorf("memory mode %q, sorted mode %q, want %q", mem, sorted, want)
 	}
@@ -128,7 +129,7 @@ func TestModesAgree(t *testing.T) {
 		if i%3 == 0 {
 			maxBucket = 1 + rng.IntN(6)
 		}
-		opt := Options{NoHeader: true, MaxBucket: maxBucket, MemoryBytes: int64(256 + rng.IntN(4000)), TempDir: t.TempDir()}
+		opt := Options{Common: stream.Common{NoHeader: true}, MaxBucket: maxBucket, MemoryBytes: int64(256 + rng.IntN(4000)), TempDir: t.TempDir()}
 		mem, sorted := modes(t, opt, in)
 		want := bruteForce(in, maxBucket)
 		if mem != want {
@@ -158,15 +159,15 @@ func TestSpills(t *testing.T) {
 	if runs < 10 {
 		t.Fatalf("the input makes about %d runs, want at least 10", runs)
 	}
-	out, _, err := runStage(t, Options{NoHeader: true, Sorted: true, MemoryBytes: 512, TempDir: t.TempDir()}, path)
+	out, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: true, MemoryBytes: 512, TempDir: t.TempDir()}, path)
 	if err != nil || out != want {
 		t.Fatalf("with spills: err %v, output differs from the brute-force answer: %v", err, out != want)
 	}
 	notDir := writeFile(t, "not-a-dir", "")
-	if _, _, err := runStage(t, Options{NoHeader: true, Sorted: true, MemoryBytes: 512, TempDir: notDir}, path); err == nil {
+	if _, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: true, MemoryBytes: 512, TempDir: notDir}, path); err == nil {
 		t.Errorf("memory 512: no spill attempted (a temporary directory that is a file went unnoticed)")
 	}
-	if out, _, err := runStage(t, Options{NoHeader: true, Sorted: true, TempDir: notDir}, path); err != nil || out != want {
+	if out, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: true, TempDir: notDir}, path); err != nil || out != want {
 		t.Errorf("default memory: err %v (a spill was attempted?), output equal %v", err, out == want)
 	}
 }
@@ -187,7 +188,7 @@ func TestMaxBucket(t *testing.T) {
 		if sorted {
 			input = sortByKey(in)
 		}
-		out, stderr, err := runStage(t, Options{NoHeader: true, MaxBucket: 3, Sorted: sorted}, writeFile(t, "keys.tsv", input))
+		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, MaxBucket: 3, Sorted: sorted}, writeFile(t, "keys.tsv", input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +204,7 @@ func TestMaxBucket(t *testing.T) {
 func TestDuplicatesReported(t *testing.T) {
 	in := "k\ta\nk\tb\nk\ta\n"
 	for _, sorted := range []bool{false, true} {
-		out, stderr, err := runStage(t, Options{NoHeader: true, Sorted: sorted}, writeFile(t, "keys.tsv", in))
+		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: sorted}, writeFile(t, "keys.tsv", in))
 		if err != nil || out != "a\tb\n" || !strings.Contains(stderr, "1 repeated (key, id) record(s) ignored") {
 			t.Errorf("sorted %v: out %q, stderr %q, err %v", sorted, out, stderr, err)
 		}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"github.com/neardup/neardup/internal/status"
 	"strconv"
 )
 
@@ -19,8 +20,8 @@ func (p Pos) String() string {
 	return p.File + ":" + strconv.FormatInt(p.Line, 10)
 }
 
-// Error is a problem with the input at a known place. Stages stop on it with
-// exit status 2 (or skip the line under --skip-bad).
+// Error is a problem with the input at a known place. Stages stop on it, as
+// on bad input (or skip the line under --skip-bad).
 type Error struct {
 	Pos Pos
 	Msg string
@@ -28,8 +29,8 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
-// ExitCode makes bad input exit with status 2.
-func (e *Error) ExitCode() int { return 2 }
+// Class makes an Error bad input.
+func (e *Error) Class() status.Class { return status.BadInput }
 
 // Errorf returns an *Error at pos.
 func Errorf(pos Pos, format string, args ...any) *Error {

@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"errors"
+	"github.com/neardup/neardup/internal/status"
 	"reflect"
 	"strings"
 	"testing"
@@ -152,8 +153,8 @@ func TestHeaderSet(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("conflict message\n got %s\nwant %s", err, want)
 	}
-	if re.ExitCode() != 2 {
-		t.Errorf("ExitCode() = %d, want 2", re.ExitCode())
+	if re.Class() != status.BadInput {
+		t.Errorf("Class() = %d, want BadInput", re.Class())
 	}
 
 	if h, ok := s.Get("shingle"); !ok || h.String() != sh9.String() {

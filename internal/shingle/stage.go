@@ -9,6 +9,7 @@ import (
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -30,12 +31,16 @@ type StageOptions struct {
 	Format             string
 	IDField, TextField string
 	// Counts writes h:c with the number of occurrences of each shingle.
-	Counts       bool
-	Jobs         int
-	SkipBad      bool
-	NoHeader     bool
-	LineBuffered bool
-	Progress     bool
+	Counts bool
+	stream.Common
+}
+
+// Check validates the options; its errors are usage errors. Run calls it.
+func (o *StageOptions) Check() error {
+	if o.Shingle.K < 1 {
+		return status.Usagef("-k %d: want at least 1", o.Shingle.K)
+	}
+	return nil
 }
 
 // Header returns the header line the stage writes.
@@ -69,6 +74,9 @@ func FormatOf(name string) string { return input.FormatOf(name) }
 // Run reads documents from the named inputs (standard input when there are
 // none) and writes shingle records to stdout.
 func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
 	var src stream.Source
 	unit := "line"
 	if opt.Format == FormatFiles {
@@ -80,22 +88,14 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 		src = stream.NewLines(inputs)
 	}
 	defer src.Close()
-	out := &stream.Output{
-		Stage:  "shingle",
-		Unit:   unit,
-		Stderr: stderr,
-		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.Header()),
-	}
-	if opt.Progress {
-		stop := stream.StartProgress("shingle", stderr, src, out.Records)
-		defer stop()
-	}
-	newWorker := func() stream.Worker { return NewWorker(&opt) }
-	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink)
-	if err != nil {
-		return err
-	}
-	return out.Finish()
+	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
+	out.Unit = unit
+	return out.RunPool(ctx, src, Workers(&opt))
+}
+
+// Workers returns the factory of the stage's workers.
+func Workers(opt *StageOptions) stream.WorkerFactory {
+	return func() stream.Worker { return NewWorker(opt) }
 }
 
 // NewWorker returns the stage's worker: it turns a chunk of document lines

@@ -10,6 +10,7 @@ import (
 	"github.com/neardup/neardup/internal/docfreq"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -35,14 +36,14 @@ func (o *Options) weight() (simhash.Weight, error) {
 
 func (o *Options) checkSimHash() error {
 	if f := o.fingerprintBits(); f != 64 && f != 128 {
-		return fmt.Errorf("-f %d: want 64 or 128", f)
+		return status.Usagef("-f %d: want 64 or 128", f)
 	}
 	w, err := o.weight()
 	if err != nil {
-		return fmt.Errorf("--weight: %v", err)
+		return status.Usagef("--weight: %v", err)
 	}
 	if (w == simhash.IDF) != (o.DF != "") {
-		return fmt.Errorf("--weight idf reads a document-frequency table (--df FILE, written by docfreq), and only idf does")
+		return status.Usagef("--weight idf reads a document-frequency table (--df FILE, written by docfreq), and only idf does")
 	}
 	return nil
 }
@@ -101,38 +102,26 @@ func runSimHash(ctx context.Context, opt Options, inputs []string, stdout, stder
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	var noCounts sync.Once
-	out := &stream.Output{
-		Stage:  "sketch",
-		Stderr: stderr,
-		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.simHashHeader(df)),
-		CheckHeader: func(h record.Header, pos record.Pos) error {
-			if h.Stage != "shingle" {
-				return nil
-			}
-			if c, _ := h.Get("counts"); c == "no" && weight != simhash.Binary {
-				noCounts.Do(func() {
-					fmt.Fprintf(stderr, "sketch: %s: the shingles have no counts (shingle --counts): every feature weighs as if it occurred once\n", pos)
-				})
-			}
-			if df != nil {
-				return checkDFShingles(df, opt.DF, h, pos)
-			}
+	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.simHashHeader(df))
+	out.CheckHeader = func(h record.Header, pos record.Pos) error {
+		if h.Stage != "shingle" {
 			return nil
-		},
-	}
-	if opt.Progress {
-		stop := stream.StartProgress("sketch", stderr, src, out.Records)
-		defer stop()
+		}
+		if c, _ := h.Get("counts"); c == "no" && weight != simhash.Binary {
+			noCounts.Do(func() {
+				fmt.Fprintf(stderr, "sketch: %s: the shingles have no counts (shingle --counts): every feature weighs as if it occurred once\n", pos)
+			})
+		}
+		if df != nil {
+			return checkDFShingles(df, opt.DF, h, pos)
+		}
+		return nil
 	}
 	f := opt.fingerprintBits()
-	newWorker := func() stream.Worker {
+	return out.RunPool(ctx, src, func() stream.Worker {
 		s, _ := simhash.New(f, opt.Seed, weight)
 		return &simWorker{skipBad: opt.SkipBad, s: s, df: df, counts: make([]uint32, 0, 256)}
-	}
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
-	return out.Finish()
+	})
 }
 
 type simWorker struct {

@@ -11,12 +11,12 @@ package sketch
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -44,32 +44,28 @@ type Options struct {
 	Weight string
 	DF     string
 
-	Jobs         int
-	SkipBad      bool
-	NoHeader     bool
-	LineBuffered bool
-	Progress     bool
+	stream.Common
 }
 
-// Check validates the options.
+// Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
 	switch o.Method {
 	case MinHash, OPH:
 		if o.N < 1 || o.N > 1<<16 {
-			return fmt.Errorf("-n %d: want 1 to 65536", o.N)
+			return status.Usagef("-n %d: want 1 to 65536", o.N)
 		}
 	case BottomK:
 		if o.S < 1 {
-			return fmt.Errorf("-s %d: want at least 1", o.S)
+			return status.Usagef("-s %d: want at least 1", o.S)
 		}
 	case ModM:
 		if o.M < 1 {
-			return fmt.Errorf("-m %d: want at least 1", o.M)
+			return status.Usagef("-m %d: want at least 1", o.M)
 		}
 	case SimHash:
 		return o.checkSimHash()
 	default:
-		return fmt.Errorf("unknown method %q: want minhash, oph, bottomk, modm or simhash", o.Method)
+		return status.Usagef("unknown method %q: want minhash, oph, bottomk, modm or simhash", o.Method)
 	}
 	return nil
 }
@@ -143,25 +139,14 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
-	out := &stream.Output{
-		Stage:  "sketch",
-		Stderr: stderr,
-		W:      record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered, opt.Header()),
-	}
-	if opt.Progress {
-		stop := stream.StartProgress("sketch", stderr, src, out.Records)
-		defer stop()
-	}
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, Workers(&opt), out.Sink); err != nil {
-		return err
-	}
-	return out.Finish()
+	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.Header())
+	return out.RunPool(ctx, src, Workers(&opt))
 }
 
 // Workers returns the factory of the stage's workers, which turn chunks of
 // shingle records into sketch records; the workers share the hash family.
 // The Beam pipeline runs them too.
-func Workers(opt *Options) func() stream.Worker {
+func Workers(opt *Options) stream.WorkerFactory {
 	var family *minhash.Family
 	if opt.Method == MinHash {
 		family = minhash.NewFamily(opt.N, opt.Seed)

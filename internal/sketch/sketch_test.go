@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -100,7 +101,7 @@ func TestMethods(t *testing.T) {
 // TestEmptyDocument: a document without shingles has size 0 and, for
 // signatures, Empty at every position.
 func TestEmptyDocument(t *testing.T) {
-	out, _, err := run(t, Options{Method: MinHash, N: 3, NoHeader: true}, writeFile(t, "s.tsv", "empty\t\n"))
+	out, _, err := run(t, Options{Method: MinHash, N: 3, Common: stream.Common{NoHeader: true}}, writeFile(t, "s.tsv", "empty\t\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestJobsDeterministic(t *testing.T) {
 	path := writeFile(t, "s.tsv", in)
 	var first string
 	for _, jobs := range []int{1, 2, 5} {
-		out, _, err := run(t, Options{Method: MinHash, N: 32, Seed: 1, Jobs: jobs}, path)
+		out, _, err := run(t, Options{Method: MinHash, N: 32, Seed: 1, Common: stream.Common{Jobs: jobs}}, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +144,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("input %q: error %v, want %q", c.in, err, c.want)
 		}
 	}
-	out, stderr, err := run(t, Options{Method: MinHash, N: 2, SkipBad: true, NoHeader: true},
+	out, stderr, err := run(t, Options{Method: MinHash, N: 2, Common: stream.Common{SkipBad: true, NoHeader: true}},
 		writeFile(t, "s.tsv", "a\tzz\nb\t0000000000000001\n"))
 	if err != nil || !strings.HasPrefix(out, "b\t1\t") || !strings.Contains(stderr, "s.tsv:1:") {
 		t.Errorf("--skip-bad: out %q, stderr %q, err %v; want b's record and the skipped line named", out, stderr, err)

@@ -21,7 +21,11 @@ type Output struct {
 	CheckHeader func(h record.Header, pos record.Pos) error
 	// Unit names what a skipped input is in the report ("line" if empty).
 	Unit string
+	// Summary, if set, writes the stage's own report on Stderr when the
+	// output is finished, before the count of skipped lines.
+	Summary func(stderr io.Writer)
 
+	opt      Common
 	records  atomic.Int64
 	skipped  int64
 	reported int
@@ -67,24 +71,21 @@ func (o *Output) Skip(errs []*record.Error, n int64) {
 // Records returns how many records have been taken so far.
 func (o *Output) Records() int64 { return o.records.Load() }
 
-// CounterWriter is a standard error that wants Hadoop Streaming counters:
-// the command line wraps standard error in one when --counters is given.
-type CounterWriter interface {
-	io.Writer
-	WantsCounters() bool
-}
-
-// Counter writes a Hadoop Streaming counter line,
-// "reporter:counter:neardup,STAGE NAME,N", when Stderr wants counters.
-func (o *Output) Counter(name string, n int64) {
-	if cw, ok := o.Stderr.(CounterWriter); ok && cw.WantsCounters() {
-		fmt.Fprintf(cw, "reporter:counter:neardup,%s %s,%d\n", o.Stage, name, n)
+// counter writes a Hadoop Streaming counter line,
+// "reporter:counter:neardup,STAGE NAME,N", when the options ask for them.
+func (o *Output) counter(name string, n int64) {
+	if o.opt.Counters {
+		fmt.Fprintf(o.Stderr, "reporter:counter:neardup,%s %s,%d\n", o.Stage, name, n)
 	}
 }
 
-// Finish reports the number of skipped lines, flushes the output and
-// writes the counters: records in and out, lines skipped.
+// Finish writes the stage's summary, reports the number of skipped lines,
+// flushes the output and writes the counters: records in and out, lines
+// skipped.
 func (o *Output) Finish() error {
+	if o.Summary != nil {
+		o.Summary(o.Stderr)
+	}
 	unit := o.Unit
 	if unit == "" {
 		unit = "line"
@@ -93,9 +94,9 @@ func (o *Output) Finish() error {
 		fmt.Fprintf(o.Stderr, "%s: skipped %d bad %s(s)\n", o.Stage, o.skipped, unit)
 	}
 	err := o.W.Close()
-	o.Counter("records in", o.records.Load())
-	o.Counter("records out", o.W.Records())
-	o.Counter("bad "+unit+"s skipped", o.skipped)
+	o.counter("records in", o.records.Load())
+	o.counter("records out", o.W.Records())
+	o.counter("bad "+unit+"s skipped", o.skipped)
 	return err
 }
 

@@ -9,10 +9,10 @@ import (
 // ProgressInterval is how often progress is reported.
 const ProgressInterval = time.Second
 
-// StartProgress reports on w, every ProgressInterval, how much of src has
+// startProgress reports on w, every ProgressInterval, how much of src has
 // been read, how many records taken (by records) and the rate. The returned
 // function stops it and prints a final line.
-func StartProgress(stage string, w io.Writer, src Source, records func() int64) (stop func()) {
+func startProgress(stage string, w io.Writer, src Source, records func() int64) (stop func()) {
 	start := time.Now()
 	quit := make(chan struct{})
 	finished := make(chan struct{})

@@ -6,25 +6,17 @@ import (
 	"sync"
 )
 
-// Config says how to run a pool.
-type Config struct {
-	// Jobs is the number of workers; 0 means GOMAXPROCS.
-	Jobs int
-	// SkipBad lets workers skip bad lines (they are counted in the results).
-	SkipBad bool
-}
-
 // Worker turns a chunk into a result. Each worker goroutine gets its own
 // Worker from the factory, so a Worker may keep scratch buffers.
 type Worker interface {
 	Process(c *Chunk, r *Result)
 }
 
-// Run reads chunks from src, hands them to workers made by newWorker, and
-// calls sink with each result in input order. It stops at the first error
+// Run reads chunks from src, hands them to opt.Jobs workers made by
+// newWorker, and calls sink with each result in input order. It stops at the first error
 // from src or sink and returns it; a result's Err is the sink's to handle.
-func Run(ctx context.Context, src Source, cfg Config, newWorker func() Worker, sink func(*Result) error) error {
-	jobs := cfg.Jobs
+func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, sink func(*Result) error) error {
+	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}

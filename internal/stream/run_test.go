@@ -49,7 +49,7 @@ func runEcho(files []file, jobs int, skipBad bool) (string, string, error) {
 	var out, stderr bytes.Buffer
 	// Line-buffered, so that what was written before an error shows.
 	o := &Output{Stage: "test", W: record.NewWriter(&out, false, true, record.NewHeader("test")), Stderr: &stderr}
-	err := Run(context.Background(), src, Config{Jobs: jobs, SkipBad: skipBad}, echoWorkers(skipBad), o.Sink)
+	err := Run(context.Background(), src, Common{Jobs: jobs, SkipBad: skipBad}, echoWorkers(skipBad), o.Sink)
 	if err == nil {
 		err = o.Finish()
 	}
@@ -123,7 +123,7 @@ func TestRunSinkError(t *testing.T) {
 	for _, jobs := range []int{1, 2, 8} {
 		src := testLines([]file{{"a", numbered("a", 200)}}, iotest.OneByteReader)
 		calls := 0
-		err := Run(context.Background(), src, Config{Jobs: jobs}, echoWorkers(false), func(r *Result) error {
+		err := Run(context.Background(), src, Common{Jobs: jobs}, echoWorkers(false), func(r *Result) error {
 			calls++
 			if r.Seq != calls-1 {
 				t.Errorf("-j %d: result %d given as call %d", jobs, r.Seq, calls)
@@ -144,7 +144,7 @@ func TestRunSourceError(t *testing.T) {
 	src := testLines([]file{{"a", numbered("a", 20)}}, iotest.OneByteReader)
 	src.names = append(src.names, "missing")
 	calls := 0
-	err := Run(context.Background(), src, Config{Jobs: 2}, echoWorkers(false), func(r *Result) error {
+	err := Run(context.Background(), src, Common{Jobs: 2}, echoWorkers(false), func(r *Result) error {
 		calls++
 		return nil
 	})
@@ -162,7 +162,7 @@ func TestRunCancel(t *testing.T) {
 	src := testLines([]file{{"a", numbered("a", 500)}}, iotest.OneByteReader)
 	defer src.Close()
 	calls := 0
-	err := Run(ctx, src, Config{Jobs: 2}, echoWorkers(false), func(r *Result) error {
+	err := Run(ctx, src, Common{Jobs: 2}, echoWorkers(false), func(r *Result) error {
 		calls++
 		if calls == 2 {
 			cancel()

@@ -54,8 +54,10 @@ func runAttach(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	file, values := joinFile(&opt)
 	// The header is always written: verify --sorted needs it, and every
 	// other stage refuses attached pairs by it.
-	w := record.NewWriter(stdout, false, opt.LineBuffered, record.NewHeader(record.AttachStage, "values", values))
-	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	common := opt.Common
+	common.NoHeader = false
+	out := stream.NewOutput("verify", common, stdout, stderr, record.NewHeader(record.AttachStage, "values", values))
+	w := out.W
 	main := stream.NewLines(inputs)
 	side := newSideReader(file)
 	src := &joinSource{main: main, side: side, copies: true,
@@ -75,12 +77,9 @@ func runAttach(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	if _, err := sideHeaders(side, w); err != nil {
 		return err
 	}
-	if opt.Progress {
-		stop := stream.StartProgress("verify", stderr, src, out.Records)
-		defer stop()
-	}
+	defer out.Watch(src)()
 	newWorker := func() stream.Worker { return &attachWorker{opt: &opt, file: file} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, joinSink(w, out)); err != nil {
+	if err := stream.Run(ctx, src, opt.Common, newWorker, joinSink(w, out)); err != nil {
 		return err
 	}
 	return out.Finish()

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/status"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -46,7 +47,7 @@ func shingleOptions(headers []stream.HeaderAt, custom *shingle.Stopwords) (shing
 // needed is nil), shingles them again and returns their shingle sets.
 func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed map[string]struct{}) (*store.Store, error) {
 	d := opt.Documents
-	stage := &shingle.StageOptions{Shingle: so, Format: d.Format, IDField: d.IDField, TextField: d.TextField, SkipBad: opt.SkipBad}
+	stage := &shingle.StageOptions{Shingle: so, Format: d.Format, IDField: d.IDField, TextField: d.TextField, Common: stream.Common{SkipBad: opt.SkipBad}}
 	if d.Format == shingle.FormatFiles && needed != nil {
 		return loadFiles(ctx, opt, stage, needed)
 	}
@@ -72,7 +73,7 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 		return r.Err
 	}
 	newWorker := func() stream.Worker { return &documentWorker{w: shingle.NewWorker(stage), needed: needed} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, sink); err != nil {
+	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -182,9 +183,11 @@ func under(path string, roots []string) bool {
 	return false
 }
 
-// usageError is a mismatch between the command line and the input: exit
-// status 2.
+// usageError is a mismatch between the command line and the input: bad
+// input, which the command or the data must change to mend.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
-func (e *usageError) ExitCode() int { return 2 }
+
+// Class makes a mismatch bad input.
+func (e *usageError) Class() status.Class { return status.BadInput }

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -89,8 +88,7 @@ func loadFingerprints(ctx context.Context, opt *Options, w *record.Writer, out *
 		}
 		return r.Err
 	}
-	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad},
-		func() stream.Worker { return &simLoadWorker{skipBad: opt.SkipBad} }, sink)
+	err := stream.Run(ctx, src, opt.Common, func() stream.Worker { return &simLoadWorker{skipBad: opt.SkipBad} }, sink)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -98,14 +96,8 @@ func loadFingerprints(ctx context.Context, opt *Options, w *record.Writer, out *
 }
 
 func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if opt.Sketches == "" || opt.Shingles != "" {
-		return fmt.Errorf("--hamming scores fingerprints: give --sketches FILE of simhash sketches")
-	}
-	if opt.MaxDistance < 0 {
-		return fmt.Errorf("--hamming %d: want a distance of 0 bits or more", opt.MaxDistance)
-	}
-	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
-	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	out := stream.NewOutput("verify", opt.Common, stdout, stderr)
+	w := out.W
 	st, _, err := loadFingerprints(ctx, &opt, w, out)
 	if err != nil {
 		return err
@@ -113,15 +105,7 @@ func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stder
 	w.SetOwn(record.NewHeader("verify", "measure", "hamming", "max-distance", strconv.Itoa(opt.MaxDistance)))
 	src := stream.NewLines(inputs)
 	defer src.Close()
-	if opt.Progress {
-		stop := stream.StartProgress("verify", stderr, src, out.Records)
-		defer stop()
-	}
-	newWorker := func() stream.Worker { return &hammingWorker{opt: &opt, st: st} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
-	return out.Finish()
+	return out.RunPool(ctx, src, func() stream.Worker { return &hammingWorker{opt: &opt, st: st} })
 }
 
 type hammingWorker struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/status"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -119,9 +120,9 @@ func TestJoinMatchesMemory(t *testing.T) {
 	for _, pb := range []int{saved, 300} {
 		pieceBytes = pb
 		for _, opt := range []Options{
-			{Shingles: sfile, Threshold: 0.3, Jobs: 1},
-			{Shingles: sfile, Threshold: 0.5, Containment: true, Jobs: 3},
-			{Shingles: sfile, Threshold: 0, Jobs: 2},
+			{Shingles: sfile, Threshold: 0.3, Common: stream.Common{Jobs: 1}},
+			{Shingles: sfile, Threshold: 0.5, Containment: true, Common: stream.Common{Jobs: 3}},
+			{Shingles: sfile, Threshold: 0, Common: stream.Common{Jobs: 2}},
 		} {
 			want, _, err := run(t, opt, writeFile(t, "p.tsv", pairs))
 			if err != nil {
@@ -156,7 +157,7 @@ func TestJoinDeterministic(t *testing.T) {
 	pieceBytes = 500
 	var first [2]string
 	for _, jobs := range []int{1, 4} {
-		a, out := joinRun(t, Options{Shingles: sfile, Threshold: 0.2, Jobs: jobs}, pairs)
+		a, out := joinRun(t, Options{Shingles: sfile, Threshold: 0.2, Common: stream.Common{Jobs: jobs}}, pairs)
 		if jobs == 1 {
 			first = [2]string{a, out}
 		} else if a != first[0] || out != first[1] {
@@ -214,7 +215,7 @@ func TestAttachedRecord(t *testing.T) {
 	}
 	// Scored from there, a pair written either way round comes out as
 	// idA < idB.
-	out, _, err = run(t, Options{Shingles: shingles, Sorted: true, Threshold: 0, NoHeader: true}, writeFile(t, "a.tsv", sortByKey(want)))
+	out, _, err = run(t, Options{Shingles: shingles, Sorted: true, Threshold: 0, Common: stream.Common{NoHeader: true}}, writeFile(t, "a.tsv", sortByKey(want)))
 	wantScored := "a\tb\t0.000000\na\tb\t0.000000\nb\te\t0.000000\na\te\t0.000000\n"
 	if err != nil || out != wantScored {
 		t.Errorf("scored\n%q, %v\nwant\n%q", out, err, wantScored)
@@ -233,30 +234,30 @@ func TestJoinBadInput(t *testing.T) {
 		side   string // replaces handShingles when set
 		input  string
 		want   string
-		status int
+		status status.Class
 	}{
 		{"pairs out of order", Options{Attach: true}, "", "b\tc\na\tb\n",
-			"p.tsv:2: id a comes after b (line 1): verify --attach needs pairs sorted by their first id (LC_ALL=C sort -t$'\\t' -k1,1)", 2},
+			"p.tsv:2: id a comes after b (line 1): verify --attach needs pairs sorted by their first id (LC_ALL=C sort -t$'\\t' -k1,1)", status.BadInput},
 		{"file out of order", Options{Attach: true}, "b\t\na\t\n", "b\tc\n",
-			"s.tsv:2: id a comes after b (line 1): the file must be sorted by id", 2},
+			"s.tsv:2: id a comes after b (line 1): the file must be sorted by id", status.BadInput},
 		{"file out of order before a needed id", Options{Attach: true}, "a\t\nc\t\nb\t\n", "b\tc\n",
-			"p.tsv:1: id b is not in " + "SIDE" + " (or the file is not sorted by id)", 2},
-		{"file out of order, skipping", Options{Attach: true, SkipBad: true}, "a\t\nc\t\nb\t\n", "b\tc\n",
-			"s.tsv:3: id b comes after c (line 2)", 2},
+			"p.tsv:1: id b is not in " + "SIDE" + " (or the file is not sorted by id)", status.BadInput},
+		{"file out of order, skipping", Options{Attach: true, Common: stream.Common{SkipBad: true}}, "a\t\nc\t\nb\t\n", "b\tc\n",
+			"s.tsv:3: id b comes after c (line 2)", status.BadInput},
 		{"repeated id", Options{Attach: true}, "a\t\nb\t\nb\t\nc\t\n", "c\ta\n",
-			"s.tsv:3: id b appears more than once (also at line 2)", 2},
-		{"unknown id", Options{Attach: true}, "", "a\tb\nd\ta\n", "p.tsv:2: id d is not in " + shingles, 2},
-		{"bad side record", Options{Attach: true}, "a\t12\n", "a\tb\n", "s.tsv:1: hash 1: want 16 hex digits", 2},
-		{"self pair", Options{Attach: true}, "", "a\ta\n", "p.tsv:1: a pair of a with itself", 2},
-		{"attached twice", Options{Attach: true}, "", attached, "p.tsv:1: the input holds attached pairs", 2},
-		{"attached to verify", Options{}, "", attached, "p.tsv:1: the input holds attached pairs (#neardup stage=attach values=shingles), written by verify --attach: only verify --sorted reads them", 2},
-		{"pairs to --sorted", Options{Sorted: true}, "", "a\tb\n", "p.tsv: no #neardup stage=attach header before the first record: verify --sorted reads attached pairs", 2},
+			"s.tsv:3: id b appears more than once (also at line 2)", status.BadInput},
+		{"unknown id", Options{Attach: true}, "", "a\tb\nd\ta\n", "p.tsv:2: id d is not in " + shingles, status.BadInput},
+		{"bad side record", Options{Attach: true}, "a\t12\n", "a\tb\n", "s.tsv:1: hash 1: want 16 hex digits", status.BadInput},
+		{"self pair", Options{Attach: true}, "", "a\ta\n", "p.tsv:1: a pair of a with itself", status.BadInput},
+		{"attached twice", Options{Attach: true}, "", attached, "p.tsv:1: the input holds attached pairs", status.BadInput},
+		{"attached to verify", Options{}, "", attached, "p.tsv:1: the input holds attached pairs (#neardup stage=attach values=shingles), written by verify --attach: only verify --sorted reads them", status.BadInput},
+		{"pairs to --sorted", Options{Sorted: true}, "", "a\tb\n", "p.tsv: no #neardup stage=attach header before the first record: verify --sorted reads attached pairs", status.BadInput},
 		{"attached out of order", Options{Sorted: true}, "", attached + "a\tc\t0\t\n",
-			"p.tsv:3: id a comes after b (line 2): verify --sorted needs attached pairs sorted by their first field", 2},
-		{"unknown second id", Options{Sorted: true}, "", "#neardup stage=attach values=shingles\nzz\ta\t0\t\n", "p.tsv:2: id zz is not in", 2},
-		{"wrong size", Options{Sorted: true}, "", "#neardup stage=attach values=shingles\nb\ta\t3\t" + hexSet(1, 2) + "\n", "p.tsv:2: size 3, but 2 shingle hashes follow", 2},
-		{"short attached pair", Options{Sorted: true}, "", "#neardup stage=attach values=shingles\nb\ta\n", "p.tsv:2: want idB TAB idA TAB size TAB values (an attached pair), found 2 fields", 2},
-		{"mixed", Options{Sorted: true}, "", attached + "#neardup stage=attach values=sketches\n", "p.tsv:3: attached pairs with header", 2},
+			"p.tsv:3: id a comes after b (line 2): verify --sorted needs attached pairs sorted by their first field", status.BadInput},
+		{"unknown second id", Options{Sorted: true}, "", "#neardup stage=attach values=shingles\nzz\ta\t0\t\n", "p.tsv:2: id zz is not in", status.BadInput},
+		{"wrong size", Options{Sorted: true}, "", "#neardup stage=attach values=shingles\nb\ta\t3\t" + hexSet(1, 2) + "\n", "p.tsv:2: size 3, but 2 shingle hashes follow", status.BadInput},
+		{"short attached pair", Options{Sorted: true}, "", "#neardup stage=attach values=shingles\nb\ta\n", "p.tsv:2: want idB TAB idA TAB size TAB values (an attached pair), found 2 fields", status.BadInput},
+		{"mixed", Options{Sorted: true}, "", attached + "#neardup stage=attach values=sketches\n", "p.tsv:3: attached pairs with header", status.BadInput},
 	} {
 		opt := c.opt
 		opt.Shingles = shingles
@@ -269,8 +270,8 @@ func TestJoinBadInput(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 			continue
 		}
-		if ec, ok := err.(interface{ ExitCode() int }); !ok || ec.ExitCode() != c.status {
-			t.Errorf("%s: error %v has no exit status %d", c.name, err, c.status)
+		if cl := status.Of(err); cl != c.status {
+			t.Errorf("%s: error %v is of class %d, want %d", c.name, err, cl, c.status)
 		}
 	}
 	// Sketches attached, shingles given.
@@ -285,11 +286,11 @@ func TestJoinBadInput(t *testing.T) {
 // and counted; the order of the input is not negotiable.
 func TestJoinSkipBad(t *testing.T) {
 	shingles := writeFile(t, "s.tsv", handShingles)
-	out, stderr, err := run(t, Options{Shingles: shingles, Attach: true, SkipBad: true}, writeFile(t, "p.tsv", "a\tb\nab\tc\nb\nc\ta\n"))
+	out, stderr, err := run(t, Options{Shingles: shingles, Attach: true, Common: stream.Common{SkipBad: true}}, writeFile(t, "p.tsv", "a\tb\nab\tc\nb\nc\ta\n"))
 	if err != nil || strings.Count(out, "\n") != 3 || !strings.Contains(stderr, "skipped 2 bad line(s)") || !strings.Contains(stderr, "p.tsv:2: id ab is not in") {
 		t.Errorf("got %q, %q, %v", out, stderr, err)
 	}
-	_, _, err = run(t, Options{Shingles: shingles, Attach: true, SkipBad: true}, writeFile(t, "p.tsv", "b\tc\na\tb\n"))
+	_, _, err = run(t, Options{Shingles: shingles, Attach: true, Common: stream.Common{SkipBad: true}}, writeFile(t, "p.tsv", "b\tc\na\tb\n"))
 	if err == nil || !strings.Contains(err.Error(), "p.tsv:2: id a comes after b") {
 		t.Errorf("out of order under --skip-bad: %v", err)
 	}

@@ -101,8 +101,7 @@ func load(ctx context.Context, name string, sketches bool, needed map[string]str
 		}
 		return r.Err
 	}
-	err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad},
-		func() stream.Worker { return &loadWorker{sketches: sketches, skipBad: opt.SkipBad, needed: needed} }, sink)
+	err := stream.Run(ctx, src, opt.Common, func() stream.Worker { return &loadWorker{sketches: sketches, skipBad: opt.SkipBad, needed: needed} }, sink)
 	if err != nil {
 		return nil, nil, err
 	}

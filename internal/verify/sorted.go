@@ -45,8 +45,8 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	src := &joinSource{main: main, side: side,
 		order: "id %s comes after %s (line %d): verify --sorted needs attached pairs sorted by their first field (LC_ALL=C sort -t$'\\t' -k1,1)"}
 	defer src.Close()
-	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
-	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	out := stream.NewOutput("verify", opt.Common, stdout, stderr)
+	w := out.W
 	hs, err := sideHeaders(side, w)
 	if err != nil {
 		return err
@@ -58,10 +58,7 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 		}
 	}
 	w.SetOwn(Header(m.name(), opt.Threshold, opt.Containment))
-	if opt.Progress {
-		stop := stream.StartProgress("verify", stderr, src, out.Records)
-		defer stop()
-	}
+	defer out.Watch(src)()
 	sink := joinSink(w, out)
 	// The attach header is the intermediate record's, not the pipeline's:
 	// it is checked and dropped, so that the output's headers are those
@@ -81,7 +78,7 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 		return sink(r)
 	}
 	newWorker := func() stream.Worker { return &sortedWorker{opt: &opt, file: file, m: m} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, filtered); err != nil {
+	if err := stream.Run(ctx, src, opt.Common, newWorker, filtered); err != nil {
 		return err
 	}
 	return out.Finish()

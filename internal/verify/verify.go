@@ -16,6 +16,7 @@ import (
 
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/store"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -49,11 +50,36 @@ type Options struct {
 	// documents to load; past it every document of the file is loaded.
 	MemoryBytes int64
 
-	Jobs         int
-	SkipBad      bool
-	NoHeader     bool
-	LineBuffered bool
-	Progress     bool
+	stream.Common
+}
+
+// Check validates the options; its errors are usage errors. Run calls it.
+func (o *Options) Check() error {
+	if o.Attach && o.Sorted {
+		return status.Usagef("--attach and --sorted are the two steps of one join, with a sort between them: give one")
+	}
+	if o.Hamming {
+		if o.Attach || o.Sorted {
+			return status.Usagef("--hamming needs only the fingerprints of each pair: verify --hamming holds them, never --attach or --sorted")
+		}
+		if o.Sketches == "" || o.Shingles != "" || o.Containment {
+			return status.Usagef("--hamming scores SimHash fingerprints: give --sketches FILE, without --shingles or --containment")
+		}
+		if o.MaxDistance < 0 {
+			return status.Usagef("--hamming %d: want a distance of 0 bits or more", o.MaxDistance)
+		}
+	}
+	if o.Documents != nil {
+		if o.Shingles != "" || o.Sketches != "" || o.Hamming || o.Attach || o.Sorted {
+			return status.Usagef("--documents scores pairs from the documents themselves: give it without --shingles, --sketches, --hamming, --attach or --sorted")
+		}
+	} else if (o.Shingles == "") == (o.Sketches == "") {
+		return status.Usagef("give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)")
+	}
+	if o.Threshold < 0 || o.Threshold > 1 {
+		return status.Usagef("--threshold %g: want a similarity between 0 and 1", o.Threshold)
+	}
+	return nil
 }
 
 // doc is what a measure scores: a document's shingle hashes (ascending)
@@ -180,24 +206,12 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	// stays near what is held (a quarter less at 250k documents for a few
 	// percent more time).
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	if opt.Hamming {
-		return runHamming(ctx, opt, inputs, stdout, stderr)
-	}
-	given := 0
-	for _, g := range []bool{opt.Shingles != "", opt.Sketches != "", opt.Documents != nil} {
-		if g {
-			given++
-		}
-	}
-	if given != 1 {
-		return fmt.Errorf("give one of --shingles FILE, --sketches FILE and --documents FILE")
-	}
-	if opt.Documents != nil && (opt.Attach || opt.Sorted) {
-		return fmt.Errorf("--attach and --sorted join with a --shingles or --sketches file, not --documents")
+	if err := opt.Check(); err != nil {
+		return err
 	}
 	switch {
-	case opt.Attach && opt.Sorted:
-		return fmt.Errorf("--attach and --sorted are the two steps of one join: give one")
+	case opt.Hamming:
+		return runHamming(ctx, opt, inputs, stdout, stderr)
 	case opt.Attach:
 		return runAttach(ctx, opt, inputs, stdout, stderr)
 	case opt.Sorted:
@@ -206,8 +220,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	// The writer needs the stage's header, which names the measure; the
 	// measure is known once the file is loaded, so the writer is made with
 	// a header filled in afterwards.
-	w := record.NewWriter(stdout, opt.NoHeader, opt.LineBuffered)
-	out := &stream.Output{Stage: "verify", Stderr: stderr, W: w}
+	out := stream.NewOutput("verify", opt.Common, stdout, stderr)
+	w := out.W
 	var m measure
 	lines := stream.NewLines(inputs)
 	src := newReadAhead(lines, opt.MemoryBytes)
@@ -255,16 +269,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		}
 	}
 	w.SetOwn(Header(m.name(), opt.Threshold, opt.Containment))
-
-	if opt.Progress {
-		stop := stream.StartProgress("verify", stderr, src, out.Records)
-		defer stop()
-	}
-	newWorker := func() stream.Worker { return &worker{opt: &opt, m: m, st: st} }
-	if err := stream.Run(ctx, src, stream.Config{Jobs: opt.Jobs, SkipBad: opt.SkipBad}, newWorker, out.Sink); err != nil {
-		return err
-	}
-	return out.Finish()
+	return out.RunPool(ctx, src, func() stream.Worker { return &worker{opt: &opt, m: m, st: st} })
 }
 
 func yesNo(b bool) string {

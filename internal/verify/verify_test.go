@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ var handShingles = "a\t" + hexSet(1, 2, 3, 4) + "\n" +
 func TestExactScores(t *testing.T) {
 	shingles := writeFile(t, "s.tsv", handShingles)
 	pairs := writeFile(t, "p.tsv", "a\tb\nc\ta\nb\tc\na\te\n")
-	out, _, err := run(t, Options{Shingles: shingles, Threshold: 0, Containment: true, NoHeader: true}, pairs)
+	out, _, err := run(t, Options{Shingles: shingles, Threshold: 0, Containment: true, Common: stream.Common{NoHeader: true}}, pairs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestThresholdEdges(t *testing.T) {
 		{1, true, "a\tc\nb\tc\n"},
 		{2.0 / 3, true, "a\tb\na\tc\nb\tc\n"},
 	} {
-		out, _, err := run(t, Options{Shingles: shingles, Threshold: c.threshold, Containment: c.containment, NoHeader: true}, pairs)
+		out, _, err := run(t, Options{Shingles: shingles, Threshold: c.threshold, Containment: c.containment, Common: stream.Common{NoHeader: true}}, pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +200,7 @@ func TestJobsDeterministic(t *testing.T) {
 	shingles, pairs := writeFile(t, "s.tsv", s.String()), writeFile(t, "p.tsv", p.String())
 	var first string
 	for _, jobs := range []int{1, 3} {
-		out, _, err := run(t, Options{Shingles: shingles, Threshold: 0.3, Jobs: jobs}, pairs)
+		out, _, err := run(t, Options{Shingles: shingles, Threshold: 0.3, Common: stream.Common{Jobs: jobs}}, pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +267,7 @@ func BenchmarkIntersect(b *testing.B) {
 // document's values), and a bad hash is numbered within its own record.
 func TestZeroHash(t *testing.T) {
 	shingles := writeFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(0, 2)+"\n")
-	out, _, err := run(t, Options{Shingles: shingles, Threshold: 1.0 / 3, NoHeader: true}, writeFile(t, "p.tsv", "a\tb\n"))
+	out, _, err := run(t, Options{Shingles: shingles, Threshold: 1.0 / 3, Common: stream.Common{NoHeader: true}}, writeFile(t, "p.tsv", "a\tb\n"))
 	if err != nil || out != "a\tb\t0.333333\n" {
 		t.Errorf("got %q, %v; want a\\tb\\t0.333333", out, err)
 	}
@@ -285,8 +286,8 @@ func TestHadoopEmptyLastField(t *testing.T) {
 	fps := writeFile(t, "f.tsv", "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\n"+
 		"a\t4\t000000000000000f\nb\t3\t0000000000000007\n")
 	for name, opt := range map[string]Options{
-		"shingles": {Shingles: shingles, NoHeader: true},
-		"hamming":  {Sketches: fps, Hamming: true, MaxDistance: 3, NoHeader: true},
+		"shingles": {Shingles: shingles, Common: stream.Common{NoHeader: true}},
+		"hamming":  {Sketches: fps, Hamming: true, MaxDistance: 3, Common: stream.Common{NoHeader: true}},
 	} {
 		plain, _, err := run(t, opt, writeFile(t, "p.tsv", "a\tb\n"))
 		if err != nil {
