@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // corpus is a set of records and queries with known answers.
@@ -353,6 +354,7 @@ func openAndCheck(path string) error {
 // TestDamaged changes every byte of an index in turn and checks that the
 // damage is found with a message that says so.
 func TestDamaged(t *testing.T) {
+	testutil.Slow(t)
 	path, orig := smallIndex(t)
 	if err := openAndCheck(path); err != nil {
 		t.Fatal(err)
@@ -557,6 +559,7 @@ func (f *faultFile) Close() error {
 // index then holds either all of the old or all of the new records, and
 // can be read.
 func TestAddInterrupted(t *testing.T) {
+	testutil.Slow(t)
 	rng := rand.New(rand.NewPCG(4, 4))
 	cor := newCorpus(rng, 3000, 3)
 	more := newCorpus(rng, 500, 3)
