@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check vet fmt-check man bench scale larger-than-memory fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench scale larger-than-memory fuzz demo install clean beam beam-test
 
 all: build
 
@@ -22,6 +22,11 @@ build:
 # and the man pages and cmd/*/doc.go being current.
 test: vet fmt-check
 	$(GO) test -count=1 ./...
+
+# The loop to run while working: every package, without the slow
+# statistical runs and the large end-to-end scripts (under a minute).
+test-short:
+	$(GO) test -short ./...
 
 check: test
 

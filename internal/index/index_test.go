@@ -17,6 +17,7 @@ import (
 
 	"github.com/neardup/neardup/internal/disk/disktest"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // corpus is a set of records and queries with known answers.
@@ -354,6 +355,7 @@ func openAndCheck(path string) error {
 // TestDamaged changes every byte of an index in turn and checks that the
 // damage is found with a message that says so.
 func TestDamaged(t *testing.T) {
+	testutil.Slow(t)
 	path, orig := smallIndex(t)
 	if err := openAndCheck(path); err != nil {
 		t.Fatal(err)
@@ -471,6 +473,7 @@ func TestTruncated(t *testing.T) {
 // failure can come in the middle of the index; while path is not there,
 // the old index on the disk is what a reader finds.
 func TestAddInterrupted(t *testing.T) {
+	testutil.Slow(t)
 	rng := rand.New(rand.NewPCG(4, 4))
 	cor := newCorpus(rng, 3000, 3)
 	more := newCorpus(rng, 500, 3)

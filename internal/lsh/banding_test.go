@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/minhash"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // randomPair returns two sets of distinct random values with |A ∪ B| = u and
@@ -45,6 +46,7 @@ func candidates(bd Banding, x, y []uint64, buf []byte) (bool, []byte) {
 // key: the fraction must match 1-(1-J^r)^b within 4 standard errors of
 // binomial sampling (plus one pair, for probabilities near 0 or 1).
 func TestCandidateProbabilitySimulated(t *testing.T) {
+	testutil.Slow(t)
 	const n, union, trials = 128, 200, 3000
 	bandings := []Banding{{20, 5}, {32, 4}, {16, 8}, {42, 3}, {8, 16}, {64, 2}}
 	type signer interface{ Signature(sig, set []uint64) }
@@ -194,6 +196,7 @@ func curveAreas(b, r int) (prefix [21]float64) {
 // every banding with b·r ≤ n: it fits, meets the floor whenever some banding
 // does, and no banding that meets the floor costs less.
 func TestChooseBanding(t *testing.T) {
+	testutil.Slow(t)
 	type weights struct{ fp, fn, floor float64 }
 	for _, n := range []int{64, 128, 256} {
 		all := map[Banding][21]float64{}

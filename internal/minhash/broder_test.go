@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // bottomKSD is the spread of the MIN_s resemblance estimate. The s smallest
@@ -30,6 +32,9 @@ func TestBottomKEstimator(t *testing.T) {
 		{64, 60, 200}, {128, 60, 200}, {128, 200, 2000}, {64, 2000, 1000}, {128, 2000, 1000},
 	} {
 		t.Run(fmt.Sprintf("s=%d/union=%d", c.s, c.union), func(t *testing.T) {
+			if c.union >= 2000 {
+				testutil.Slow(t)
+			}
 			t.Parallel()
 			bk := NewBottomK(c.s, 21)
 			g := newPairGen(uint64(c.s)<<32 | uint64(c.union))
@@ -126,6 +131,9 @@ func TestModMEstimator(t *testing.T) {
 		trials int
 	}{{60, 4, 2000}, {2000, 16, 2000}} {
 		t.Run(fmt.Sprintf("size=%d/m=%d", c.size, c.m), func(t *testing.T) {
+			if c.size >= 2000 {
+				testutil.Slow(t)
+			}
 			t.Parallel()
 			mm := NewModM(c.m, 5)
 			g := newPairGen(uint64(c.size)<<8 | c.m)

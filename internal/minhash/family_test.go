@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // The bars of the estimator: over many random set pairs of known Jaccard
@@ -81,6 +83,9 @@ func (f scalarFamily) Signature(sig, set []uint64) { f.signature(sig, set, false
 func runEstimatorCases(t *testing.T, cases []estimatorCase) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/n=%d/union=%d", c.method, c.n, c.union), func(t *testing.T) {
+			if c.union >= 2000 {
+				testutil.Slow(t)
+			}
 			t.Parallel()
 			if c.why != "" {
 				t.Log(c.why)

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/minhash"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // deBruijn returns a cyclic sequence over k symbols in which every string
@@ -92,6 +93,7 @@ var everyShingle = sync.OnceValue(func() map[string][]uint64 {
 // (every string of 5 words over a vocabulary of 20, every string of 9 code
 // points over 5) get distinct hashes under both schemes.
 func TestNoCollisions(t *testing.T) {
+	testutil.Slow(t)
 	want := map[string]int{"word": 3200000, "char": 1953125}
 	for name, hashes := range everyShingle() {
 		unit := strings.Split(name, "/")[0]
@@ -449,6 +451,7 @@ func nearDuplicate(rng *rand.Rand, doc []string, q float64, word func() string) 
 // spread depends on the set size (see the minhash tests), so for OPH the
 // schemes are compared with each other.
 func TestMinHashOnSchemes(t *testing.T) {
+	testutil.Slow(t)
 	const docs, length, n = 2000, 400, 128
 	rng := rand.New(rand.NewPCG(5, 6))
 	vocab := randomWords(rng, 5000)
@@ -600,6 +603,7 @@ func shingleStrings(unit Unit, k int, text []byte) map[string]bool {
 // file, nor across the files for word shingles), so the exact Jaccard
 // similarity of any two files is the same under both schemes.
 func TestSchemesOnRealText(t *testing.T) {
+	testutil.Slow(t)
 	texts := goSources(t, 200)
 	for _, c := range []struct {
 		unit Unit

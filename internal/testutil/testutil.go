@@ -1,0 +1,65 @@
+// Package testutil holds the helpers that the tests of many packages share:
+// files in a test's temporary directory, running a stage in process with its
+// output captured, and the -short switch for slow tests.
+//
+// Every helper returns what a stage wrote in the same order, standard
+// output first, then standard error, then the error or exit status.
+package testutil
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteFile writes content to a file called name in a new temporary
+// directory of t and returns its path.
+func WriteFile(t testing.TB, name, content string) string {
+	t.Helper()
+	return WriteFileIn(t, t.TempDir(), name, content)
+}
+
+// WriteFileIn writes content to the file called name in dir and returns
+// its path.
+func WriteFileIn(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// StageRun is the shape of every stage's Run function: options, the input
+// files (standard input when there are none) and the two output streams.
+type StageRun[O any] func(ctx context.Context, opt O, inputs []string, stdout, stderr io.Writer) error
+
+// Run calls a stage's Run with opt and inputs and returns what it wrote to
+// standard output and standard error, and its error.
+func Run[O any](t testing.TB, run StageRun[O], opt O, inputs ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err = run(context.Background(), opt, inputs, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// Command runs a command-line entry point (a stage's cli.Run bound to its
+// Stage) with args, and returns what it wrote and its exit status.
+func Command(t testing.TB, main func(args []string, stdout, stderr io.Writer) int, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = main(args, &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+// Slow skips t under go test -short: the test takes seconds, and the short
+// run is the loop developers run while they work (make test runs it all).
+func Slow(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+}
