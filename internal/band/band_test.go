@@ -1,13 +1,8 @@
 package band
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,23 +10,9 @@ import (
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func run(t *testing.T, opt Options, inputs ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err = Run(context.Background(), opt, inputs, &out, &errb)
-	return out.String(), errb.String(), err
-}
 
 const sketchHeader = "#neardup stage=sketch method=minhash n=32 seed=0 family=mixmuladd64\n"
 
@@ -67,7 +48,7 @@ var keyLine = regexp.MustCompile(`^([0-9a-f]{4})([0-9a-f]{16})\t(d[0-9]+)$`)
 func TestKeys(t *testing.T) {
 	in, sigs := sketches(20)
 	bd := lsh.Banding{B: 6, R: 5}
-	out, stderr, err := run(t, Options{B: bd.B, R: bd.R}, writeFile(t, "k.tsv", in))
+	out, stderr, err := testutil.Run(t, Run, Options{B: bd.B, R: bd.R}, testutil.WriteFile(t, "k.tsv", in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +84,7 @@ func TestKeys(t *testing.T) {
 func TestThresholdChoice(t *testing.T) {
 	in, _ := sketches(10)
 	opt := Options{Threshold: 0.8, FPWeight: 0.5, FNWeight: 0.5, Floor: 0.995}
-	out, stderr, err := run(t, opt, writeFile(t, "k.tsv", in))
+	out, stderr, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "k.tsv", in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +100,7 @@ func TestThresholdChoice(t *testing.T) {
 		t.Errorf("%d keys, want %d bands × 8 non-empty documents", keys, c.B)
 	}
 	// A floor no banding of 32 values reaches is reported.
-	_, stderr, err = run(t, Options{Threshold: 0.1, FPWeight: 0.5, FNWeight: 0.5, Floor: 0.999}, writeFile(t, "k.tsv", in))
+	_, stderr, err = testutil.Run(t, Run, Options{Threshold: 0.1, FPWeight: 0.5, FNWeight: 0.5, Floor: 0.999}, testutil.WriteFile(t, "k.tsv", in))
 	if err != nil || !strings.Contains(stderr, "warning: no banding of 32 values reaches probability 0.999") {
 		t.Errorf("unreachable floor: err %v, stderr %q; want a warning", err, stderr)
 	}
@@ -128,10 +109,10 @@ func TestThresholdChoice(t *testing.T) {
 // TestJobsDeterministic: byte-identical output for any number of workers.
 func TestJobsDeterministic(t *testing.T) {
 	in, _ := sketches(30000)
-	path := writeFile(t, "k.tsv", in)
+	path := testutil.WriteFile(t, "k.tsv", in)
 	var first string
 	for _, jobs := range []int{1, 3} {
-		out, _, err := run(t, Options{B: 8, R: 4, Common: stream.Common{Jobs: jobs}}, path)
+		out, _, err := testutil.Run(t, Run, Options{B: 8, R: 4, Common: stream.Common{Jobs: jobs}}, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +136,7 @@ func TestBadInput(t *testing.T) {
 		{Options{B: 2, R: 2}, "a\t1\t0000000000000001 0000000000000002 0000000000000003 0000000000000004\nb\t1\t0000000000000001\n", "k.tsv:2: signature has 1 values, 2 bands of 2 rows need 4"},
 		{Options{B: 1, R: 1}, "a\t1\t0000000000000001\nb\tx\t0000000000000001\n", `k.tsv:2: size "x" is not a number`},
 	} {
-		_, _, err := run(t, c.opt, writeFile(t, "k.tsv", c.in))
+		_, _, err := testutil.Run(t, Run, c.opt, testutil.WriteFile(t, "k.tsv", c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v on %q: error %v, want %q", c.opt, c.in, err, c.want)
 		}

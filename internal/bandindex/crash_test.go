@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // state is what a test finds in an index: its records, or "" with the
@@ -144,8 +146,8 @@ func TestInterrupted(t *testing.T) {
 	const dir = "idx"
 	b0, r0 := batch(rng, 0, 400, 10)
 	b1, r1 := batch(rng, 400, 300, 10)
-	in0 := writeFile(t, "b0.tsv", b0)
-	in1 := writeFile(t, "b1.tsv", b1)
+	in0 := testutil.WriteFile(t, "b0.tsv", b0)
+	in1 := testutil.WriteFile(t, "b1.tsv", b1)
 	ctx := context.Background()
 
 	empty := newMemFS()

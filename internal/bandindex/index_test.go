@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 const testHeaders = "#neardup stage=shingle unit=word k=5 hash=tok64 seed=0 counts=no\n" +
@@ -35,15 +37,6 @@ func batch(rng *rand.Rand, first, docs, bands int) (string, []string) {
 		}
 	}
 	return b.String(), recs
-}
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // dump returns the records of the index at dir of fsys, without headers.
@@ -82,7 +75,7 @@ func sortedUnique(lines ...[]string) string {
 func mustBuild(t *testing.T, opt Options, dir string, content string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	if err := RunBuild(context.Background(), opt, dir, []string{writeFile(t, "b.tsv", content)}, &stderr); err != nil {
+	if err := RunBuild(context.Background(), opt, dir, []string{testutil.WriteFile(t, "b.tsv", content)}, &stderr); err != nil {
 		t.Fatalf("build: %v (%s)", err, stderr.String())
 	}
 }
@@ -90,7 +83,7 @@ func mustBuild(t *testing.T, opt Options, dir string, content string) {
 func mustAdd(t *testing.T, opt Options, dir string, content string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	if err := RunAdd(context.Background(), opt, dir, []string{writeFile(t, "a.tsv", content)}, &stderr); err != nil {
+	if err := RunAdd(context.Background(), opt, dir, []string{testutil.WriteFile(t, "a.tsv", content)}, &stderr); err != nil {
 		t.Fatalf("add: %v (%s)", err, stderr.String())
 	}
 }
@@ -225,7 +218,7 @@ func TestParameters(t *testing.T) {
 		{testHeaders + "#neardup stage=docfreq docs=3\n0000aaaaaaaaaaaaaaaa\tx\n", "a.tsv:4: " + dir + ": the index was built from records that went through no docfreq stage"},
 		{testHeaders + "0000aaaaaaaaaaaaaaaa\tx\tffffffffffffffff\n", "a.tsv:4: want key TAB id, found 3 fields (Hamming band records"},
 	} {
-		err := RunAdd(context.Background(), Options{}, dir, []string{writeFile(t, "a.tsv", c.content)}, &bytes.Buffer{})
+		err := RunAdd(context.Background(), Options{}, dir, []string{testutil.WriteFile(t, "a.tsv", c.content)}, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v\nwant %q", err, c.want)
 		}
@@ -237,7 +230,7 @@ func TestParameters(t *testing.T) {
 	if len(names) != 3 {
 		t.Errorf("refused batches left files: %v", names)
 	}
-	err := RunBuild(context.Background(), Options{}, dir, []string{writeFile(t, "b.tsv", b0)}, &bytes.Buffer{})
+	err := RunBuild(context.Background(), Options{}, dir, []string{testutil.WriteFile(t, "b.tsv", b0)}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "already a band index") {
 		t.Errorf("build over an index: %v", err)
 	}

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/cli"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // emptyStdin makes standard input an empty file for the test, so that a
@@ -40,11 +42,11 @@ func stage(t *testing.T, name string) cli.Stage {
 }
 
 // run runs a stage in-process with args (without the program name).
-func run(t *testing.T, name string, args ...string) (status int, stdout, stderr string) {
+func run(t *testing.T, name string, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	status = cli.Run(stage(t, name), append([]string{name}, args...), &out, &errb)
-	return status, out.String(), errb.String()
+	return testutil.Command(t, func(args []string, stdout, stderr io.Writer) int {
+		return cli.Run(stage(t, name), args, stdout, stderr)
+	}, append([]string{name}, args...)...)
 }
 
 // examples returns the command lines of the EXAMPLES section of a help text.
@@ -65,7 +67,7 @@ func examples(help string) []string {
 
 func TestHelp(t *testing.T) {
 	for _, s := range cli.Stages() {
-		status, stdout, stderr := run(t, s.Name, "--help")
+		stdout, stderr, status := run(t, s.Name, "--help")
 		if status != 0 || stderr != "" {
 			t.Errorf("%s --help: status %d, stderr %q", s.Name, status, stderr)
 		}
@@ -142,7 +144,7 @@ func TestExamplesAreValid(t *testing.T) {
 		names[s.Name] = true
 	}
 	for _, s := range cli.Stages() {
-		_, help, _ := run(t, s.Name, "--help")
+		help, _, _ := run(t, s.Name, "--help")
 		for _, line := range examples(help) {
 			for _, segment := range strings.Split(line, "|") {
 				segment, _, _ = strings.Cut(segment, ">")
@@ -150,7 +152,7 @@ func TestExamplesAreValid(t *testing.T) {
 				if len(words) == 0 || !names[words[0]] {
 					continue
 				}
-				status, _, stderr := run(t, words[0], words[1:]...)
+				_, stderr, status := run(t, words[0], words[1:]...)
 				if status == 2 || strings.Contains(stderr, "--help") {
 					t.Errorf("%s example %q: %q gives status %d:\n%s", s.Name, line, strings.TrimSpace(segment), status, stderr)
 				}
@@ -192,7 +194,7 @@ func TestUsageErrors(t *testing.T) {
 		{"verify", []string{"--shingles", "a", "--threshold", "2"}, "--threshold 2: want a similarity between 0 and 1"},
 	}
 	for _, tt := range tests {
-		status, stdout, stderr := run(t, tt.stage, tt.args...)
+		stdout, stderr, status := run(t, tt.stage, tt.args...)
 		if status != 2 || !strings.HasPrefix(stderr, tt.stage+": ") || !strings.Contains(stderr, tt.want) ||
 			!strings.Contains(stderr, "Run '"+tt.stage+" --help' for usage.") || stdout != "" {
 			t.Errorf("%s %q: status %d, stdout %q, stderr\n%s\nwant status 2 and %q", tt.stage, tt.args, status, stdout, stderr, tt.want)
@@ -201,39 +203,30 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	status, stdout, _ := run(t, "band", "--version")
+	stdout, _, status := run(t, "band", "--version")
 	if status != 0 || stdout != "band version "+cli.Version+"\n" {
 		t.Errorf("--version: status %d, %q", status, stdout)
 	}
 }
 
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func TestExitStatus(t *testing.T) {
 	dir := t.TempDir()
-	docs := writeFile(t, dir, "docs.tsv", "a\tthe quick brown fox\nb\tthe quick brown cat\n")
-	bad := writeFile(t, dir, "bad.tsv", "a\tfine\nno tab here\n")
+	docs := testutil.WriteFileIn(t, dir, "docs.tsv", "a\tthe quick brown fox\nb\tthe quick brown cat\n")
+	bad := testutil.WriteFileIn(t, dir, "bad.tsv", "a\tfine\nno tab here\n")
 
-	status, stdout, stderr := run(t, "shingle", "--unit", "word", "-k", "2", docs)
+	stdout, stderr, status := run(t, "shingle", "--unit", "word", "-k", "2", docs)
 	if status != 0 || stderr != "" || !strings.HasPrefix(stdout, "#neardup stage=shingle unit=word k=2 ") || strings.Count(stdout, "\n") != 3 {
 		t.Errorf("shingle: status %d, stderr %q, stdout\n%s", status, stderr, stdout)
 	}
-	status, _, stderr = run(t, "shingle", bad)
+	_, stderr, status = run(t, "shingle", bad)
 	if status != 2 || stderr != "shingle: "+bad+":2: want id TAB text, found no TAB\n" {
 		t.Errorf("bad input: status %d, stderr %q", status, stderr)
 	}
-	status, stdout, stderr = run(t, "shingle", "--skip-bad", bad)
+	stdout, stderr, status = run(t, "shingle", "--skip-bad", bad)
 	if status != 0 || strings.Count(stdout, "\n") != 2 || !strings.Contains(stderr, "shingle: skipped 1 bad line(s)") {
 		t.Errorf("--skip-bad: status %d, stdout %q, stderr %q", status, stdout, stderr)
 	}
-	status, _, stderr = run(t, "sketch", filepath.Join(dir, "missing.tsv"))
+	_, stderr, status = run(t, "sketch", filepath.Join(dir, "missing.tsv"))
 	if status != 1 || !strings.Contains(stderr, "missing.tsv") {
 		t.Errorf("missing input: status %d, stderr %q", status, stderr)
 	}
@@ -241,10 +234,10 @@ func TestExitStatus(t *testing.T) {
 
 func TestOutputFile(t *testing.T) {
 	dir := t.TempDir()
-	docs := writeFile(t, dir, "docs.tsv", "a\tsome text\n")
-	bad := writeFile(t, dir, "bad.tsv", "no tab\n")
+	docs := testutil.WriteFileIn(t, dir, "docs.tsv", "a\tsome text\n")
+	bad := testutil.WriteFileIn(t, dir, "bad.tsv", "no tab\n")
 	out := filepath.Join(dir, "out.tsv")
-	if status, stdout, stderr := run(t, "shingle", "-o", out, docs); status != 0 || stdout != "" || stderr != "" {
+	if stdout, stderr, status := run(t, "shingle", "-o", out, docs); status != 0 || stdout != "" || stderr != "" {
 		t.Fatalf("-o: status %d, stdout %q, stderr %q", status, stdout, stderr)
 	}
 	b, err := os.ReadFile(out)
@@ -252,7 +245,7 @@ func TestOutputFile(t *testing.T) {
 		t.Errorf("-o wrote %q, %v", b, err)
 	}
 	// A failed run leaves the old file alone and no temporary file behind.
-	if status, _, _ := run(t, "shingle", "-o", out, bad); status != 2 {
+	if _, _, status := run(t, "shingle", "-o", out, bad); status != 2 {
 		t.Errorf("failed run with -o: status %d", status)
 	}
 	if b2, _ := os.ReadFile(out); !bytes.Equal(b2, b) {
@@ -275,10 +268,10 @@ func TestJobsSameOutput(t *testing.T) {
 		b.WriteString(strings.Repeat("word ", i%13))
 		b.WriteString("and the end\n")
 	}
-	docs := writeFile(t, t.TempDir(), "docs.tsv", b.String())
+	docs := testutil.WriteFileIn(t, t.TempDir(), "docs.tsv", b.String())
 	var first string
 	for _, jobs := range []string{"1", "2", "8"} {
-		status, stdout, stderr := run(t, "shingle", "-j", jobs, "--unit", "word", "-k", "3", docs)
+		stdout, stderr, status := run(t, "shingle", "-j", jobs, "--unit", "word", "-k", "3", docs)
 		if status != 0 {
 			t.Fatalf("-j %s: status %d, %s", jobs, status, stderr)
 		}
@@ -336,7 +329,7 @@ func TestOutputToFIFO(t *testing.T) {
 		b, _ := os.ReadFile(fifo)
 		got <- b
 	}()
-	if status, _, stderr := run(t, "shingle", "-o", fifo, in); status != 0 {
+	if _, stderr, status := run(t, "shingle", "-o", fifo, in); status != 0 {
 		t.Fatalf("shingle -o FIFO: status %d: %s", status, stderr)
 	}
 	if b := <-got; !bytes.Contains(b, []byte("a\t")) {

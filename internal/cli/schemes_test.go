@@ -54,7 +54,7 @@ func TestSchemesPinned(t *testing.T) {
 	var headers []string
 	stage := func(out string, name string, args ...string) string {
 		t.Helper()
-		status, stdout, stderr := run(t, name, args...)
+		stdout, stderr, status := run(t, name, args...)
 		if status != 0 {
 			t.Fatalf("%s %s: status %d: %s", name, strings.Join(args, " "), status, stderr)
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -13,14 +14,13 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // run runs a stage in-process and returns its output, messages and status.
-func run(t *testing.T, s Stage, args ...string) (string, string, int) {
+func run(t *testing.T, s Stage, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
-	var out, errs bytes.Buffer
-	code := Run(s, append([]string{s.Name}, args...), &out, &errs)
-	return out.String(), errs.String(), code
+	return testutil.Command(t, func(args []string, stdout, stderr io.Writer) int { return Run(s, args, stdout, stderr) }, append([]string{s.Name}, args...)...)
 }
 
 // mustRun runs a stage and fails the test unless it succeeds.
@@ -31,15 +31,6 @@ func mustRun(t *testing.T, s Stage, args ...string) string {
 		t.Fatalf("%s %s: status %d: %s", s.Name, strings.Join(args, " "), code, errs)
 	}
 	return out
-}
-
-func write(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // records returns the non-header lines of a stage's output.
@@ -75,7 +66,7 @@ func nearDupCorpus(t *testing.T, dir string) string {
 		}
 	}
 	fmt.Fprintf(&b, "empty\t...\n")
-	return write(t, dir, "docs.tsv", b.String())
+	return testutil.WriteFileIn(t, dir, "docs.tsv", b.String())
 }
 
 // fingerprints reads simhash sketch records.
@@ -123,14 +114,14 @@ func brutePairs(ids []string, fps []record.SimSketch, k int, withDistance bool) 
 func TestHammingPipeline(t *testing.T) {
 	dir := t.TempDir()
 	docs := nearDupCorpus(t, dir)
-	shingles := write(t, dir, "shingles.tsv", mustRun(t, Shingle(), "--unit", "word", "-k", "1", "--counts", docs))
+	shingles := testutil.WriteFileIn(t, dir, "shingles.tsv", mustRun(t, Shingle(), "--unit", "word", "-k", "1", "--counts", docs))
 	for _, f := range []string{"64", "128"} {
 		fp1 := mustRun(t, Sketch(), "--method", "simhash", "-f", f, "-j", "1", shingles)
 		fp := mustRun(t, Sketch(), "--method", "simhash", "-f", f, "-j", "3", shingles)
 		if fp != fp1 {
 			t.Fatalf("f=%s: sketch -j 1 and -j 3 differ", f)
 		}
-		fpFile := write(t, dir, "fp"+f+".tsv", fp)
+		fpFile := testutil.WriteFileIn(t, dir, "fp"+f+".tsv", fp)
 		ids, fps := fingerprints(t, fp)
 		for _, c := range []struct {
 			k      int
@@ -144,7 +135,7 @@ func TestHammingPipeline(t *testing.T) {
 			if k1 := mustRun(t, Band(), append(append(args, "-j", "1"), fpFile)...); k1 != keys {
 				t.Fatalf("%s: band -j 1 and -j 2 differ", name)
 			}
-			keysFile := write(t, dir, "keys.tsv", keys)
+			keysFile := testutil.WriteFileIn(t, dir, "keys.tsv", keys)
 			want := brutePairs(ids, fps, c.k, false)
 			got := records(mustRun(t, Pairs(), keysFile))
 			if !slices.Equal(got, want) {
@@ -153,11 +144,11 @@ func TestHammingPipeline(t *testing.T) {
 			// Key-sorted input, streamed.
 			sorted := records(keys)
 			slices.Sort(sorted)
-			sortedFile := write(t, dir, "sorted.tsv", strings.Join(sorted, "\n")+"\n")
+			sortedFile := testutil.WriteFileIn(t, dir, "sorted.tsv", strings.Join(sorted, "\n")+"\n")
 			if got := records(mustRun(t, Pairs(), append([]string{"--sorted"}, append(args, sortedFile)...)...)); !slices.Equal(got, want) {
 				t.Fatalf("%s: pairs --sorted found %d pairs, brute force %d", name, len(got), len(want))
 			}
-			candidates := write(t, dir, "cand.tsv", mustRun(t, Pairs(), keysFile))
+			candidates := testutil.WriteFileIn(t, dir, "cand.tsv", mustRun(t, Pairs(), keysFile))
 			scored := records(mustRun(t, Verify(), "--hamming", strconv.Itoa(c.k), "--sketches", fpFile, candidates))
 			if wantD := brutePairs(ids, fps, c.k, true); !slices.Equal(scored, wantD) {
 				t.Fatalf("%s: verify --hamming gave %v, want %v", name, scored, wantD)
@@ -171,7 +162,7 @@ func TestHammingPipeline(t *testing.T) {
 
 func TestBandHammingHeaderAndLayout(t *testing.T) {
 	dir := t.TempDir()
-	fp := write(t, dir, "fp.tsv", "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\na\t3\t0123456789abcdef\n")
+	fp := testutil.WriteFileIn(t, dir, "fp.tsv", "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\na\t3\t0123456789abcdef\n")
 	out, errs, code := run(t, Band(), "--hamming", "3", "-v", fp)
 	if code != 0 {
 		t.Fatal(errs)
@@ -190,7 +181,7 @@ func TestBandHammingHeaderAndLayout(t *testing.T) {
 		t.Errorf("table 0 key record %q", first)
 	}
 	// MinHash signatures are refused, and so are flags of the wrong mode.
-	mh := write(t, dir, "mh.tsv", "#neardup stage=sketch method=minhash n=2 seed=0 family=muladd64\na\t3\t0000000000000001 0000000000000002\n")
+	mh := testutil.WriteFileIn(t, dir, "mh.tsv", "#neardup stage=sketch method=minhash n=2 seed=0 family=muladd64\na\t3\t0000000000000001 0000000000000002\n")
 	if _, errs, code := run(t, Band(), "--hamming", "3", mh); code != 2 || !strings.Contains(errs, "simhash") {
 		t.Errorf("minhash input: status %d, %s", code, errs)
 	}
@@ -208,14 +199,14 @@ func TestBandHammingHeaderAndLayout(t *testing.T) {
 // TestPairsHammingWithoutHeader gives the scheme by flags.
 func TestPairsHammingWithoutHeader(t *testing.T) {
 	dir := t.TempDir()
-	fp := write(t, dir, "fp.tsv", "a\t3\t0000000000000000\nb\t3\t0000000000000007\nc\t3\t000000000000000f\nd\t3\tffffffffffffffff\n")
-	keys := write(t, dir, "keys.tsv", mustRun(t, Band(), "--hamming", "3", "--no-header", fp))
+	fp := testutil.WriteFileIn(t, dir, "fp.tsv", "a\t3\t0000000000000000\nb\t3\t0000000000000007\nc\t3\t000000000000000f\nd\t3\tffffffffffffffff\n")
+	keys := testutil.WriteFileIn(t, dir, "keys.tsv", mustRun(t, Band(), "--hamming", "3", "--no-header", fp))
 	got := records(mustRun(t, Pairs(), "--hamming", "3", keys))
 	want := []string{"a\tb", "b\tc"}
 	if !slices.Equal(got, want) {
 		t.Errorf("pairs %v, want %v", got, want)
 	}
-	if _, errs, code := run(t, Pairs(), "--hamming", "2", "--blocks", "5", write(t, dir, "k2.tsv", mustRun(t, Band(), "--hamming", "3", fp))); code == 0 {
+	if _, errs, code := run(t, Pairs(), "--hamming", "2", "--blocks", "5", testutil.WriteFileIn(t, dir, "k2.tsv", mustRun(t, Band(), "--hamming", "3", fp))); code == 0 {
 		t.Errorf("flags contradicting the header accepted: %s", errs)
 	}
 }
@@ -226,7 +217,7 @@ func TestDocFreq(t *testing.T) {
 	dir := t.TempDir()
 	docs := nearDupCorpus(t, dir)
 	sh := mustRun(t, Shingle(), "--unit", "word", "-k", "1", "--counts", docs)
-	shingles := write(t, dir, "shingles.tsv", sh)
+	shingles := testutil.WriteFileIn(t, dir, "shingles.tsv", sh)
 	whole := mustRun(t, DocFreq(), shingles)
 	if one := mustRun(t, DocFreq(), "-j", "1", shingles); one != whole {
 		t.Fatal("docfreq -j 1 and the default differ")
@@ -250,8 +241,8 @@ func TestDocFreq(t *testing.T) {
 		if !strings.HasSuffix(shard, "\n") {
 			shard += "\n"
 		}
-		table := mustRun(t, DocFreq(), write(t, dir, fmt.Sprintf("shard%d.tsv", s), shard))
-		parts = append(parts, write(t, dir, fmt.Sprintf("shard%d.df", s), table))
+		table := mustRun(t, DocFreq(), testutil.WriteFileIn(t, dir, fmt.Sprintf("shard%d.tsv", s), shard))
+		parts = append(parts, testutil.WriteFileIn(t, dir, fmt.Sprintf("shard%d.df", s), table))
 		all = append(all, strings.SplitAfter(strings.TrimSuffix(table, "\n"), "\n")...)
 	}
 	if merged := mustRun(t, DocFreq(), append([]string{"--merge"}, parts...)...); merged != whole {
@@ -261,18 +252,18 @@ func TestDocFreq(t *testing.T) {
 		all[i] = strings.TrimSuffix(all[i], "\n")
 	}
 	slices.Sort(all)
-	stream := write(t, dir, "sorted.df", strings.Join(all, "\n")+"\n")
+	stream := testutil.WriteFileIn(t, dir, "sorted.df", strings.Join(all, "\n")+"\n")
 	if merged := mustRun(t, DocFreq(), "--merge", stream); merged != whole {
 		t.Fatal("merging a sorted stream gave another table")
 	}
 	// Unsorted input to --merge is refused with its place.
-	bad := write(t, dir, "bad.df", "#neardup stage=docfreq docs=2\n00000000000000ff\t1\n0000000000000001\t1\n")
+	bad := testutil.WriteFileIn(t, dir, "bad.df", "#neardup stage=docfreq docs=2\n00000000000000ff\t1\n0000000000000001\t1\n")
 	if _, errs, code := run(t, DocFreq(), "--merge", bad); code != 2 || !strings.Contains(errs, "bad.df:3:") {
 		t.Errorf("unsorted table: status %d, %s", code, errs)
 	}
 	// idf sketches carry the table's identity; tables of other shingles
 	// are refused.
-	df := write(t, dir, "df.tsv", whole)
+	df := testutil.WriteFileIn(t, dir, "df.tsv", whole)
 	out := mustRun(t, Sketch(), "--method", "simhash", "--weight", "idf", "--df", df, shingles)
 	if !strings.Contains(out, " weight=idf ") || !strings.Contains(out, " df-docs=301") || !strings.Contains(out, " df=") {
 		t.Errorf("idf header:\n%.400s", out)
@@ -280,7 +271,7 @@ func TestDocFreq(t *testing.T) {
 	if tf := mustRun(t, Sketch(), "--method", "simhash", shingles); tf == out {
 		t.Error("idf and tf weights gave the same fingerprints")
 	}
-	other := write(t, dir, "other.tsv", mustRun(t, Shingle(), "--unit", "word", "-k", "2", "--counts", docs))
+	other := testutil.WriteFileIn(t, dir, "other.tsv", mustRun(t, Shingle(), "--unit", "word", "-k", "2", "--counts", docs))
 	if _, errs, code := run(t, Sketch(), "--method", "simhash", "--weight", "idf", "--df", df, other); code != 2 || !strings.Contains(errs, "k=2") || !strings.Contains(errs, "k=1") {
 		t.Errorf("shingles of another k: status %d, %s", code, errs)
 	}
@@ -294,16 +285,16 @@ func TestDocFreq(t *testing.T) {
 func TestIndexCommands(t *testing.T) {
 	dir := t.TempDir()
 	docs := nearDupCorpus(t, dir)
-	shingles := write(t, dir, "shingles.tsv", mustRun(t, Shingle(), "--unit", "word", "-k", "1", "--counts", docs))
+	shingles := testutil.WriteFileIn(t, dir, "shingles.tsv", mustRun(t, Shingle(), "--unit", "word", "-k", "1", "--counts", docs))
 	fp := mustRun(t, Sketch(), "--method", "simhash", shingles)
 	ids, fps := fingerprints(t, fp)
 	// The first half is built, the second added.
 	lines := records(fp)
 	hdr := strings.Join(strings.SplitAfterN(fp, "\n", 3)[:2], "")
 	half := len(lines) / 2
-	first := write(t, dir, "first.tsv", hdr+strings.Join(lines[:half], "\n")+"\n")
-	second := write(t, dir, "second.tsv", hdr+strings.Join(lines[half:], "\n")+"\n")
-	all := write(t, dir, "all.tsv", fp)
+	first := testutil.WriteFileIn(t, dir, "first.tsv", hdr+strings.Join(lines[:half], "\n")+"\n")
+	second := testutil.WriteFileIn(t, dir, "second.tsv", hdr+strings.Join(lines[half:], "\n")+"\n")
+	all := testutil.WriteFileIn(t, dir, "all.tsv", fp)
 	idx := filepath.Join(dir, "x.idx")
 	mustRun(t, Index(), "build", "-k", "3", "-o", idx, first)
 	if _, errs, code := run(t, Index(), "add", idx, second); code != 0 || !strings.Contains(errs, "1 document(s) without shingles") {
@@ -349,7 +340,7 @@ func TestIndexCommands(t *testing.T) {
 		t.Errorf("query header:\n%.400s", online)
 	}
 	// Bare fingerprints are their own ids; a smaller distance narrows.
-	bare := write(t, dir, "bare.txt", fmt.Sprintf("%016x\n", fps[0].Hi))
+	bare := testutil.WriteFileIn(t, dir, "bare.txt", fmt.Sprintf("%016x\n", fps[0].Hi))
 	got := records(mustRun(t, Index(), "query", "-d", "0", idx, bare))
 	if len(got) == 0 || !strings.HasPrefix(got[0], fmt.Sprintf("%016x\t%s\t0", fps[0].Hi, ids[0])) {
 		t.Errorf("bare query: %v", got)
@@ -359,7 +350,7 @@ func TestIndexCommands(t *testing.T) {
 		t.Errorf("stats:\n%s", stats)
 	}
 	// Fingerprints made with another seed are refused.
-	other := write(t, dir, "other.tsv", mustRun(t, Sketch(), "--method", "simhash", "--seed", "5", shingles))
+	other := testutil.WriteFileIn(t, dir, "other.tsv", mustRun(t, Sketch(), "--method", "simhash", "--seed", "5", shingles))
 	if _, errs, code := run(t, Index(), "query", idx, other); code != 2 || !strings.Contains(errs, "seed=5") {
 		t.Errorf("query of another seed: status %d, %s", code, errs)
 	}
@@ -369,7 +360,7 @@ func TestIndexCommands(t *testing.T) {
 	// A damaged index is refused with a message.
 	b, _ := os.ReadFile(idx)
 	b[len(b)/2] ^= 0xff
-	bad := write(t, dir, "bad.idx", string(b))
+	bad := testutil.WriteFileIn(t, dir, "bad.idx", string(b))
 	if _, errs, code := run(t, Index(), "stats", "--check", bad); code != 2 || !strings.Contains(errs, "damaged") {
 		t.Errorf("damaged index: status %d, %s", code, errs)
 	}

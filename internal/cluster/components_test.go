@@ -4,26 +4,23 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // run runs the stage on input (a file's contents) and returns its output
 // without header lines.
 func run(t *testing.T, opt Options, input string) (string, string, error) {
 	t.Helper()
-	name := filepath.Join(t.TempDir(), "in.tsv")
-	if err := os.WriteFile(name, []byte(input), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out, errOut bytes.Buffer
-	err := Run(context.Background(), opt, []string{name}, &out, &errOut)
-	return records(out.String()), errOut.String(), err
+	out, errOut, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "in.tsv", input))
+	return records(out), errOut, err
 }
 
 func records(s string) string {

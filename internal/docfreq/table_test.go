@@ -4,21 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-func writeTable(t *testing.T, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "df.tsv")
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+	"github.com/neardup/neardup/internal/testutil"
+)
 
 func TestTableLookup(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -41,7 +32,7 @@ func TestTableLookup(t *testing.T) {
 		for _, h := range keys {
 			fmt.Fprintf(&b, "%016x\t%d\n", h, want[h])
 		}
-		tab, err := Load(context.Background(), writeTable(t, b.String()), 2)
+		tab, err := Load(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,12 +59,12 @@ func TestTableLookup(t *testing.T) {
 }
 
 func TestTableIdentity(t *testing.T) {
-	a, err := Load(context.Background(), writeTable(t, "#neardup stage=docfreq docs=3\n0000000000000001\t2\n"), 1)
+	a, err := Load(context.Background(), testutil.WriteFile(t, "df.tsv", "#neardup stage=docfreq docs=3\n0000000000000001\t2\n"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Load(context.Background(), writeTable(t, "#neardup stage=docfreq docs=3\n0000000000000001\t3\n"), 1)
-	c, _ := Load(context.Background(), writeTable(t, "#neardup stage=docfreq docs=4\n0000000000000001\t2\n"), 1)
+	b, _ := Load(context.Background(), testutil.WriteFile(t, "df.tsv", "#neardup stage=docfreq docs=3\n0000000000000001\t3\n"), 1)
+	c, _ := Load(context.Background(), testutil.WriteFile(t, "df.tsv", "#neardup stage=docfreq docs=4\n0000000000000001\t2\n"), 1)
 	if a.ID == b.ID || a.ID == c.ID {
 		t.Errorf("different tables share an identity: %s %s %s", a.ID, b.ID, c.ID)
 	}
@@ -88,7 +79,7 @@ func TestTableRefused(t *testing.T) {
 		{"#neardup stage=docfreq docs=3\n00002\t2\n", "df.tsv:2: hash"},
 		{"#neardup stage=docfreq docs=x\n", "document count"},
 	} {
-		_, err := Load(context.Background(), writeTable(t, c.content), 1)
+		_, err := Load(context.Background(), testutil.WriteFile(t, "df.tsv", c.content), 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.content, err, c.want)
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/neardup/neardup/internal/status"
 	"io"
 	"math/bits"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 )
 
 // Index is an open index file. Its directory (the last fingerprint and the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // text is long enough to span several reads of the decoders.
@@ -41,15 +42,6 @@ func zstded(t *testing.T, b []byte) []byte {
 	return zw.EncodeAll(b, nil)
 }
 
-func writeFile(t *testing.T, name string, b []byte) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func readAll(t *testing.T, f *File) []byte {
 	t.Helper()
 	b, err := io.ReadAll(f)
@@ -75,7 +67,7 @@ func TestOpenDetectsCompression(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeFile(t, tt.name, tt.stored)
+			path := testutil.WriteFile(t, tt.name, tt.stored)
 			f, err := Open(path)
 			if err != nil {
 				t.Fatal(err)
@@ -103,7 +95,7 @@ func TestOpenDetectsCompression(t *testing.T) {
 
 func TestOpenShortFiles(t *testing.T) {
 	for _, content := range []string{"", "a", "\x1f", "\x1f\x8b", "\x28\xb5\x2f", "abc\n"} {
-		path := writeFile(t, "short", []byte(content))
+		path := testutil.WriteFile(t, "short", []byte(content))
 		f, err := Open(path)
 		if content == "\x1f\x8b" {
 			// The gzip magic alone: a truncated gzip file.
@@ -140,7 +132,7 @@ func TestOpenCorrupt(t *testing.T) {
 		{"bad.zst", "zstd", append(append([]byte{}, zs[:4]...), bytes.Repeat([]byte{0xff}, 100)...)},
 	}
 	for _, tt := range tests {
-		path := writeFile(t, tt.name, tt.stored)
+		path := testutil.WriteFile(t, tt.name, tt.stored)
 		f, err := Open(path)
 		if err == nil {
 			_, err = io.ReadAll(f)
@@ -204,7 +196,7 @@ func TestWrapSmallReads(t *testing.T) {
 // withStdin runs fn with os.Stdin reading a file that holds content.
 func withStdin(t *testing.T, content []byte, fn func()) {
 	t.Helper()
-	path := writeFile(t, "stdin", content)
+	path := testutil.WriteFile(t, "stdin", content)
 	in, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +242,7 @@ func TestOpenStdin(t *testing.T) {
 }
 
 func TestStat(t *testing.T) {
-	path := writeFile(t, "f", []byte("12345"))
+	path := testutil.WriteFile(t, "f", []byte("12345"))
 	if n, err := Stat(path); n != 5 || err != nil {
 		t.Errorf("Stat(file) = %d, %v, want 5, nil", n, err)
 	}

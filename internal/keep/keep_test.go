@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // A TSV corpus: CRLF and LF line ends, escaped ids, a header line, a last
@@ -26,15 +27,6 @@ var tsvDocs = []string{
 }
 
 const tsvClusters = "#neardup stage=cluster method=components\na\\tb\ta\\tb\na\\tb\tc\na\\tb\te\nd\td\nd\tf\nz\tz\nz\ty\n"
-
-func write(t *testing.T, dir, name string, data []byte) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func runKeep(t *testing.T, opt Options, inputs ...string) (string, string) {
 	t.Helper()
@@ -80,7 +72,7 @@ func zst(b []byte) []byte {
 func TestKeepTSV(t *testing.T) {
 	dir := t.TempDir()
 	corpus := []byte(strings.Join(tsvDocs, ""))
-	clusters := write(t, dir, "clusters.tsv", []byte(tsvClusters))
+	clusters := testutil.WriteFileIn(t, dir, "clusters.tsv", []byte(tsvClusters))
 	last := "h\tlast, no line end\n" // a line end is added
 	for _, name := range []string{"docs.tsv", "docs.tsv.gz", "docs.tsv.zst"} {
 		data := corpus
@@ -90,7 +82,7 @@ func TestKeepTSV(t *testing.T) {
 		case ".zst":
 			data = zst(corpus)
 		}
-		in := write(t, dir, name, data)
+		in := testutil.WriteFileIn(t, dir, name, data)
 		for _, c := range []struct {
 			opt  Options
 			want string
@@ -128,8 +120,8 @@ func TestKeepJSONL(t *testing.T) {
 		`{ "id" : "q\"", "text" : "quote in id" }` + "\r\n",
 		`{"id":"z","text":""}` + "\n",
 	}
-	clusters := write(t, dir, "c.tsv", []byte("a\\tb\ta\\tb\na\\tb\t2\na\\tb\t7\nq\"\tq\"\n"))
-	in := write(t, dir, "docs.jsonl", []byte(strings.Join(docs, "")))
+	clusters := testutil.WriteFileIn(t, dir, "c.tsv", []byte("a\\tb\ta\\tb\na\\tb\t2\na\\tb\t7\nq\"\tq\"\n"))
+	in := testutil.WriteFileIn(t, dir, "docs.jsonl", []byte(strings.Join(docs, "")))
 	got, _ := runKeep(t, Options{Clusters: clusters}, in)
 	if want := pick(docs, 0, 3, 4); got != want {
 		t.Errorf("first: got\n%s\nwant\n%s", got, want)
@@ -151,7 +143,7 @@ func TestKeepJSONL(t *testing.T) {
 	if got != want {
 		t.Errorf("annotate: got\n%s\nwant\n%s", got, want)
 	}
-	empty := write(t, dir, "empty.jsonl", []byte("{}\n"))
+	empty := testutil.WriteFileIn(t, dir, "empty.jsonl", []byte("{}\n"))
 	if _, err := os.Stat(empty); err == nil {
 		var out, errOut bytes.Buffer
 		err := Run(context.Background(), Options{Clusters: clusters, Prefer: PreferFirst, Annotate: true, IDField: "id", TextField: "text"}, []string{empty}, &out, &errOut)
@@ -163,10 +155,10 @@ func TestKeepJSONL(t *testing.T) {
 
 func TestKeepLinesAndFiles(t *testing.T) {
 	dir := t.TempDir()
-	a := write(t, dir, "a.txt", []byte("one\ntwo\nthree\n"))
-	b := write(t, dir, "b.txt", []byte("four\r\nfive"))
+	a := testutil.WriteFileIn(t, dir, "a.txt", []byte("one\ntwo\nthree\n"))
+	b := testutil.WriteFileIn(t, dir, "b.txt", []byte("four\r\nfive"))
 	// Lines: ids are line numbers across inputs.
-	clusters := write(t, dir, "c.tsv", []byte("1\t1\n1\t3\n1\t5\n"))
+	clusters := testutil.WriteFileIn(t, dir, "c.tsv", []byte("1\t1\n1\t3\n1\t5\n"))
 	got, _ := runKeep(t, Options{Clusters: clusters, Format: "lines"}, a, b)
 	if want := "one\ntwo\nfour\r\n"; got != want {
 		t.Errorf("lines: got %q want %q", got, want)
@@ -176,7 +168,7 @@ func TestKeepLinesAndFiles(t *testing.T) {
 		t.Errorf("lines, longest: got %q want %q", got, want)
 	}
 	// Files: each file a document, the path written.
-	fc := write(t, dir, "fc.tsv", []byte(a+"\t"+a+"\n"+a+"\t"+b+"\n"))
+	fc := testutil.WriteFileIn(t, dir, "fc.tsv", []byte(a+"\t"+a+"\n"+a+"\t"+b+"\n"))
 	got, _ = runKeep(t, Options{Clusters: fc, Format: "files", Prefer: PreferShortest}, a, b)
 	if want := b + "\n"; got != want {
 		t.Errorf("files, shortest: got %q want %q", got, want)
@@ -189,8 +181,8 @@ func TestKeepLinesAndFiles(t *testing.T) {
 
 func TestKeepStdinTwoPasses(t *testing.T) {
 	dir := t.TempDir()
-	clusters := write(t, dir, "clusters.tsv", []byte(tsvClusters))
-	in := write(t, dir, "in", gz([]byte(strings.Join(tsvDocs, ""))))
+	clusters := testutil.WriteFileIn(t, dir, "clusters.tsv", []byte(tsvClusters))
+	in := testutil.WriteFileIn(t, dir, "in", gz([]byte(strings.Join(tsvDocs, ""))))
 	f, err := os.Open(in)
 	if err != nil {
 		t.Fatal(err)
@@ -211,8 +203,8 @@ func TestKeepStdinTwoPasses(t *testing.T) {
 
 func TestKeepBadInput(t *testing.T) {
 	dir := t.TempDir()
-	in := write(t, dir, "docs.tsv", []byte("a\tx\nbad line\n"))
-	clusters := write(t, dir, "c.tsv", []byte("a\ta\n"))
+	in := testutil.WriteFileIn(t, dir, "docs.tsv", []byte("a\tx\nbad line\n"))
+	clusters := testutil.WriteFileIn(t, dir, "c.tsv", []byte("a\ta\n"))
 	var out, errOut bytes.Buffer
 	opt := Options{Clusters: clusters, Prefer: PreferFirst, IDField: "id", TextField: "text"}
 	if err := Run(context.Background(), opt, []string{in}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "docs.tsv:2: want id TAB text") {
@@ -223,7 +215,7 @@ func TestKeepBadInput(t *testing.T) {
 	if err := Run(context.Background(), opt, []string{in}, &out, &errOut); err != nil || out.String() != "a\tx\n" {
 		t.Fatalf("skip-bad: %q %v", out.String(), err)
 	}
-	two := write(t, dir, "two.tsv", []byte("a\ta\nb\ta\nb\tb\n"))
+	two := testutil.WriteFileIn(t, dir, "two.tsv", []byte("a\ta\nb\ta\nb\tb\n"))
 	opt.SkipBad = false
 	opt.Clusters = two
 	if err := Run(context.Background(), opt, []string{in}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "two.tsv:2: id a is in cluster a and in cluster b") {

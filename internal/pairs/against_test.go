@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/bandindex"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 const againstHeaders = "#neardup stage=sketch method=minhash n=8 seed=0 family=mixmuladd64\n" +
@@ -94,10 +95,10 @@ func TestAgainst(t *testing.T) {
 	batch += strings.SplitAfter(batch, "\n")[0] // a repeated record
 	dir := filepath.Join(t.TempDir(), "idx")
 	ctx := context.Background()
-	if err := bandindex.RunBuild(ctx, bandindex.Options{}, dir, []string{writeFile(t, "o1.tsv", againstHeaders+old1)}, &bytes.Buffer{}); err != nil {
+	if err := bandindex.RunBuild(ctx, bandindex.Options{}, dir, []string{testutil.WriteFile(t, "o1.tsv", againstHeaders+old1)}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := bandindex.RunAdd(ctx, bandindex.Options{}, dir, []string{writeFile(t, "o2.tsv", againstHeaders+old2)}, &bytes.Buffer{}); err != nil {
+	if err := bandindex.RunAdd(ctx, bandindex.Options{}, dir, []string{testutil.WriteFile(t, "o2.tsv", againstHeaders+old2)}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, maxBucket := range []int{0, 10} {
@@ -116,11 +117,11 @@ func TestAgainst(t *testing.T) {
 		// The pairs of everything equal the pairs of the old documents
 		// and those of the batch with everything.
 		if maxBucket == 0 {
-			all, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}}, writeFile(t, "all.tsv", old1+old2+batch))
+			all, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}}, testutil.WriteFile(t, "all.tsv", old1+old2+batch))
 			if err != nil {
 				t.Fatal(err)
 			}
-			oldOnly, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}}, writeFile(t, "old.tsv", old1+old2))
+			oldOnly, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}}, testutil.WriteFile(t, "old.tsv", old1+old2))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +133,7 @@ func TestAgainst(t *testing.T) {
 			}
 		}
 	}
-	out, stderr, err := runStage(t, Options{Against: dir}, writeFile(t, "b.tsv", againstHeaders+batch))
+	out, stderr, err := runStage(t, Options{Against: dir}, testutil.WriteFile(t, "b.tsv", againstHeaders+batch))
 	if err != nil || !strings.HasPrefix(out, againstHeaders+"#neardup stage=pairs max-bucket=0\n") || !strings.Contains(stderr, "1 repeated (key, id) record(s) ignored") {
 		t.Errorf("headers %q, stderr %q, %v", out[:min(len(out), 300)], stderr, err)
 	}
@@ -143,7 +144,7 @@ func TestAgainst(t *testing.T) {
 // index.
 func TestAgainstRefused(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "idx")
-	if err := bandindex.RunBuild(context.Background(), bandindex.Options{}, dir, []string{writeFile(t, "o.tsv", againstHeaders+"0000aa\tx\n")}, &bytes.Buffer{}); err != nil {
+	if err := bandindex.RunBuild(context.Background(), bandindex.Options{}, dir, []string{testutil.WriteFile(t, "o.tsv", againstHeaders+"0000aa\tx\n")}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ in, want string }{
@@ -152,12 +153,12 @@ func TestAgainstRefused(t *testing.T) {
 		{againstHeaders + "0000aa\ty\tffffffffffffffff\n", "b.tsv:3: want key TAB id, found 3 fields"},
 		{"#neardup stage=band scheme=hamming f=64 k=3 blocks=6 widths=11,11,11,11,10,10 tables=20\n0000aa\ty\tffffffffffffffff\n", "--against pairs MinHash band keys"},
 	} {
-		_, _, err := runStage(t, Options{Against: dir}, writeFile(t, "b.tsv", c.in))
+		_, _, err := runStage(t, Options{Against: dir}, testutil.WriteFile(t, "b.tsv", c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v\nwant %q", c.in, err, c.want)
 		}
 	}
-	_, _, err := runStage(t, Options{Against: t.TempDir()}, writeFile(t, "b.tsv", againstHeaders+"0000aa\ty\n"))
+	_, _, err := runStage(t, Options{Against: t.TempDir()}, testutil.WriteFile(t, "b.tsv", againstHeaders+"0000aa\ty\n"))
 	if err == nil || !strings.Contains(err.Error(), "not a band index") {
 		t.Errorf("no index: %v", err)
 	}

@@ -4,23 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
+)
 
 func runStage(t *testing.T, opt Options, inputs ...string) (stdout, stderr string, err error) {
 	t.Helper()
@@ -33,12 +26,12 @@ func runStage(t *testing.T, opt Options, inputs ...string) (stdout, stderr strin
 // sorted by key, as LC_ALL=C sort -t$'\t' -k1,1 -s would give it.
 func modes(t *testing.T, opt Options, in string) (memory, sorted string) {
 	t.Helper()
-	out, stderr, err := runStage(t, opt, writeFile(t, "keys.tsv", in))
+	out, stderr, err := runStage(t, opt, testutil.WriteFile(t, "keys.tsv", in))
 	if err != nil {
 		t.Fatalf("memory mode: %v (stderr %q)", err, stderr)
 	}
 	opt.Sorted = true
-	sout, stderr, err := runStage(t, opt, writeFile(t, "sorted.tsv", sortByKey(in)))
+	sout, stderr, err := runStage(t, opt, testutil.WriteFile(t, "sorted.tsv", sortByKey(in)))
 	if err != nil {
 		t.Fatalf("sorted mode: %v (stderr %q)", err, stderr)
 	}
@@ -150,7 +143,7 @@ func TestModesAgree(t *testing.T) {
 func TestSpills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	in := randomBands(rng, 600)
-	path := writeFile(t, "sorted.tsv", sortByKey(in))
+	path := testutil.WriteFile(t, "sorted.tsv", sortByKey(in))
 	want := bruteForce(in, 0)
 	// At 512 bytes per run (each pair costs its bytes and 24 of index),
 	// the answer needs many runs.
@@ -163,7 +156,7 @@ func TestSpills(t *testing.T) {
 	if err != nil || out != want {
 		t.Fatalf("with spills: err %v, output differs from the brute-force answer: %v", err, out != want)
 	}
-	notDir := writeFile(t, "not-a-dir", "")
+	notDir := testutil.WriteFile(t, "not-a-dir", "")
 	if _, _, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: true, MemoryBytes: 512, TempDir: notDir}, path); err == nil {
 		t.Errorf("memory 512: no spill attempted (a temporary directory that is a file went unnoticed)")
 	}
@@ -174,7 +167,7 @@ func TestSpills(t *testing.T) {
 
 func TestUnsortedRefused(t *testing.T) {
 	in := "k1\ta\nk2\tb\nk1\tc\n"
-	_, _, err := runStage(t, Options{Sorted: true}, writeFile(t, "keys.tsv", in))
+	_, _, err := runStage(t, Options{Sorted: true}, testutil.WriteFile(t, "keys.tsv", in))
 	if err == nil || !strings.Contains(err.Error(), "keys.tsv:3: key k1 comes after k2") || !strings.Contains(err.Error(), "keys.tsv:2)") {
 		t.Errorf("error %v, want keys.tsv:3 naming the key and where the previous one started", err)
 	}
@@ -188,7 +181,7 @@ func TestMaxBucket(t *testing.T) {
 		if sorted {
 			input = sortByKey(in)
 		}
-		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, MaxBucket: 3, Sorted: sorted}, writeFile(t, "keys.tsv", input))
+		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, MaxBucket: 3, Sorted: sorted}, testutil.WriteFile(t, "keys.tsv", input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +197,7 @@ func TestMaxBucket(t *testing.T) {
 func TestDuplicatesReported(t *testing.T) {
 	in := "k\ta\nk\tb\nk\ta\n"
 	for _, sorted := range []bool{false, true} {
-		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: sorted}, writeFile(t, "keys.tsv", in))
+		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, Sorted: sorted}, testutil.WriteFile(t, "keys.tsv", in))
 		if err != nil || out != "a\tb\n" || !strings.Contains(stderr, "1 repeated (key, id) record(s) ignored") {
 			t.Errorf("sorted %v: out %q, stderr %q, err %v", sorted, out, stderr, err)
 		}
@@ -213,18 +206,18 @@ func TestDuplicatesReported(t *testing.T) {
 
 func TestHeadersAndBadLines(t *testing.T) {
 	in := "#neardup stage=band scheme=minhash b=2 r=2 key=xxh64\nk\ta\nk\tb\n"
-	out, _, err := runStage(t, Options{}, writeFile(t, "keys.tsv", in))
+	out, _, err := runStage(t, Options{}, testutil.WriteFile(t, "keys.tsv", in))
 	want := "#neardup stage=band scheme=minhash b=2 r=2 key=xxh64\n#neardup stage=pairs max-bucket=0\na\tb\n"
 	if err != nil || out != want {
 		t.Errorf("got %q, %v; want %q", out, err, want)
 	}
 	for _, sorted := range []bool{false, true} {
-		_, _, err := runStage(t, Options{Sorted: sorted}, writeFile(t, "keys.tsv", "k\ta\nno-tab\n"))
+		_, _, err := runStage(t, Options{Sorted: sorted}, testutil.WriteFile(t, "keys.tsv", "k\ta\nno-tab\n"))
 		if err == nil || !strings.Contains(err.Error(), "keys.tsv:2: want key TAB id") {
 			t.Errorf("sorted %v: error %v, want keys.tsv:2", sorted, err)
 		}
 	}
-	if out, _, err := runStage(t, Options{}, writeFile(t, "keys.tsv", "")); err != nil || out != "" {
+	if out, _, err := runStage(t, Options{}, testutil.WriteFile(t, "keys.tsv", "")); err != nil || out != "" {
 		t.Errorf("empty input: %q, %v; want no output", out, err)
 	}
 }

@@ -2,12 +2,12 @@ package record_test
 
 import (
 	"errors"
-	"github.com/neardup/neardup/internal/status"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 )
 
 func TestIsHeader(t *testing.T) {

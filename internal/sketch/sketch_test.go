@@ -1,36 +1,17 @@
 package sketch
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func run(t *testing.T, opt Options, inputs ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err = Run(context.Background(), opt, inputs, &out, &errb)
-	return out.String(), errb.String(), err
-}
 
 // shingleRecords returns shingle records of docs random sets of up to
 // maxSize hashes (some empty), and the sets.
@@ -55,7 +36,7 @@ func shingleRecords(docs, maxSize int) (string, [][]uint64) {
 // of the minhash package for the record's set, after the headers.
 func TestMethods(t *testing.T) {
 	in, sets := shingleRecords(50, 40)
-	path := writeFile(t, "s.tsv", "#neardup stage=shingle unit=word k=5 hash=tok64 seed=0 counts=no\n"+in)
+	path := testutil.WriteFile(t, "s.tsv", "#neardup stage=shingle unit=word k=5 hash=tok64 seed=0 counts=no\n"+in)
 	for _, opt := range []Options{
 		{Method: MinHash, N: 16, Seed: 3},
 		{Method: OPH, N: 16, Seed: 3},
@@ -63,7 +44,7 @@ func TestMethods(t *testing.T) {
 		{Method: ModM, M: 4, Seed: 3},
 	} {
 		t.Run(opt.Method, func(t *testing.T) {
-			out, stderr, err := run(t, opt, path)
+			out, stderr, err := testutil.Run(t, Run, opt, path)
 			if err != nil || stderr != "" {
 				t.Fatalf("Run: %v, stderr %q", err, stderr)
 			}
@@ -101,7 +82,7 @@ func TestMethods(t *testing.T) {
 // TestEmptyDocument: a document without shingles has size 0 and, for
 // signatures, Empty at every position.
 func TestEmptyDocument(t *testing.T) {
-	out, _, err := run(t, Options{Method: MinHash, N: 3, Common: stream.Common{NoHeader: true}}, writeFile(t, "s.tsv", "empty\t\n"))
+	out, _, err := testutil.Run(t, Run, Options{Method: MinHash, N: 3, Common: stream.Common{NoHeader: true}}, testutil.WriteFile(t, "s.tsv", "empty\t\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,10 +95,10 @@ func TestEmptyDocument(t *testing.T) {
 // workers, over inputs of several chunks.
 func TestJobsDeterministic(t *testing.T) {
 	in, _ := shingleRecords(6000, 150)
-	path := writeFile(t, "s.tsv", in)
+	path := testutil.WriteFile(t, "s.tsv", in)
 	var first string
 	for _, jobs := range []int{1, 2, 5} {
-		out, _, err := run(t, Options{Method: MinHash, N: 32, Seed: 1, Common: stream.Common{Jobs: jobs}}, path)
+		out, _, err := testutil.Run(t, Run, Options{Method: MinHash, N: 32, Seed: 1, Common: stream.Common{Jobs: jobs}}, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,13 +120,13 @@ func TestBadInput(t *testing.T) {
 		{"a\t0000000000000001\nno tab here\n", "s.tsv:2: want id TAB shingle hashes"},
 		{"a\t00000000000000zz\n", "s.tsv:1: hash 1: want 16 hex digits"},
 	} {
-		_, _, err := run(t, Options{Method: MinHash, N: 4}, writeFile(t, "s.tsv", c.in))
+		_, _, err := testutil.Run(t, Run, Options{Method: MinHash, N: 4}, testutil.WriteFile(t, "s.tsv", c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("input %q: error %v, want %q", c.in, err, c.want)
 		}
 	}
-	out, stderr, err := run(t, Options{Method: MinHash, N: 2, Common: stream.Common{SkipBad: true, NoHeader: true}},
-		writeFile(t, "s.tsv", "a\tzz\nb\t0000000000000001\n"))
+	out, stderr, err := testutil.Run(t, Run, Options{Method: MinHash, N: 2, Common: stream.Common{SkipBad: true, NoHeader: true}},
+		testutil.WriteFile(t, "s.tsv", "a\tzz\nb\t0000000000000001\n"))
 	if err != nil || !strings.HasPrefix(out, "b\t1\t") || !strings.Contains(stderr, "s.tsv:1:") {
 		t.Errorf("--skip-bad: out %q, stderr %q, err %v; want b's record and the skipped line named", out, stderr, err)
 	}

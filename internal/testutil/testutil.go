@@ -17,14 +17,14 @@ import (
 
 // WriteFile writes content to a file called name in a new temporary
 // directory of t and returns its path.
-func WriteFile(t testing.TB, name, content string) string {
+func WriteFile[C string | []byte](t testing.TB, name string, content C) string {
 	t.Helper()
 	return WriteFileIn(t, t.TempDir(), name, content)
 }
 
 // WriteFileIn writes content to the file called name in dir and returns
 // its path.
-func WriteFileIn(t testing.TB, dir, name, content string) string {
+func WriteFileIn[C string | []byte](t testing.TB, dir, name string, content C) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {

@@ -3,7 +3,6 @@ package verify
 import (
 	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/status"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/store"
 	"github.com/neardup/neardup/internal/stream"
 )

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/status"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // sortByKey sorts record lines bytewise by their first field, stably, as
@@ -52,13 +53,13 @@ func joinRun(t *testing.T, opt Options, pairs string) (attached, out string) {
 	t.Helper()
 	a := opt
 	a.Attach, a.Threshold, a.Containment = true, 0, false
-	attached, stderr, err := run(t, a, writeFile(t, "p.tsv", pairs))
+	attached, stderr, err := testutil.Run(t, Run, a, testutil.WriteFile(t, "p.tsv", pairs))
 	if err != nil {
 		t.Fatalf("verify --attach: %v (stderr %q)", err, stderr)
 	}
 	s := opt
 	s.Sorted = true
-	out, stderr, err = run(t, s, writeFile(t, "a.tsv", sortByKey(attached)))
+	out, stderr, err = testutil.Run(t, Run, s, testutil.WriteFile(t, "a.tsv", sortByKey(attached)))
 	if err != nil {
 		t.Fatalf("verify --sorted: %v (stderr %q)", err, stderr)
 	}
@@ -114,7 +115,7 @@ func randomCorpus(rng *rand.Rand, docs, npairs int) (shingles, pairs string) {
 func TestJoinMatchesMemory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 1))
 	shingles, pairs := randomCorpus(rng, 300, 3000)
-	sfile := writeFile(t, "s.tsv", shingles)
+	sfile := testutil.WriteFile(t, "s.tsv", shingles)
 	saved := pieceBytes
 	defer func() { pieceBytes = saved }()
 	for _, pb := range []int{saved, 300} {
@@ -124,7 +125,7 @@ func TestJoinMatchesMemory(t *testing.T) {
 			{Shingles: sfile, Threshold: 0.5, Containment: true, Common: stream.Common{Jobs: 3}},
 			{Shingles: sfile, Threshold: 0, Common: stream.Common{Jobs: 2}},
 		} {
-			want, _, err := run(t, opt, writeFile(t, "p.tsv", pairs))
+			want, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "p.tsv", pairs))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +152,7 @@ func TestJoinMatchesMemory(t *testing.T) {
 func TestJoinDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 2))
 	shingles, pairs := randomCorpus(rng, 200, 2000)
-	sfile := writeFile(t, "s.tsv", shingles)
+	sfile := testutil.WriteFile(t, "s.tsv", shingles)
 	saved := pieceBytes
 	defer func() { pieceBytes = saved }()
 	pieceBytes = 500
@@ -182,9 +183,9 @@ func TestJoinSketches(t *testing.T) {
 			"x\t9\t" + hexSet(1, 2, 3, 4) + "\n" +
 			"y\t9\t" + hexSet(1, 2, 5, 4) + "\n" +
 			"z\t7\t" + hexSet(1, 3, 5, 6) + "\n"
-		c.opt.Sketches = writeFile(t, "k.tsv", sketches)
+		c.opt.Sketches = testutil.WriteFile(t, "k.tsv", sketches)
 		pairs := "w\tx\nw\tz\nx\ty\nx\tz\ny\tz\n"
-		want, _, err := run(t, c.opt, writeFile(t, "p.tsv", pairs))
+		want, _, err := testutil.Run(t, Run, c.opt, testutil.WriteFile(t, "p.tsv", pairs))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,8 +204,8 @@ func TestJoinSketches(t *testing.T) {
 // TestAttachedRecord: the intermediate record as documented, keyed by the
 // second id, A's shingle field as its record has it.
 func TestAttachedRecord(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", "a\t"+hexSet(1, 2)+":2\nb\t"+hexSet(3)+"\ne\t\n")
-	out, _, err := run(t, Options{Shingles: shingles, Attach: true}, writeFile(t, "p.tsv", "a\tb\na\te\nb\ta\ne\tb\n"))
+	shingles := testutil.WriteFile(t, "s.tsv", "a\t"+hexSet(1, 2)+":2\nb\t"+hexSet(3)+"\ne\t\n")
+	out, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Attach: true}, testutil.WriteFile(t, "p.tsv", "a\tb\na\te\nb\ta\ne\tb\n"))
 	want := "#neardup stage=attach values=shingles\n" +
 		"b\ta\t2\t" + hexSet(1, 2) + ":2\n" +
 		"e\ta\t2\t" + hexSet(1, 2) + ":2\n" +
@@ -215,7 +216,7 @@ func TestAttachedRecord(t *testing.T) {
 	}
 	// Scored from there, a pair written either way round comes out as
 	// idA < idB.
-	out, _, err = run(t, Options{Shingles: shingles, Sorted: true, Threshold: 0, Common: stream.Common{NoHeader: true}}, writeFile(t, "a.tsv", sortByKey(want)))
+	out, _, err = testutil.Run(t, Run, Options{Shingles: shingles, Sorted: true, Threshold: 0, Common: stream.Common{NoHeader: true}}, testutil.WriteFile(t, "a.tsv", sortByKey(want)))
 	wantScored := "a\tb\t0.000000\na\tb\t0.000000\nb\te\t0.000000\na\te\t0.000000\n"
 	if err != nil || out != wantScored {
 		t.Errorf("scored\n%q, %v\nwant\n%q", out, err, wantScored)
@@ -226,7 +227,7 @@ func TestAttachedRecord(t *testing.T) {
 // malformed record: each names its file and line; an attached pair where it
 // does not belong is refused.
 func TestJoinBadInput(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
 	attached := "#neardup stage=attach values=shingles\nb\ta\t4\t" + hexSet(1, 2, 3, 4) + "\n"
 	for _, c := range []struct {
 		name   string
@@ -262,9 +263,9 @@ func TestJoinBadInput(t *testing.T) {
 		opt := c.opt
 		opt.Shingles = shingles
 		if c.side != "" {
-			opt.Shingles = writeFile(t, "s.tsv", c.side)
+			opt.Shingles = testutil.WriteFile(t, "s.tsv", c.side)
 		}
-		_, _, err := run(t, opt, writeFile(t, "p.tsv", c.input))
+		_, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "p.tsv", c.input))
 		c.want = strings.ReplaceAll(c.want, "SIDE", opt.Shingles)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
@@ -275,8 +276,8 @@ func TestJoinBadInput(t *testing.T) {
 		}
 	}
 	// Sketches attached, shingles given.
-	sk := writeFile(t, "k.tsv", "a\t1\t"+hexSet(1)+"\n")
-	_, _, err := run(t, Options{Shingles: sk, Sorted: true}, writeFile(t, "p.tsv", "#neardup stage=attach values=sketches\n"))
+	sk := testutil.WriteFile(t, "k.tsv", "a\t1\t"+hexSet(1)+"\n")
+	_, _, err := testutil.Run(t, Run, Options{Shingles: sk, Sorted: true}, testutil.WriteFile(t, "p.tsv", "#neardup stage=attach values=sketches\n"))
 	if err == nil || !strings.Contains(err.Error(), "p.tsv:1: the attached pairs carry sketches, but verify was given --shingles") {
 		t.Errorf("values mismatch: %v", err)
 	}
@@ -285,12 +286,12 @@ func TestJoinBadInput(t *testing.T) {
 // TestJoinSkipBad: under --skip-bad an unknown id or a bad line is skipped
 // and counted; the order of the input is not negotiable.
 func TestJoinSkipBad(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
-	out, stderr, err := run(t, Options{Shingles: shingles, Attach: true, Common: stream.Common{SkipBad: true}}, writeFile(t, "p.tsv", "a\tb\nab\tc\nb\nc\ta\n"))
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
+	out, stderr, err := testutil.Run(t, Run, Options{Shingles: shingles, Attach: true, Common: stream.Common{SkipBad: true}}, testutil.WriteFile(t, "p.tsv", "a\tb\nab\tc\nb\nc\ta\n"))
 	if err != nil || strings.Count(out, "\n") != 3 || !strings.Contains(stderr, "skipped 2 bad line(s)") || !strings.Contains(stderr, "p.tsv:2: id ab is not in") {
 		t.Errorf("got %q, %q, %v", out, stderr, err)
 	}
-	_, _, err = run(t, Options{Shingles: shingles, Attach: true, Common: stream.Common{SkipBad: true}}, writeFile(t, "p.tsv", "b\tc\na\tb\n"))
+	_, _, err = testutil.Run(t, Run, Options{Shingles: shingles, Attach: true, Common: stream.Common{SkipBad: true}}, testutil.WriteFile(t, "p.tsv", "b\tc\na\tb\n"))
 	if err == nil || !strings.Contains(err.Error(), "p.tsv:2: id a comes after b") {
 		t.Errorf("out of order under --skip-bad: %v", err)
 	}
@@ -299,16 +300,16 @@ func TestJoinSkipBad(t *testing.T) {
 // TestJoinEmpty: empty input gives empty output at each step; input of
 // headers only gives the headers verify gives.
 func TestJoinEmpty(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
 	for _, opt := range []Options{{Attach: true}, {Sorted: true}} {
 		opt.Shingles = shingles
-		out, _, err := run(t, opt, writeFile(t, "p.tsv", ""))
+		out, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "p.tsv", ""))
 		if err != nil || out != "" {
 			t.Errorf("%+v: empty input gave %q, %v", opt, out, err)
 		}
 	}
 	const head = "#neardup stage=pairs max-bucket=0\n"
-	want, _, err := run(t, Options{Shingles: shingles, Threshold: 0.8}, writeFile(t, "p.tsv", head))
+	want, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Threshold: 0.8}, testutil.WriteFile(t, "p.tsv", head))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,13 +364,13 @@ func TestAttachPieceOutput(t *testing.T) {
 	for i := range set {
 		set[i] = uint64(i)
 	}
-	shingles := writeFile(t, "s.tsv", "a\t"+hexSet(set...)+"\nb\t\n")
+	shingles := testutil.WriteFile(t, "s.tsv", "a\t"+hexSet(set...)+"\nb\t\n")
 	var pairs strings.Builder
 	for i := range 5000 {
 		fmt.Fprintf(&pairs, "a\tb%05d\n", i)
 	}
 	side := newSideReader(shingles)
-	src := &joinSource{main: stream.NewLines([]string{writeFile(t, "p.tsv", pairs.String())}), side: side, copies: true, order: "%s %s %d"}
+	src := &joinSource{main: stream.NewLines([]string{testutil.WriteFile(t, "p.tsv", pairs.String())}), side: side, copies: true, order: "%s %s %d"}
 	defer src.Close()
 	record := 2000 * 17
 	lines, pieces := 0, 0

@@ -1,35 +1,16 @@
 package verify
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"github.com/neardup/neardup/internal/stream"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func run(t *testing.T, opt Options, inputs ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err = Run(context.Background(), opt, inputs, &out, &errb)
-	return out.String(), errb.String(), err
-}
 
 // hexSet writes a shingle field of small values.
 func hexSet(vals ...uint64) string { return string(record.AppendHexList(nil, vals)) }
@@ -47,9 +28,9 @@ var handShingles = "a\t" + hexSet(1, 2, 3, 4) + "\n" +
 	"e\t\n"
 
 func TestExactScores(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
-	pairs := writeFile(t, "p.tsv", "a\tb\nc\ta\nb\tc\na\te\n")
-	out, _, err := run(t, Options{Shingles: shingles, Threshold: 0, Containment: true, Common: stream.Common{NoHeader: true}}, pairs)
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
+	pairs := testutil.WriteFile(t, "p.tsv", "a\tb\nc\ta\nb\tc\na\te\n")
+	out, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Threshold: 0, Containment: true, Common: stream.Common{NoHeader: true}}, pairs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +46,8 @@ func TestExactScores(t *testing.T) {
 // TestThresholdEdges: a pair exactly at the threshold is kept; with
 // containment, a pair is kept when either containment reaches it.
 func TestThresholdEdges(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
-	pairs := writeFile(t, "p.tsv", "a\tb\na\tc\nb\tc\n")
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
+	pairs := testutil.WriteFile(t, "p.tsv", "a\tb\na\tc\nb\tc\n")
 	for _, c := range []struct {
 		threshold   float64
 		containment bool
@@ -80,7 +61,7 @@ func TestThresholdEdges(t *testing.T) {
 		{1, true, "a\tc\nb\tc\n"},
 		{2.0 / 3, true, "a\tb\na\tc\nb\tc\n"},
 	} {
-		out, _, err := run(t, Options{Shingles: shingles, Threshold: c.threshold, Containment: c.containment, Common: stream.Common{NoHeader: true}}, pairs)
+		out, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Threshold: c.threshold, Containment: c.containment, Common: stream.Common{NoHeader: true}}, pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,17 +91,17 @@ func TestSketchEstimates(t *testing.T) {
 		// MOD samples {1,2,3,4} and {3,4,5}: 2 of 5, 2 of 4, 2 of 3.
 		{"method=modm m=2 seed=0", hexSet(1, 2, 3, 4), hexSet(3, 4, 5), Options{Containment: true}, "x\ty\t0.400000\t0.500000\t0.666667\n"},
 	} {
-		sketches := writeFile(t, "k.tsv", "#neardup stage=sketch "+c.header+"\nx\t9\t"+c.a+"\ny\t9\t"+c.b+"\n")
+		sketches := testutil.WriteFile(t, "k.tsv", "#neardup stage=sketch "+c.header+"\nx\t9\t"+c.a+"\ny\t9\t"+c.b+"\n")
 		c.opt.Sketches = sketches
 		c.opt.NoHeader = true
-		out, _, err := run(t, c.opt, writeFile(t, "p.tsv", "y\tx\n"))
+		out, _, err := testutil.Run(t, Run, c.opt, testutil.WriteFile(t, "p.tsv", "y\tx\n"))
 		if err != nil || out != c.want {
 			t.Errorf("%s: got %q, %v; want %q", c.header, out, err, c.want)
 		}
 	}
 	// Containment needs shingles or MOD_m samples.
-	sketches := writeFile(t, "k.tsv", "#neardup stage=sketch method=minhash n=1 seed=0 family=mixmuladd64\nx\t1\t"+hexSet(1)+"\n")
-	_, _, err := run(t, Options{Sketches: sketches, Containment: true}, writeFile(t, "p.tsv", "x\ty\n"))
+	sketches := testutil.WriteFile(t, "k.tsv", "#neardup stage=sketch method=minhash n=1 seed=0 family=mixmuladd64\nx\t1\t"+hexSet(1)+"\n")
+	_, _, err := testutil.Run(t, Run, Options{Sketches: sketches, Containment: true}, testutil.WriteFile(t, "p.tsv", "x\ty\n"))
 	if err == nil || !strings.Contains(err.Error(), "--containment needs --shingles") {
 		t.Errorf("containment from minhash sketches: %v", err)
 	}
@@ -128,7 +109,7 @@ func TestSketchEstimates(t *testing.T) {
 
 // TestBadInput: every problem with a line names its file and line.
 func TestBadInput(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
 	for _, c := range []struct{ pairs, want string }{
 		{"a\tb\na\tzz\n", "p.tsv:2: id zz is not in " + shingles},
 		{"a\tb\nzz\ta\n", "p.tsv:2: id zz is not in"},
@@ -136,24 +117,24 @@ func TestBadInput(t *testing.T) {
 		{"a\n", "p.tsv:1: want idA TAB idB, found no TAB"},
 		{"a\tb\tc\n", "p.tsv:1: want idA TAB idB, found more fields"},
 	} {
-		_, _, err := run(t, Options{Shingles: shingles}, writeFile(t, "p.tsv", c.pairs))
+		_, _, err := testutil.Run(t, Run, Options{Shingles: shingles}, testutil.WriteFile(t, "p.tsv", c.pairs))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("pairs %q: error %v, want %q", c.pairs, err, c.want)
 		}
 	}
 	// Both modes of loading (only the named documents, or all of them
 	// when the pairs exceed the read-ahead) find unknown ids.
-	_, _, err := run(t, Options{Shingles: shingles, MemoryBytes: 1}, writeFile(t, "p.tsv", "a\tb\n"+strings.Repeat("a\tc\n", 1000)+"a\tzz\n"))
+	_, _, err := testutil.Run(t, Run, Options{Shingles: shingles, MemoryBytes: 1}, testutil.WriteFile(t, "p.tsv", "a\tb\n"+strings.Repeat("a\tc\n", 1000)+"a\tzz\n"))
 	if err == nil || !strings.Contains(err.Error(), "p.tsv:1002: id zz is not in") {
 		t.Errorf("unknown id past the read-ahead: %v", err)
 	}
-	dup := writeFile(t, "s.tsv", handShingles+"a\t"+hexSet(7)+"\n")
-	_, _, err = run(t, Options{Shingles: dup}, writeFile(t, "p.tsv", "a\tb\n"))
+	dup := testutil.WriteFile(t, "s.tsv", handShingles+"a\t"+hexSet(7)+"\n")
+	_, _, err = testutil.Run(t, Run, Options{Shingles: dup}, testutil.WriteFile(t, "p.tsv", "a\tb\n"))
 	if err == nil || !strings.Contains(err.Error(), "s.tsv:5: id a appears more than once") {
 		t.Errorf("repeated id in the shingle file: %v", err)
 	}
 	for _, opt := range []Options{{}, {Shingles: shingles, Sketches: shingles}} {
-		if _, _, err := run(t, opt, writeFile(t, "p.tsv", "a\tb\n")); err == nil {
+		if _, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "p.tsv", "a\tb\n")); err == nil {
 			t.Errorf("%+v: want an error asking for exactly one of --shingles and --sketches", opt)
 		}
 	}
@@ -164,13 +145,13 @@ func TestBadInput(t *testing.T) {
 func TestHeaders(t *testing.T) {
 	const k5 = "#neardup stage=shingle unit=word k=5 hash=tok64 seed=0 counts=no\n"
 	const k9 = "#neardup stage=shingle unit=word k=9 hash=tok64 seed=0 counts=no\n"
-	shingles := writeFile(t, "s.tsv", k5+handShingles)
-	out, _, err := run(t, Options{Shingles: shingles, Threshold: 0.4}, writeFile(t, "p.tsv", k5+"#neardup stage=pairs max-bucket=0\na\tb\n"))
+	shingles := testutil.WriteFile(t, "s.tsv", k5+handShingles)
+	out, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Threshold: 0.4}, testutil.WriteFile(t, "p.tsv", k5+"#neardup stage=pairs max-bucket=0\na\tb\n"))
 	want := k5 + "#neardup stage=pairs max-bucket=0\n#neardup stage=verify measure=jaccard threshold=0.4 containment=no\na\tb\t0.400000\n"
 	if err != nil || out != want {
 		t.Errorf("matching headers: got %q, %v; want %q", out, err, want)
 	}
-	_, _, err = run(t, Options{Shingles: shingles}, writeFile(t, "p.tsv", k9+"a\tb\n"))
+	_, _, err = testutil.Run(t, Run, Options{Shingles: shingles}, testutil.WriteFile(t, "p.tsv", k9+"a\tb\n"))
 	if err == nil || !strings.Contains(err.Error(), "p.tsv:1: shingle records made with k=9 can't be combined with those made with k=5") {
 		t.Errorf("conflicting headers: %v", err)
 	}
@@ -197,10 +178,10 @@ func TestJobsDeterministic(t *testing.T) {
 			fmt.Fprintf(&p, "d%d\td%d\n", a, b)
 		}
 	}
-	shingles, pairs := writeFile(t, "s.tsv", s.String()), writeFile(t, "p.tsv", p.String())
+	shingles, pairs := testutil.WriteFile(t, "s.tsv", s.String()), testutil.WriteFile(t, "p.tsv", p.String())
 	var first string
 	for _, jobs := range []int{1, 3} {
-		out, _, err := run(t, Options{Shingles: shingles, Threshold: 0.3, Common: stream.Common{Jobs: jobs}}, pairs)
+		out, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Threshold: 0.3, Common: stream.Common{Jobs: jobs}}, pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,13 +247,13 @@ func BenchmarkIntersect(b *testing.B) {
 // documents (the shingle parser once compared it with the previous
 // document's values), and a bad hash is numbered within its own record.
 func TestZeroHash(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(0, 2)+"\n")
-	out, _, err := run(t, Options{Shingles: shingles, Threshold: 1.0 / 3, Common: stream.Common{NoHeader: true}}, writeFile(t, "p.tsv", "a\tb\n"))
+	shingles := testutil.WriteFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(0, 2)+"\n")
+	out, _, err := testutil.Run(t, Run, Options{Shingles: shingles, Threshold: 1.0 / 3, Common: stream.Common{NoHeader: true}}, testutil.WriteFile(t, "p.tsv", "a\tb\n"))
 	if err != nil || out != "a\tb\t0.333333\n" {
 		t.Errorf("got %q, %v; want a\\tb\\t0.333333", out, err)
 	}
-	bad := writeFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(3, 1)+"\n")
-	_, _, err = run(t, Options{Shingles: bad}, writeFile(t, "p.tsv", "a\tb\n"))
+	bad := testutil.WriteFile(t, "s.tsv", "a\t"+hexSet(0, 1)+"\nb\t"+hexSet(3, 1)+"\n")
+	_, _, err = testutil.Run(t, Run, Options{Shingles: bad}, testutil.WriteFile(t, "p.tsv", "a\tb\n"))
 	if err == nil || !strings.Contains(err.Error(), "s.tsv:2: hash 2 (0000000000000001) is not above") {
 		t.Errorf("unsorted hashes in the second record: %v, want s.tsv:2: hash 2", err)
 	}
@@ -282,22 +263,22 @@ func TestZeroHash(t *testing.T) {
 // an empty last field; every way of scoring reads them like plain pairs,
 // and a third field with something in it is still refused.
 func TestHadoopEmptyLastField(t *testing.T) {
-	shingles := writeFile(t, "s.tsv", handShingles)
-	fps := writeFile(t, "f.tsv", "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\n"+
+	shingles := testutil.WriteFile(t, "s.tsv", handShingles)
+	fps := testutil.WriteFile(t, "f.tsv", "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\n"+
 		"a\t4\t000000000000000f\nb\t3\t0000000000000007\n")
 	for name, opt := range map[string]Options{
 		"shingles": {Shingles: shingles, Common: stream.Common{NoHeader: true}},
 		"hamming":  {Sketches: fps, Hamming: true, MaxDistance: 3, Common: stream.Common{NoHeader: true}},
 	} {
-		plain, _, err := run(t, opt, writeFile(t, "p.tsv", "a\tb\n"))
+		plain, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "p.tsv", "a\tb\n"))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		hadoop, _, err := run(t, opt, writeFile(t, "h.tsv", "a\tb\t\n"))
+		hadoop, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "h.tsv", "a\tb\t\n"))
 		if err != nil || hadoop != plain || plain == "" {
 			t.Errorf("%s: with the empty last field %q (%v), without %q", name, hadoop, err, plain)
 		}
-		if _, _, err := run(t, opt, writeFile(t, "x.tsv", "a\tb\tx\n")); err == nil || !strings.Contains(err.Error(), "found more fields") {
+		if _, _, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "x.tsv", "a\tb\tx\n")); err == nil || !strings.Contains(err.Error(), "found more fields") {
 			t.Errorf("%s: a third field: err = %v", name, err)
 		}
 	}
