@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/intern"
@@ -423,14 +422,8 @@ func (c *components) writeReport(docs, label []uint32, sims []float32, main *rec
 				return
 			}
 			n, least := verifiedStats(rep, members, sims)
-			buf = append(buf[:0], c.ids.ID(rep)...)
-			buf = append(buf, '\t')
-			buf = strconv.AppendInt(buf, int64(len(members)), 10)
-			buf = append(buf, '\t')
-			buf = strconv.AppendInt(buf, int64(n), 10)
-			buf = append(buf, '\t')
-			buf = appendSimilarity(buf, least)
-			buf = append(buf, '\n')
+			buf = record.AppendClusterReport(buf[:0], record.ClusterReport{
+				Cluster: c.ids.ID(rep), Size: uint64(len(members)), Verified: uint64(n), Least: least})
 			_, err = w.Write(buf)
 		})
 		if err != nil {
@@ -438,12 +431,4 @@ func (c *components) writeReport(docs, label []uint32, sims []float32, main *rec
 		}
 		return w.Close()
 	})
-}
-
-// appendSimilarity writes a similarity with 6 decimals, or "-" for NaN.
-func appendSimilarity(dst []byte, v float64) []byte {
-	if math.IsNaN(v) {
-		return append(dst, '-')
-	}
-	return strconv.AppendFloat(dst, v, 'f', 6, 64)
 }

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/neardup/neardup/internal/record"
 )
 
 // largestShown is how many of the largest clusters --stats names.
@@ -112,7 +114,7 @@ func (s *sizeStats) print(w io.Writer, components int, split bool) {
 	fmt.Fprintf(w, "cluster: the largest:\n")
 	for _, c := range s.largest {
 		if s.sims {
-			fmt.Fprintf(w, "   %8d  %s  (%d verified to it, least similarity %s)\n", c.size, c.name, c.verified, appendSimilarity(nil, c.least))
+			fmt.Fprintf(w, "   %8d  %s  (%d verified to it, least similarity %s)\n", c.size, c.name, c.verified, record.AppendSimilarity(nil, c.least))
 		} else {
 			fmt.Fprintf(w, "   %8d  %s\n", c.size, c.name)
 		}

@@ -21,6 +21,7 @@
 //	query answer      query_id TAB stored_id TAB distance         ParseDistance, AppendDistance
 //	cluster member    cluster TAB id                              ParseMember, AppendMember
 //	attached pair     idB TAB idA TAB size TAB v v v …            ParseAttached, AppendAttached
+//	cluster report    cluster TAB size TAB verified TAB least      ParseClusterReport, AppendClusterReport
 //
 // Shingle hashes are distinct and ascending (AppendShingleCounts writes
 // them with counts). A sketch's size is its document's number of distinct

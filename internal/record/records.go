@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -301,6 +302,64 @@ func AppendMember(dst, cluster, id []byte) []byte {
 	dst = append(dst, '\t')
 	dst = append(dst, id...)
 	return append(dst, '\n')
+}
+
+// ClusterReport is a line of cluster --report: a cluster, its number of
+// members other than the representative, how many of those have a verified
+// pair with it, and the least similarity of those pairs (NaN when none).
+type ClusterReport struct {
+	Cluster        []byte
+	Size, Verified uint64
+	Least          float64
+}
+
+// ParseClusterReport parses "cluster TAB size TAB verified TAB
+// min-similarity", the similarity "-" when no member is verified.
+func ParseClusterReport(r *ClusterReport, line []byte) error {
+	var buf [4][]byte
+	f, n := SplitN(buf[:0], line, 4)
+	if n != 4 {
+		return Bad("want cluster TAB size TAB verified TAB min-similarity, found %d field(s)", n)
+	}
+	if len(f[0]) == 0 {
+		return Bad("empty cluster")
+	}
+	r.Cluster = f[0]
+	var ok bool
+	if r.Size, ok = ParseUint(f[1]); !ok {
+		return Bad("size %q is not a number", f[1])
+	}
+	if r.Verified, ok = ParseUint(f[2]); !ok || r.Verified > r.Size {
+		return Bad("verified %q: want a number up to the size", f[2])
+	}
+	if string(f[3]) == "-" {
+		r.Least = math.NaN()
+		return nil
+	}
+	var err error
+	r.Least, err = ParseScore(f[3])
+	return err
+}
+
+// AppendClusterReport appends a line of cluster --report.
+func AppendClusterReport(dst []byte, r ClusterReport) []byte {
+	dst = append(dst, r.Cluster...)
+	dst = append(dst, '\t')
+	dst = strconv.AppendUint(dst, r.Size, 10)
+	dst = append(dst, '\t')
+	dst = strconv.AppendUint(dst, r.Verified, 10)
+	dst = append(dst, '\t')
+	dst = AppendSimilarity(dst, r.Least)
+	return append(dst, '\n')
+}
+
+// AppendSimilarity appends a similarity with 6 decimals, or "-" for NaN
+// (no similarity known).
+func AppendSimilarity(dst []byte, v float64) []byte {
+	if math.IsNaN(v) {
+		return append(dst, '-')
+	}
+	return AppendScore(dst, v)
 }
 
 // ParseAttached parses an attached pair "idB TAB idA TAB size TAB values"

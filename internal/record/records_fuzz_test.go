@@ -268,6 +268,24 @@ func FuzzMember(f *testing.F) {
 	})
 }
 
+func FuzzClusterReport(f *testing.F) {
+	for _, s := range []string{"c\t3\t2\t0.850000", "c\t3\t0\t-", "c\t1\t2\t0.9", "c\t3\t2", "\t1\t1\t1", "c\tx\t0\t-"} {
+		f.Add([]byte(s))
+	}
+	parse := func(line []byte) (record.ClusterReport, error) {
+		var r record.ClusterReport
+		err := record.ParseClusterReport(&r, line)
+		return r, err
+	}
+	// Similarities are written with 6 decimals: equal values write alike.
+	equal := func(x, y record.ClusterReport) bool {
+		return bytes.Equal(record.AppendClusterReport(nil, x), record.AppendClusterReport(nil, y))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		roundTrip(t, line, parse, record.AppendClusterReport, equal)
+	})
+}
+
 type attached struct {
 	b, a   []byte
 	size   uint64
