@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -200,49 +199,6 @@ func marshalFooter(records uint64, blocks []blockMeta, last []byte) []byte {
 	return append(b, last...)
 }
 
-// footerReader takes fields off the footer; the first overrun sets err.
-type footerReader struct {
-	b   []byte
-	err error
-}
-
-func (r *footerReader) take(n uint64) []byte {
-	if r.err != nil || n > uint64(len(r.b)) {
-		r.err = errors.New("footer ends early")
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *footerReader) u32() uint32 {
-	if v := r.take(4); v != nil {
-		return binary.LittleEndian.Uint32(v)
-	}
-	return 0
-}
-
-func (r *footerReader) u64() uint64 {
-	if v := r.take(8); v != nil {
-		return binary.LittleEndian.Uint64(v)
-	}
-	return 0
-}
-
-func (r *footerReader) bytes() []byte {
-	if r.err != nil {
-		return nil
-	}
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.err = errors.New("footer ends early")
-		return nil
-	}
-	r.b = r.b[k:]
-	return bytes.Clone(r.take(n))
-}
-
 // run is an open run file: its block index in memory, its blocks read as
 // needed.
 type run struct {
@@ -303,21 +259,21 @@ func readRun(f disk.ReadFile, path, name string) (*run, error) {
 		return nil, damaged(path, "footer checksum mismatch: damaged")
 	}
 	r := &run{name: name, path: path, f: f, footer: sum}
-	fr := &footerReader{b: footer}
-	if v := fr.u32(); v != Version && fr.err == nil {
+	fr := &disk.Footer{B: footer}
+	if v := fr.U32(); v != Version && fr.Err == nil {
 		return nil, damaged(path, "footer of format version %d: damaged", v)
 	}
-	r.records = fr.u64()
-	n := fr.u32()
-	if fr.err == nil && uint64(n) > length {
+	r.records = fr.U64()
+	n := fr.U32()
+	if fr.Err == nil && uint64(n) > length {
 		return nil, damaged(path, "damaged footer: too many blocks")
 	}
 	r.blocks = make([]blockMeta, 0, n)
 	next := uint64(preambleSize)
 	var total uint64
-	for i := uint32(0); i < n && fr.err == nil; i++ {
-		b := blockMeta{first: fr.bytes(), off: fr.u64(), length: fr.u32(), raw: fr.u32(), count: fr.u32(), sum: fr.u64()}
-		if fr.err != nil {
+	for i := uint32(0); i < n && fr.Err == nil; i++ {
+		b := blockMeta{first: fr.Bytes(), off: fr.U64(), length: fr.U32(), raw: fr.U32(), count: fr.U32(), sum: fr.U64()}
+		if fr.Err != nil {
 			break
 		}
 		if b.off != next || b.count == 0 || b.raw > maxBlock {
@@ -330,9 +286,9 @@ func readRun(f disk.ReadFile, path, name string) (*run, error) {
 		total += uint64(b.count)
 		r.blocks = append(r.blocks, b)
 	}
-	r.last = fr.bytes()
-	if fr.err != nil {
-		return nil, damaged(path, "damaged footer: %v", fr.err)
+	r.last = fr.Bytes()
+	if fr.Err != nil {
+		return nil, damaged(path, "damaged footer: %v", fr.Err)
 	}
 	if next != off || total != r.records {
 		return nil, damaged(path, "damaged footer: blocks don't add up")

@@ -11,6 +11,9 @@
 // A stage whose data can outgrow memory sorts what it holds into a run in a
 // temporary file when its buffer is full, and merges the runs at the end
 // (Runs, Merge).
+//
+// The binary files that stay (an index, a band index's runs) end in a
+// footer of little-endian fields, read back with Footer.
 package disk
 
 import (

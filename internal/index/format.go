@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -121,63 +122,19 @@ func (ft *footer) marshal() []byte {
 	return b
 }
 
-// reader takes fields off a byte slice; the first overrun sets err.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) take(n uint64) []byte {
-	if r.err != nil || n > uint64(len(r.b)) {
-		r.err = errors.New("footer ends early")
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) u32() int {
-	v := r.take(4)
-	if v == nil {
-		return 0
-	}
-	return int(binary.LittleEndian.Uint32(v))
-}
-
-func (r *reader) u64() uint64 {
-	v := r.take(8)
-	if v == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(v)
-}
-
-func (r *reader) u64s(n int) []uint64 {
-	raw := r.take(uint64(n) * 8)
-	if raw == nil {
-		return nil
-	}
-	out := make([]uint64, n)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint64(raw[8*i:])
-	}
-	return out
-}
-
 // parseFooter parses and checks a footer of a file of dataEnd bytes before
 // the footer.
 func parseFooter(b []byte, dataEnd uint64) (*footer, error) {
-	r := &reader{b: b}
+	r := &disk.Footer{B: b}
 	ft := &footer{}
-	if v := r.u32(); v != Version {
+	if v := r.U32(); v != Version {
 		return nil, fmt.Errorf("footer of format version %d; this program reads version %d", v, Version)
 	}
-	ft.f, ft.k, ft.blocks = r.u32(), r.u32(), r.u32()
-	nt := r.u32()
-	ft.blockSize = r.u32()
-	ft.distinct, ft.records = r.u64(), r.u64()
-	text := string(r.take(uint64(r.u32())))
+	ft.f, ft.k, ft.blocks = int(r.U32()), int(r.U32()), int(r.U32())
+	nt := int(r.U32())
+	ft.blockSize = int(r.U32())
+	ft.distinct, ft.records = r.U64(), r.U64()
+	text := string(r.Take(uint64(r.U32())))
 	if text != "" {
 		for _, line := range strings.Split(text, "\n") {
 			h, err := record.ParseHeader([]byte(line))
@@ -187,59 +144,59 @@ func parseFooter(b []byte, dataEnd uint64) (*footer, error) {
 			ft.headers = append(ft.headers, h)
 		}
 	}
-	if r.err == nil && (nt < 1 || nt > 1<<16 || ft.blockSize < 1 || ft.blockSize > 0xffff) {
+	if r.Err == nil && (nt < 1 || nt > 1<<16 || ft.blockSize < 1 || ft.blockSize > 0xffff) {
 		return nil, fmt.Errorf("%d tables of blocks of %d: out of range", nt, ft.blockSize)
 	}
 	sec := func(s *section, n uint64) {
-		s.off, s.length = r.u64(), r.u64()
-		nb := r.u32()
-		if r.err != nil {
+		s.off, s.length = r.U64(), r.U64()
+		nb := int(r.U32())
+		if r.Err != nil {
 			return
 		}
 		if want := (n + uint64(ft.blockSize) - 1) / uint64(ft.blockSize); uint64(nb) != want {
-			r.err = fmt.Errorf("%d blocks for %d fingerprints in blocks of %d", nb, n, ft.blockSize)
+			r.Err = fmt.Errorf("%d blocks for %d fingerprints in blocks of %d", nb, n, ft.blockSize)
 			return
 		}
 		if s.off < preambleSize || s.off > dataEnd || s.length > dataEnd-s.off {
-			r.err = errors.New("a section lies outside the file")
+			r.Err = errors.New("a section lies outside the file")
 		}
 	}
 	offsets := func(s *section, nb int) {
-		s.offs = r.u64s(nb + 1)
-		if r.err != nil {
+		s.offs = r.U64s(nb + 1)
+		if r.Err != nil {
 			return
 		}
 		prev := uint64(0)
 		for _, o := range s.offs {
 			if o < prev || o > s.length {
-				r.err = errors.New("block offsets out of order")
+				r.Err = errors.New("block offsets out of order")
 				return
 			}
 			prev = o
 		}
 		if s.offs[0] != 0 || s.offs[nb] != s.length {
-			r.err = errors.New("block offsets do not cover the section")
+			r.Err = errors.New("block offsets do not cover the section")
 		}
 	}
 	for range nt {
-		if r.err != nil {
+		if r.Err != nil {
 			break
 		}
 		var t tableMeta
 		sec(&t.section, ft.distinct)
 		nb := int((ft.distinct + uint64(ft.blockSize) - 1) / uint64(ft.blockSize))
-		t.code = append([]byte(nil), r.take(uint64(r.u32()))...)
-		t.last = r.u64s(nb)
+		t.code = append([]byte(nil), r.Take(uint64(r.U32()))...)
+		t.last = r.U64s(nb)
 		offsets(&t.section, nb)
 		ft.tables = append(ft.tables, t)
 	}
 	sec(&ft.ids, ft.distinct)
 	offsets(&ft.ids, int((ft.distinct+uint64(ft.blockSize)-1)/uint64(ft.blockSize)))
-	if r.err != nil {
-		return nil, r.err
+	if r.Err != nil {
+		return nil, r.Err
 	}
-	if len(r.b) != 0 {
-		return nil, fmt.Errorf("%d bytes after the footer's fields", len(r.b))
+	if len(r.B) != 0 {
+		return nil, fmt.Errorf("%d bytes after the footer's fields", len(r.B))
 	}
 	return ft, nil
 }
