@@ -127,7 +127,10 @@
 // The options of dump:
 //
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output
+//     instead of standard output; a name ending in .gz or .zst is compressed
+//   - --compress KIND: compress the output with KIND: gzip, zstd or none
+//     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
+//     .zstd)
 //   - --no-header: leave out the #neardup header lines (default: false)
 //
 // # See also

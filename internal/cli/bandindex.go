@@ -109,7 +109,7 @@ EXAMPLES
 				Name:      "dump",
 				Usage:     "write every record of an index once, sorted by key, then id",
 				ArgsUsage: "IDX",
-				Flags:     []cli.Flag{outputFlag(), noHeaderFlag()},
+				Flags:     []cli.Flag{outputFlag(), compressFlag(), noHeaderFlag()},
 			}, bandIndexDumpAction),
 		},
 	}

@@ -62,7 +62,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
 		}, inputDocumentFlags(), []cli.Flag{
-			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
+			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
 		}),
 		Action: keepAction,
 	}

@@ -71,7 +71,7 @@ EXAMPLES
 			&cli.IntFlag{Name: "hamming", Usage: "the input is Hamming band records without a header, for distance at most `K`"},
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "with --hamming, the `SCHEME` band used: manku or pigeonhole"},
 			&cli.IntFlag{Name: "blocks", Usage: "with --hamming, the blocks `B` band used (default k+3)"},
-			outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), countersFlag(),
+			jobsFlag(), outputFlag(), compressFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), countersFlag(),
 		},
 		Action: pairsAction,
 	}
