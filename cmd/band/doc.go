@@ -24,7 +24,10 @@
 // becomes a candidate with probability at least --recall-at-threshold (0.995).
 // verify removes false positives exactly, so recall is what matters: libraries
 // that weigh both areas alone lose about 8% of the pairs at the threshold. The
-// choice is printed on standard error.
+// choice is printed on standard error. The header names the threshold
+// (threshold=T) when it chose b and r, or was given with -b and -r; verify
+// without --threshold takes it as its own. With -b and -r alone the header has
+// no threshold.
 //
 // Documents without shingles (size 0) get no key; their count is reported.
 //

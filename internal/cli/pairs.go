@@ -50,7 +50,9 @@ the stored ones together, and its pairs that hold an id of the batch are
 written (an id in both counts as new): pairs among the new documents and
 between new and old, never between two old ones, each once, sorted as
 always. --max-bucket caps the bucket as a whole. The batch's header lines
-must be those of the records the index was built from. The pairs of the
+must be those of the records the index was built from (but for band's
+threshold=T, accepted when the index's band header has none: an index built
+before band wrote it, or from -b and -r, holds the same keys). The pairs of the
 old documents and those of --against together are the pairs of everything.
 Memory: the batch as above (with --sorted, its largest bucket), per run of
 the index the first key of each block and one block of about 64 KiB, and
