@@ -27,6 +27,9 @@ one a line; see SYMLINKS) or one line per document (--lines; the id is the line 
 counted across all inputs). Without --format the format comes from each file
 name (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV.
 gzip and zstd input is recognised by its first bytes and read transparently.
+A TSV line without a TAB that starts with '{' is reported with the hint
+"the input looks like JSON Lines: give --format jsonl", and a line read as
+JSON that is not JSON but has a TAB with one for TSV.
 
 SYMLINKS
 A symlink named as FILE is followed: to a file, it is that document (its id
