@@ -26,6 +26,12 @@
 // (--memory) that spills to sorted runs in --temp-dir, merged at the end, so
 // inputs larger than memory work. Both modes write the same output.
 //
+// -j N sorts with N goroutines (0, the default, one per core): the band
+// records, the ids and the pairs in memory, and with --sorted or --against
+// each buffer of pairs before it is written or spilled. The output is the
+// same for any -j. Sorting the pairs in parallel holds one more byte per pair
+// while it runs.
+//
 // --max-bucket N pairs only the N smallest ids of a bucket that holds more
 // (such buckets are usually boilerplate shared by many documents); how many
 // buckets and ids that touched is reported on standard error.
