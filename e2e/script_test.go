@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/neardup/neardup/internal/cli"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/synth"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -59,6 +61,7 @@ func TestScript(t *testing.T) {
 			"exits":       cmdExits,
 			"gzipfile":    cmdGzipFile,
 			"zstdfile":    cmdZstdFile,
+			"decompress":  cmdDecompress,
 			"checkrecall": cmdCheckRecall,
 			"hadoop":      cmdHadoop,
 			"samecanon":   cmdSameCanon,
@@ -113,6 +116,27 @@ func cmdZstdFile(ts *testscript.TestScript, neg bool, args []string) {
 		defer enc.Close()
 		return enc.EncodeAll(data, nil)
 	})
+}
+
+// cmdDecompress checks that a file is compressed with KIND (gzip, zstd or
+// none) and writes it decompressed: decompress KIND SRC DST.
+func cmdDecompress(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: decompress gzip|zstd|none SRC DST")
+	}
+	f, err := input.Open(ts.MkAbs(args[1]))
+	ts.Check(err)
+	defer f.Close()
+	kind := f.Compression
+	if kind == "" {
+		kind = "none"
+	}
+	if kind != args[0] {
+		ts.Fatalf("%s: compression %s, want %s", args[1], kind, args[0])
+	}
+	data, err := io.ReadAll(f)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), data, 0o644))
 }
 
 func compressFile(ts *testscript.TestScript, neg bool, args []string, name string, compress func([]byte) []byte) {

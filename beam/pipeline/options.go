@@ -227,10 +227,14 @@ func (o *Options) headers() map[string]record.Header {
 	po := pairs.Options{MaxBucket: o.MaxBucket}
 	co := cluster.Options{Method: cluster.Components}
 	banding, _ := o.Banding()
+	var threshold float64
+	if o.B == 0 && o.R == 0 {
+		threshold = o.Threshold
+	}
 	return map[string]record.Header{
 		OutShingles:   so.Header(),
 		OutSketches:   sko.Header(),
-		OutBands:      band.Header(banding),
+		OutBands:      band.Header(banding, threshold),
 		OutCandidates: po.Header(),
 		OutPairs:      verify.Header(verify.MeasureExact, o.VerifyThreshold, o.Containment),
 		OutClusters:   co.Header(),

@@ -24,7 +24,10 @@
 // becomes a candidate with probability at least --recall-at-threshold (0.995).
 // verify removes false positives exactly, so recall is what matters: libraries
 // that weigh both areas alone lose about 8% of the pairs at the threshold. The
-// choice is printed on standard error.
+// choice is printed on standard error. The header names the threshold
+// (threshold=T) when it chose b and r, or was given with -b and -r; verify
+// without --threshold takes it as its own. With -b and -r alone the header has
+// no threshold.
 //
 // Documents without shingles (size 0) get no key; their count is reported.
 //
@@ -83,7 +86,10 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output
+//     instead of standard output; a name ending in .gz or .zst is compressed
+//   - --compress KIND: compress the output with KIND: gzip, zstd or none
+//     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
+//     .zstd)
 //   - --no-header: leave out the #neardup header lines (default: false)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)

@@ -41,7 +41,9 @@
 // (the header lines of the records the index was built from: shingle, sketch
 // and band) and the runs with their sizes and checksums. add and pairs
 // --against refuse records made under other parameters, or without their
-// header lines, naming both values. Every block has a checksum, checked when
+// header lines, naming both values; a batch whose band header adds only
+// threshold=T to the index's (an index built before band wrote the threshold,
+// or from -b and -r) is accepted, as the keys are the same. Every block has a checksum, checked when
 // it is read (stats --check reads them all), and so have each run's footer
 // and the manifest, checked when the index is opened: damage is reported,
 // never read as records.
@@ -127,7 +129,10 @@
 // The options of dump:
 //
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output
+//     instead of standard output; a name ending in .gz or .zst is compressed
+//   - --compress KIND: compress the output with KIND: gzip, zstd or none
+//     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
+//     .zstd)
 //   - --no-header: leave out the #neardup header lines (default: false)
 //
 // # See also

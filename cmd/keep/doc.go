@@ -21,8 +21,10 @@
 // The documents are read as shingle reads them, with the same ids: TSV
 // "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
 // document; what is written is its path, one a line, escaped as ids are) or
-// --lines (each line a document, its id the line number). gzip and zstd
-// are read transparently; the output is not compressed. Ids are compared in
+// --lines (each line a document, its id the line number; --files walks
+// directories and symlinks as shingle does, see shingle(1)). gzip and zstd
+// are read transparently; the output is compressed only as -o's name or
+// --compress say. Ids are compared in
 // the escaped form records carry them in. Lines that are neardup headers are
 // copied (not with --drop).
 //
@@ -83,7 +85,10 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output
+//     instead of standard output; a name ending in .gz or .zst is compressed
+//   - --compress KIND: compress the output with KIND: gzip, zstd or none
+//     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
+//     .zstd)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error what has been read, records and

@@ -26,6 +26,12 @@
 // (--memory) that spills to sorted runs in --temp-dir, merged at the end, so
 // inputs larger than memory work. Both modes write the same output.
 //
+// -j N sorts with N goroutines (0, the default, one per core): the band
+// records, the ids and the pairs in memory, and with --sorted or --against
+// each buffer of pairs before it is written or spilled. The output is the
+// same for any -j. Sorting the pairs in parallel holds one more byte per pair
+// while it runs.
+//
 // --max-bucket N pairs only the N smallest ids of a bucket that holds more
 // (such buckets are usually boilerplate shared by many documents); how many
 // buckets and ids that touched is reported on standard error.
@@ -48,7 +54,9 @@
 // written (an id in both counts as new): pairs among the new documents and
 // between new and old, never between two old ones, each once, sorted as
 // always. --max-bucket caps the bucket as a whole. The batch's header lines
-// must be those of the records the index was built from. The pairs of the
+// must be those of the records the index was built from (but for band's
+// threshold=T, accepted when the index's band header has none: an index built
+// before band wrote it, or from -b and -r, holds the same keys). The pairs of the
 // old documents and those of --against together are the pairs of everything.
 // Memory: the batch as above (with --sorted, its largest bucket), per run of
 // the index the first key of each block and one block of about 64 KiB, and
@@ -84,8 +92,13 @@
 //     pigeonhole (default: "manku")
 //   - --blocks B: with --hamming, the blocks B band used (default k+3)
 //     (default: 0)
+//   - --jobs value, -j value: worker threads; 0 means one per core (the output
+//     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output
+//     instead of standard output; a name ending in .gz or .zst is compressed
+//   - --compress KIND: compress the output with KIND: gzip, zstd or none
+//     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
+//     .zstd)
 //   - --no-header: leave out the #neardup header lines (default: false)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)

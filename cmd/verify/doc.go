@@ -15,6 +15,11 @@
 //
 // with idA < idB bytewise, in the order of the input.
 //
+// Without --threshold, the threshold is the one band chose its banding for,
+// read from the pairs' band header (threshold=T, said on standard error:
+// "verify: threshold 0.7 from band's header"); when the header has none
+// (band -b and -r, or no header), 0.8.
+//
 // With --shingles FILE the similarity is the exact Jaccard similarity
 // |A∩B|/|A∪B| of the two documents' shingle sets, and --containment adds the
 // containments c(A,B) = |A∩B|/|A| both ways and keeps a pair when either
@@ -123,7 +128,8 @@
 //     (default: "text")
 //   - --stopwords FILE: --documents: the stop-word FILE shingle was given
 //   - --sketches FILE: sketch records FILE for estimated similarity
-//   - --threshold value: least similarity of a pair written (default: 0.8)
+//   - --threshold value: least similarity of a pair written (default: the
+//     threshold in band's header, else 0.8) (default: 0.8)
 //   - --containment: add containment both ways; keep pairs where either reaches
 //     the threshold (default: false)
 //   - --memory SIZE: read up to SIZE of pairs ahead to load only the documents
@@ -137,7 +143,10 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output
+//     instead of standard output; a name ending in .gz or .zst is compressed
+//   - --compress KIND: compress the output with KIND: gzip, zstd or none
+//     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
+//     .zstd)
 //   - --no-header: leave out the #neardup header lines (default: false)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)

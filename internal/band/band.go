@@ -118,7 +118,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			lsh.CandidateProbability(0.5, banding.B, banding.R), lsh.CandidateProbability(0.7, banding.B, banding.R),
 			lsh.CandidateProbability(0.8, banding.B, banding.R), lsh.CandidateProbability(0.9, banding.B, banding.R))
 	}
-	header := Header(banding)
+	// The threshold goes in the header when it chose the banding or was
+	// given with it: verify takes it as its default.
+	var threshold float64
+	if opt.B == 0 || opt.Threshold != 0 {
+		threshold = opt.Threshold
+	}
+	header := Header(banding, threshold)
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, header)
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		if h.Stage != "sketch" {
@@ -141,10 +147,19 @@ func reportEmpty(stderr io.Writer, empty *atomic.Int64) {
 	}
 }
 
-// Header returns the stage's header line for a banding.
-func Header(banding lsh.Banding) record.Header {
-	return record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+// Header returns the stage's header line for a banding and, when it is not
+// 0, the similarity threshold it was chosen for (threshold=T, read by
+// verify as its default).
+func Header(banding lsh.Banding, threshold float64) record.Header {
+	h := record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+	if threshold != 0 {
+		h.Params = append(h.Params, record.Param{Key: ThresholdKey, Value: strconv.FormatFloat(threshold, 'g', -1, 64)})
+	}
+	return h
 }
+
+// ThresholdKey is the key of the threshold in band's header.
+const ThresholdKey = "threshold"
 
 // Workers returns the factory of the stage's workers, which turn chunks of
 // signatures into band records and count in empty the documents without

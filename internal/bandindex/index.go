@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -155,6 +156,7 @@ func (ix *Index) CheckHeader(h record.Header, pos record.Pos) error {
 	if err := checkScheme(h, pos); err != nil {
 		return err
 	}
+	h = ix.withoutNewThreshold(h)
 	isNew, err := ix.headerSet().Add(h, pos)
 	if err != nil {
 		return err
@@ -163,6 +165,36 @@ func (ix *Index) CheckHeader(h record.Header, pos record.Pos) error {
 		return record.Errorf(pos, "%s: the index was built from records that went through no %s stage: these can't be compared with them", ix.Dir, h.Stage)
 	}
 	return nil
+}
+
+// withoutNewThreshold returns a band header h without its threshold when
+// the index's band header has none: an index built before band wrote its
+// threshold, or from -b and -r alone, holds the same keys as a batch banded
+// alike with its threshold named. The threshold does not make the keys, so
+// the rest must be equal as before.
+func (ix *Index) withoutNewThreshold(h record.Header) record.Header {
+	if h.Stage != "band" {
+		return h
+	}
+	if _, ok := h.Get(band.ThresholdKey); !ok {
+		return h
+	}
+	for _, old := range ix.Headers {
+		if old.Stage != "band" {
+			continue
+		}
+		if _, ok := old.Get(band.ThresholdKey); ok {
+			return h
+		}
+		trimmed := record.Header{Stage: h.Stage}
+		for _, p := range h.Params {
+			if p.Key != band.ThresholdKey {
+				trimmed.Params = append(trimmed.Params, p)
+			}
+		}
+		return trimmed
+	}
+	return h
 }
 
 // CheckComplete checks, once the first record of a batch is read, that its

@@ -177,28 +177,50 @@ func report(name string, err error, ctx context.Context, stderr io.Writer) int {
 
 // outputFile opens the output: stdout, or with -o a temporary file beside
 // the target that finish syncs and renames into place, so a failed run
-// leaves no half-written file.
+// leaves no half-written file. With compression (--compress, or an -o name
+// ending in .gz or .zst) w compresses into the file or standard output.
 type outputFile struct {
 	w io.Writer
 	f *disk.File
+	// z is the compressor w writes to, closed by finish; nil when the
+	// output is not compressed.
+	z *compressor
 }
 
 func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
-	name := c.String("output")
-	if name == "" || name == "-" {
-		return &outputFile{w: env.Stdout}, nil
-	}
-	// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO) is
-	// written in place: renaming a file over it would replace it.
-	f, err := disk.Create(disk.OS{}, disk.Target{Name: name, Mode: 0o644, InPlace: true})
+	comp, err := outputCompression(c)
 	if err != nil {
 		return nil, err
 	}
-	return &outputFile{w: f, f: f}, nil
+	name := c.String("output")
+	o := &outputFile{w: env.Stdout}
+	if name != "" && name != "-" {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO) is
+		// written in place: renaming a file over it would replace it.
+		f, err := disk.Create(disk.OS{}, disk.Target{Name: name, Mode: 0o644, InPlace: true})
+		if err != nil {
+			return nil, err
+		}
+		o.w, o.f = f, f
+	}
+	if comp != "" {
+		if o.z, err = newCompressor(comp, o.w); err != nil {
+			if o.f != nil {
+				o.f.Abort()
+			}
+			return nil, err
+		}
+		o.w = o.z
+	}
+	return o, nil
 }
 
-// finish renames the output into place if err is nil, else removes it.
+// finish closes the compressor and renames the output into place if err
+// is nil, else removes it.
 func (o *outputFile) finish(err error) error {
+	if err == nil && o.z != nil {
+		err = o.z.Close()
+	}
 	if o.f == nil {
 		return err
 	}

@@ -29,7 +29,10 @@ length) minimise fp-weight × (area under the S-curve below t) + fn-weight ×
 becomes a candidate with probability at least --recall-at-threshold (0.995).
 verify removes false positives exactly, so recall is what matters: libraries
 that weigh both areas alone lose about 8% of the pairs at the threshold. The
-choice is printed on standard error.
+choice is printed on standard error. The header names the threshold
+(threshold=T) when it chose b and r, or was given with -b and -r; verify
+without --threshold takes it as its own. With -b and -r alone the header has
+no threshold.
 
 Documents without shingles (size 0) get no key; their count is reported.
 
@@ -83,6 +86,11 @@ func bandAction(c *cli.Context, env *Env) error {
 		FNWeight:  c.Float64("fn-weight"),
 		Floor:     c.Float64("recall-at-threshold"),
 		Verbose:   c.Bool("verbose"),
+	}
+	if opt.B != 0 && !c.IsSet("threshold") {
+		// -b and -r alone: no threshold chose them, none goes in the
+		// header.
+		opt.Threshold = 0
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))

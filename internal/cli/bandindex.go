@@ -47,7 +47,9 @@ The manifest (IDX/MANIFEST, text) names the format version, the parameters
 (the header lines of the records the index was built from: shingle, sketch
 and band) and the runs with their sizes and checksums. add and pairs
 --against refuse records made under other parameters, or without their
-header lines, naming both values. Every block has a checksum, checked when
+header lines, naming both values; a batch whose band header adds only
+threshold=T to the index's (an index built before band wrote the threshold,
+or from -b and -r) is accepted, as the keys are the same. Every block has a checksum, checked when
 it is read (stats --check reads them all), and so have each run's footer
 and the manifest, checked when the index is opened: damage is reported,
 never read as records.
@@ -109,7 +111,7 @@ EXAMPLES
 				Name:      "dump",
 				Usage:     "write every record of an index once, sorted by key, then id",
 				ArgsUsage: "IDX",
-				Flags:     []cli.Flag{outputFlag(), noHeaderFlag()},
+				Flags:     []cli.Flag{outputFlag(), compressFlag(), noHeaderFlag()},
 			}, bandIndexDumpAction),
 		},
 	}

@@ -50,7 +50,7 @@ EXAMPLES
 			&cli.BoolFlag{Name: "merge", Usage: "merge tables sorted by hash instead of counting shingle records"},
 			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "counting table `SIZE` before it spills a sorted run to disk (K, M, G suffixes)"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
-			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), countersFlag(),
+			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), countersFlag(),
 		},
 		Action: docfreqAction,
 	}

@@ -24,7 +24,7 @@ func jobsFlag() cli.Flag {
 }
 
 func outputFlag() cli.Flag {
-	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "write to `FILE` (renamed into place when done) instead of standard output"}
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "write to `FILE` (renamed into place when done) instead of standard output; a name ending in .gz or .zst is compressed"}
 }
 
 func noHeaderFlag() cli.Flag {
@@ -50,7 +50,7 @@ func countersFlag() cli.Flag {
 // commonFlags are the flags of every streaming stage; a stage that takes
 // only some of them lists those.
 func commonFlags() []cli.Flag {
-	return []cli.Flag{jobsFlag(), outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag()}
+	return []cli.Flag{jobsFlag(), outputFlag(), compressFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag()}
 }
 
 // commonOptions reads the common flags into the options every stage has
@@ -84,7 +84,11 @@ func writeOutput(c *cli.Context, env *Env, run func(w io.Writer, common stream.C
 	if err != nil {
 		return err
 	}
-	return out.finish(run(out.w, commonOptions(c, out)))
+	common := commonOptions(c, out)
+	if out.z != nil {
+		out.z.flushEach = common.LineBuffered
+	}
+	return out.finish(run(out.w, common))
 }
 
 // runStream is writeOutput for a stage's Run: common is the stream.Common

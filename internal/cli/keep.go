@@ -26,8 +26,10 @@ byte for byte as they came in (a last line without a line end gets one):
 The documents are read as shingle reads them, with the same ids: TSV
 "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
 document; what is written is its path, one a line, escaped as ids are) or
---lines (each line a document, its id the line number). gzip and zstd
-are read transparently; the output is not compressed. Ids are compared in
+--lines (each line a document, its id the line number; --files walks
+directories and symlinks as shingle does, see shingle(1)). gzip and zstd
+are read transparently; the output is compressed only as -o's name or
+--compress say. Ids are compared in
 the escaped form records carry them in. Lines that are neardup headers are
 copied (not with --drop).
 
@@ -62,7 +64,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
 		}, inputDocumentFlags(), []cli.Flag{
-			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
+			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
 		}),
 		Action: keepAction,
 	}

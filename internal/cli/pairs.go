@@ -29,6 +29,12 @@ one bucket at a time: it holds the largest bucket and a buffer of pairs
 (--memory) that spills to sorted runs in --temp-dir, merged at the end, so
 inputs larger than memory work. Both modes write the same output.
 
+-j N sorts with N goroutines (0, the default, one per core): the band
+records, the ids and the pairs in memory, and with --sorted or --against
+each buffer of pairs before it is written or spilled. The output is the
+same for any -j. Sorting the pairs in parallel holds one more byte per pair
+while it runs.
+
 --max-bucket N pairs only the N smallest ids of a bucket that holds more
 (such buckets are usually boilerplate shared by many documents); how many
 buckets and ids that touched is reported on standard error.
@@ -50,7 +56,9 @@ the stored ones together, and its pairs that hold an id of the batch are
 written (an id in both counts as new): pairs among the new documents and
 between new and old, never between two old ones, each once, sorted as
 always. --max-bucket caps the bucket as a whole. The batch's header lines
-must be those of the records the index was built from. The pairs of the
+must be those of the records the index was built from (but for band's
+threshold=T, accepted when the index's band header has none: an index built
+before band wrote it, or from -b and -r, holds the same keys). The pairs of the
 old documents and those of --against together are the pairs of everything.
 Memory: the batch as above (with --sorted, its largest bucket), per run of
 the index the first key of each block and one block of about 64 KiB, and
@@ -71,7 +79,7 @@ EXAMPLES
 			&cli.IntFlag{Name: "hamming", Usage: "the input is Hamming band records without a header, for distance at most `K`"},
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "with --hamming, the `SCHEME` band used: manku or pigeonhole"},
 			&cli.IntFlag{Name: "blocks", Usage: "with --hamming, the blocks `B` band used (default k+3)"},
-			outputFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), countersFlag(),
+			jobsFlag(), outputFlag(), compressFlag(), noHeaderFlag(), skipBadFlag(), progressFlag(), countersFlag(),
 		},
 		Action: pairsAction,
 	}

@@ -23,10 +23,22 @@ Documents come as TSV lines "id TAB text" (a TAB, LF, CR or backslash in the
 text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field; a missing
 id gets the line number), one file per document (--files; the id is the path;
 directories are walked; with no FILE the paths are read from standard input,
-one a line) or one line per document (--lines; the id is the line number,
+one a line; see SYMLINKS) or one line per document (--lines; the id is the line number,
 counted across all inputs). Without --format the format comes from each file
 name (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV.
 gzip and zstd input is recognised by its first bytes and read transparently.
+A TSV line without a TAB that starts with '{' is reported with the hint
+"the input looks like JSON Lines: give --format jsonl", and a line read as
+JSON that is not JSON but has a TAB with one for TSV.
+
+SYMLINKS
+A symlink named as FILE is followed: to a file, it is that document (its id
+the name given); to a directory, the directory is walked, its files named
+through the link. Inside a walked directory a symlink to a file is followed;
+one to a directory is not walked (links can make cycles: name the directory
+to read it) and is counted, like a dangling symlink or a device, pipe or
+socket, in a line on standard error ("2 symlink(s) to a directory not walked,
+such as …"). keep --files and verify --files --documents walk the same way.
 
 Text is lower-cased. Word tokens are runs of letters and digits; each Han,
 Hiragana, Katakana and Hangul character is a token of its own. A word shingle

@@ -19,6 +19,11 @@ reaches --threshold:
 
 with idA < idB bytewise, in the order of the input.
 
+Without --threshold, the threshold is the one band chose its banding for,
+read from the pairs' band header (threshold=T, said on standard error:
+"verify: threshold 0.7 from band's header"); when the header has none
+(band -b and -r, or no header), 0.8.
+
 With --shingles FILE the similarity is the exact Jaccard similarity
 |A∩B|/|A∪B| of the two documents' shingle sets, and --containment adds the
 containments c(A,B) = |A∩B|/|A| both ways and keeps a pair when either
@@ -109,7 +114,7 @@ EXAMPLES
 			"--documents: each line is a document; same as --format lines", "--documents, "), []cli.Flag{
 			&cli.StringFlag{Name: "stopwords", Category: catInput, Usage: "--documents: the stop-word `FILE` shingle was given"},
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
-			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written"},
+			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written (default: the threshold in band's header, else 0.8)"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
 			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
 			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
@@ -130,11 +135,13 @@ func verifyAction(c *cli.Context, env *Env) error {
 		Shingles:    c.String("shingles"),
 		Sketches:    c.String("sketches"),
 		Threshold:   c.Float64("threshold"),
-		Containment: c.Bool("containment"),
-		Attach:      c.Bool("attach"),
-		Sorted:      c.Bool("sorted"),
-		Hamming:     c.IsSet("hamming"),
-		MaxDistance: c.Int("hamming"),
+		// Without --threshold, the one band chose its banding for.
+		ThresholdFromBand: !c.IsSet("threshold"),
+		Containment:       c.Bool("containment"),
+		Attach:            c.Bool("attach"),
+		Sorted:            c.Bool("sorted"),
+		Hamming:           c.IsSet("hamming"),
+		MaxDistance:       c.Int("hamming"),
 	}
 	if (opt.Attach || opt.Sorted) && c.IsSet("memory") {
 		return usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")

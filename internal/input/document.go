@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text [
 	}
 	rawID, rawText, ok := record.Cut(line)
 	if !ok {
-		return nil, nil, record.Bad("want id TAB text, found no TAB")
+		return nil, nil, record.Bad("want id TAB text, found no TAB%s", tsvHint(line))
 	}
 	if _, _, more := record.Cut(rawText); more {
 		return nil, nil, record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(rawText), "\t"))
@@ -91,7 +92,7 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 	}
 	jid, jtext, err := p.json.Parse(line)
 	if err != nil {
-		return nil, nil, record.Bad("%v", err)
+		return nil, nil, record.Bad("%v%s", err, jsonHint(line))
 	}
 	if !jtext.Found {
 		return nil, nil, record.Bad("no %q field", p.json.TextKey)
@@ -110,6 +111,24 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 		return nil, nil, record.Bad("field %q is %s, want a string or a number", p.json.IDKey, jsonKind(jid.Bytes))
 	}
 	return p.id, jtext.Bytes, nil
+}
+
+// tsvHint is what a TSV line without a TAB adds to its error when it looks
+// like JSON Lines: it starts with '{'.
+func tsvHint(line []byte) string {
+	if t := bytes.TrimLeft(line, " \t\r\ufeff"); len(t) > 0 && t[0] == '{' {
+		return "; the input looks like JSON Lines: give --format jsonl (or name the file .jsonl)"
+	}
+	return ""
+}
+
+// jsonHint is what a line that is not JSON adds to its error when it looks
+// like TSV: it has a TAB and does not start with '{'.
+func jsonHint(line []byte) string {
+	if t := bytes.TrimLeft(line, " \r\ufeff"); len(t) > 0 && t[0] != '{' && bytes.IndexByte(line, '\t') >= 0 {
+		return "; the input looks like TSV (id TAB text): give --format tsv (or name the file .tsv)"
+	}
+	return ""
 }
 
 func jsonKind(lit []byte) string {

@@ -23,6 +23,8 @@ func TestDocParser(t *testing.T) {
 		{FormatJSONL, `{"id":true,"text":"t"}`, 3, "", "", "a boolean"},
 		{FormatJSONL, `{"id":"x","text":5}`, 3, "", "", `field "text" is a number`},
 		{FormatJSONL, `  `, 3, "", "", "empty line"},
+		{FormatTSV, ` {"id":"a","text":"t"}`, 1, "", "", "want id TAB text, found no TAB; the input looks like JSON Lines: give --format jsonl (or name the file .jsonl)"},
+		{FormatJSONL, "a\tsome text", 1, "", "", "; the input looks like TSV (id TAB text): give --format tsv (or name the file .tsv)"},
 	} {
 		id, text, err := p.Parse(c.format, []byte(c.line), c.ordinal)
 		if c.err != "" {
@@ -33,6 +35,14 @@ func TestDocParser(t *testing.T) {
 		}
 		if err != nil || string(id) != c.id || string(text) != c.text {
 			t.Errorf("%s %q: got %q %q %v, want %q %q", c.format, c.line, id, text, err, c.id, c.text)
+		}
+	}
+	// No hint where the line does not look like the other format.
+	for _, c := range []struct{ format, line string }{
+		{FormatTSV, "no tab"}, {FormatJSONL, "no tab"}, {FormatJSONL, "{\"id\":\t1,"},
+	} {
+		if _, _, err := p.Parse(c.format, []byte(c.line), 1); err == nil || strings.Contains(err.Error(), "looks like") {
+			t.Errorf("%s %q: err = %v, want one without a hint", c.format, c.line, err)
 		}
 	}
 	for name, want := range map[string]string{"a.jsonl.zst": FormatJSONL, "b.JSON": FormatJSONL, "c.ndjson.gz": FormatJSONL, "d.tsv": FormatTSV, "e": FormatTSV} {

@@ -48,6 +48,15 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 		f := stream.NewFiles(inputs)
 		f.SkipBad = k.opt.SkipBad
 		src = f
+		if !k.first {
+			// What the walk did not read, said once: by the pass that
+			// writes.
+			defer func() {
+				if err == nil {
+					f.Report(out.Stderr, "keep")
+				}
+			}()
+		}
 	} else {
 		src = stream.NewLines(inputs)
 	}

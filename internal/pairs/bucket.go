@@ -256,7 +256,8 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	for i := range order {
 		order[i] = uint32(i)
 	}
-	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) })
+	byID := func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) }
+	parallelSort(order, jobs(&opt), byID, func(p []uint32) { slices.SortFunc(p, byID) })
 	rank := make([]uint32, len(ids))
 	for r, d := range order {
 		rank[d] = uint32(r)
@@ -272,7 +273,7 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		entries[i].doc = rank[entries[i].doc]
 	}
 	rank = nil
-	sortEntries(entries)
+	sortEntries(entries, jobs(&opt))
 	var pairs []uint64
 	var docs []uint32
 	for i := 0; i < len(entries); {
@@ -304,7 +305,7 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		}
 	}
 	entries = nil
-	slices.Sort(pairs)
+	parallelSort(pairs, jobs(&opt), cmp.Compare[uint64], slices.Sort[[]uint64])
 	pairs = slices.Compact(pairs)
 	var buf []byte
 	for i, p := range pairs {

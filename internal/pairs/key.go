@@ -61,8 +61,9 @@ var lowerHexValue = func() (t [256]byte) {
 // while it runs (48 bytes per band record in all), and is 4 times faster
 // than pdqsort in place and 10 times faster than moving each entry straight
 // to its bucket, whose swaps miss the cache one after another
-// (BenchmarkSortEntries).
-func sortEntries(a []entry) {
+// (BenchmarkSortEntries). The buckets are sorted by up to jobs goroutines;
+// the order is the same for any jobs.
+func sortEntries(a []entry, jobs int) {
 	n := len(a)
 	if n < 64 {
 		slices.SortFunc(a, compareEntries)
@@ -83,13 +84,22 @@ func sortEntries(a []entry) {
 		tmp[counts[k]] = a[i]
 		counts[k]++
 	}
-	start := uint32(0)
-	for _, end := range counts[:1<<b] {
-		if end-start > 1 {
-			slices.SortFunc(tmp[start:end], compareEntries)
+	// The buckets in jobs spans of as many buckets (the hash spreads the
+	// entries evenly), each sorted by one goroutine.
+	spans := min(max(jobs, 1), 1<<b)
+	parallelFor(spans, jobs, func(s int) {
+		first, last := s*(1<<b)/spans, (s+1)*(1<<b)/spans
+		start := uint32(0)
+		if first > 0 {
+			start = counts[first-1]
 		}
-		start = end
-	}
+		for _, end := range counts[first:last] {
+			if end-start > 1 {
+				slices.SortFunc(tmp[start:end], compareEntries)
+			}
+			start = end
+		}
+	})
 	copy(a, tmp)
 }
 

@@ -16,7 +16,7 @@ func BenchmarkSortEntries(b *testing.B) {
 	b.Run("scatter", func(b *testing.B) {
 		for b.Loop() {
 			copy(a, src)
-			sortEntries(a)
+			sortEntries(a, 1)
 		}
 	})
 	b.Run("pdqsort", func(b *testing.B) {

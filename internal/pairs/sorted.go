@@ -47,13 +47,15 @@ func comparePairs(a1, b1, a2, b2 []byte) int {
 	return bytes.Compare(b1, b2)
 }
 
-// sortUnique sorts the buffer and writes each distinct pair once to w.
-func (p *pairBuffer) sortUnique(w io.Writer) error {
-	slices.SortFunc(p.spans, func(x, y span) int {
+// sortUnique sorts the buffer with up to jobs goroutines and writes each
+// distinct pair once to w.
+func (p *pairBuffer) sortUnique(w io.Writer, jobs int) error {
+	byPair := func(x, y span) int {
 		a1, b1 := p.pair(x)
 		a2, b2 := p.pair(y)
 		return comparePairs(a1, b1, a2, b2)
-	})
+	}
+	parallelSort(p.spans, jobs, byPair, func(part []span) { slices.SortFunc(part, byPair) })
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var prevA, prevB []byte
 	for i, s := range p.spans {
@@ -75,6 +77,7 @@ type spiller struct {
 	buf   pairBuffer
 	runs  disk.Runs
 	limit int64
+	jobs  int // goroutines that sort the buffer
 }
 
 func newSpiller(opt *Options) *spiller {
@@ -82,7 +85,7 @@ func newSpiller(opt *Options) *spiller {
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	return &spiller{limit: limit, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
+	return &spiller{limit: limit, jobs: jobs(opt), runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
 }
 
 // add keeps the pair a, b (a < b).
@@ -95,7 +98,7 @@ func (s *spiller) add(a, b []byte) error {
 }
 
 func (s *spiller) spill() error {
-	err := s.runs.Spill(func(w *bufio.Writer) error { return s.buf.sortUnique(w) })
+	err := s.runs.Spill(func(w *bufio.Writer) error { return s.buf.sortUnique(w, s.jobs) })
 	if err != nil || s.runs.Len() < maxOpenRuns {
 		return err
 	}
@@ -107,7 +110,7 @@ func (s *spiller) spill() error {
 // finish writes every distinct pair once, sorted.
 func (s *spiller) finish(w io.Writer) error {
 	if s.runs.Len() == 0 {
-		return s.buf.sortUnique(w)
+		return s.buf.sortUnique(w, s.jobs)
 	}
 	if len(s.buf.spans) > 0 {
 		if err := s.spill(); err != nil {

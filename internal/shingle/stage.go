@@ -78,11 +78,12 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 		return err
 	}
 	var src stream.Source
+	var files *stream.Files
 	unit := "line"
 	if opt.Format == FormatFiles {
-		f := stream.NewFiles(inputs)
-		f.SkipBad = opt.SkipBad
-		src = f
+		files = stream.NewFiles(inputs)
+		files.SkipBad = opt.SkipBad
+		src = files
 		unit = "file"
 	} else {
 		src = stream.NewLines(inputs)
@@ -90,6 +91,9 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
+	if files != nil {
+		out.Summary = func(stderr io.Writer) { files.Report(stderr, "shingle") }
+	}
 	return out.RunPool(ctx, src, Workers(&opt))
 }
 

@@ -3,6 +3,7 @@ package stream
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -28,6 +29,7 @@ type Files struct {
 	seq     int
 	mu      sync.Mutex
 	done    int64
+	unread  unread
 	// SkipBad makes an unreadable file a skipped document (it goes to the
 	// chunk's Skipped) rather than an error.
 	SkipBad bool
@@ -72,19 +74,77 @@ func (f *Files) nextName() (string, error) {
 	}
 }
 
-// walk queues the regular files under a directory, in lexical order. A
-// name is only found to be a directory when reading it fails: stat-ing
-// every name first would cost a system call per document.
+// walk queues the files under a directory, in lexical order. A name is
+// only found to be a directory when reading it fails: stat-ing every name
+// first would cost a system call per document. The directory itself may be
+// a symlink (it was named). Inside it, a symlink to a file is followed; one
+// to a directory is not walked (links can make cycles) and, like a dangling
+// symlink or a device, pipe or socket, is counted for Report.
 func (f *Files) walk(dir string) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		switch t := e.Type(); {
+		case t.IsRegular():
 			f.pending = append(f.pending, path)
+		case t.IsDir():
+			if err := f.walk(path); err != nil {
+				return err
+			}
+		case t&fs.ModeSymlink != 0:
+			st, err := os.Stat(path)
+			switch {
+			case err != nil:
+				f.unread.note(&f.unread.dangling, path)
+			case st.Mode().IsRegular():
+				f.pending = append(f.pending, path)
+			case st.IsDir():
+				f.unread.note(&f.unread.dirLinks, path)
+			default:
+				f.unread.note(&f.unread.special, path)
+			}
+		default:
+			f.unread.note(&f.unread.special, path)
 		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// unread counts what a walk met and did not read, with the first path of
+// each kind.
+type unread struct {
+	dirLinks, dangling, special counted
+}
+
+type counted struct {
+	n     int64
+	first string
+}
+
+func (u *unread) note(c *counted, path string) {
+	if c.n == 0 {
+		c.first = path
+	}
+	c.n++
+}
+
+// Report writes on stderr, as stage, what the walks of the directories met
+// and did not read: symlinks to directories, dangling symlinks, and files
+// that are neither regular nor symlinks. Call it once the source is read.
+func (f *Files) Report(stderr io.Writer, stage string) {
+	u := &f.unread
+	if u.dirLinks.n > 0 {
+		fmt.Fprintf(stderr, "%s: %d symlink(s) to a directory not walked, such as %s (links can make cycles: name the directory to read it)\n", stage, u.dirLinks.n, u.dirLinks.first)
+	}
+	if u.dangling.n > 0 {
+		fmt.Fprintf(stderr, "%s: %d dangling symlink(s) not read, such as %s\n", stage, u.dangling.n, u.dangling.first)
+	}
+	if u.special.n > 0 {
+		fmt.Fprintf(stderr, "%s: %d file(s) neither regular nor a symlink (a device, pipe or socket) not read, such as %s\n", stage, u.special.n, u.special.first)
+	}
 }
 
 // Next returns a batch of whole files.

@@ -166,3 +166,35 @@ func TestFilesFromStdin(t *testing.T) {
 		t.Errorf("paths from standard input: %q", got)
 	}
 }
+
+func TestFilesSymlinks(t *testing.T) {
+	dir := tree(t, map[string]string{"d/a.txt": "a", "d/sub/b.txt": "b", "e/c.txt": "c"})
+	for link, target := range map[string]string{
+		"link":       "d",       // named: walked
+		"d/to-file":  "a.txt",   // inside: followed
+		"d/to-dir":   "../e",    // inside: counted
+		"d/loop":     "..",      // inside: counted, never walked
+		"d/dangling": "missing", // inside: counted
+		"file-link":  "e/c.txt", // named: followed
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip(err)
+		}
+	}
+	src := NewFiles([]string{filepath.Join(dir, "link"), filepath.Join(dir, "file-link")})
+	got := docs(t, src, dir)
+	want := []string{"link/a.txt=a", "link/sub/b.txt=b", "link/to-file=a", "file-link=c"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	var report bytes.Buffer
+	src.Report(&report, "stage")
+	for _, w := range []string{
+		"stage: 2 symlink(s) to a directory not walked, such as " + filepath.Join(dir, "link/loop"),
+		"stage: 1 dangling symlink(s) not read, such as " + filepath.Join(dir, "link/dangling"),
+	} {
+		if !strings.Contains(report.String(), w) {
+			t.Errorf("report %q lacks %q", report.String(), w)
+		}
+	}
+}

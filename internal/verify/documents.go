@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -45,17 +46,18 @@ func shingleOptions(headers []stream.HeaderAt, custom *shingle.Stopwords) (shing
 
 // loadDocuments reads the documents named by needed (all of them when
 // needed is nil), shingles them again and returns their shingle sets.
-func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed map[string]struct{}) (*store.Store, error) {
+func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed map[string]struct{}, stderr io.Writer) (*store.Store, error) {
 	d := opt.Documents
 	stage := &shingle.StageOptions{Shingle: so, Format: d.Format, IDField: d.IDField, TextField: d.TextField, Common: stream.Common{SkipBad: opt.SkipBad}}
 	if d.Format == shingle.FormatFiles && needed != nil {
 		return loadFiles(ctx, opt, stage, needed)
 	}
 	var src stream.Source
+	var files *stream.Files
 	if d.Format == shingle.FormatFiles {
-		f := stream.NewFiles(d.Paths)
-		f.SkipBad = opt.SkipBad
-		src = f
+		files = stream.NewFiles(d.Paths)
+		files.SkipBad = opt.SkipBad
+		src = files
 	} else {
 		src = stream.NewLines(d.Paths)
 	}
@@ -75,6 +77,9 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	newWorker := func() stream.Worker { return &documentWorker{w: shingle.NewWorker(stage), needed: needed} }
 	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
 		return nil, err
+	}
+	if files != nil {
+		files.Report(stderr, "verify")
 	}
 	return st, nil
 }

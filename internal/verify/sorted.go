@@ -41,6 +41,10 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 		}
 	}
 
+	if err := bandThreshold(&opt, headers, stderr); err != nil {
+		main.Close()
+		return err
+	}
 	side := newSideReader(file)
 	src := &joinSource{main: main, side: side,
 		order: "id %s comes after %s (line %d): verify --sorted needs attached pairs sorted by their first field (LC_ALL=C sort -t$'\\t' -k1,1)"}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -30,6 +31,10 @@ type Options struct {
 	Shingles, Sketches string
 	Documents          *DocumentOptions
 	Threshold          float64
+	// ThresholdFromBand takes the threshold from the pairs' band header,
+	// when it has one (band chose its banding for it), instead of
+	// Threshold: verify was not given --threshold.
+	ThresholdFromBand bool
 	// Containment adds c(A,B) and c(B,A) and keeps a pair when either
 	// reaches the threshold.
 	Containment bool
@@ -237,6 +242,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return w.Header(h.Header, h.Pos)
 		}
 	}
+	if err := bandThreshold(&opt, peeked, stderr); err != nil {
+		return err
+	}
 	if err := src.fill(ctx); err != nil {
 		return err
 	}
@@ -248,7 +256,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err != nil {
 			return err
 		}
-		if st, err = loadDocuments(ctx, &opt, so, needed); err != nil {
+		if st, err = loadDocuments(ctx, &opt, so, needed, stderr); err != nil {
 			return err
 		}
 		m = exact{}
@@ -270,6 +278,32 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	w.SetOwn(Header(m.name(), opt.Threshold, opt.Containment))
 	return out.RunPool(ctx, src, func() stream.Worker { return &worker{opt: &opt, m: m, st: st} })
+}
+
+// bandThreshold sets opt.Threshold to the threshold of the band header
+// among headers, when opt.ThresholdFromBand and there is one, and says so on
+// stderr.
+func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) error {
+	if !opt.ThresholdFromBand {
+		return nil
+	}
+	for _, h := range headers {
+		if h.Header.Stage != "band" {
+			continue
+		}
+		v, ok := h.Header.Get(band.ThresholdKey)
+		if !ok {
+			return nil
+		}
+		t, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(t > 0 && t < 1) {
+			return record.Errorf(h.Pos, "band's header has threshold=%s: want a similarity between 0 and 1", v)
+		}
+		opt.Threshold = t
+		fmt.Fprintf(stderr, "verify: threshold %g from band's header\n", t)
+		return nil
+	}
+	return nil
 }
 
 func yesNo(b bool) string {

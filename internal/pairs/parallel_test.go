@@ -1,0 +1,101 @@
+package pairs
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+func TestParallelSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 10, minParallelSort, 3 * minParallelSort} {
+		for _, spread := range []uint64{3, 1000, 1 << 62} { // many equal values, or few
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = rng.Uint64N(spread)
+			}
+			want := slices.Clone(a)
+			slices.Sort(want)
+			for _, jobs := range []int{1, 2, 3, 8, 100} {
+				got := slices.Clone(a)
+				parallelSort(got, jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d spread=%d jobs=%d: not sorted as slices.Sort sorts", n, spread, jobs)
+				}
+			}
+		}
+	}
+}
+
+func TestSortEntriesJobs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	a := make([]entry, 100000)
+	for i := range a {
+		a[i] = entry{key: key128{rng.Uint64N(4), rng.Uint64N(5000) << 40}, doc: rng.Uint32N(1000)}
+	}
+	want := slices.Clone(a)
+	sortEntries(want, 1)
+	if !slices.IsSortedFunc(want, compareEntries) {
+		t.Fatal("sortEntries(1) does not sort")
+	}
+	for _, jobs := range []int{2, 4, 7} {
+		got := slices.Clone(a)
+		sortEntries(got, jobs)
+		if !slices.Equal(got, want) {
+			t.Fatalf("sortEntries(%d) differs from sortEntries(1)", jobs)
+		}
+	}
+}
+
+// TestJobsSameOutput runs the stage with -j 1 and more, in memory and
+// sorted with a buffer that spills, on buckets large enough to be sorted in
+// parallel: the output is byte for byte the same.
+func TestJobsSameOutput(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#neardup stage=band scheme=minhash b=3 r=2 key=xxh64\n")
+	rng := rand.New(rand.NewPCG(5, 6))
+	var lines []string
+	for band := range 3 {
+		for k := range 40 {
+			for range 60 {
+				lines = append(lines, fmt.Sprintf("%04x%016x\tdoc%d\n", band, k, rng.IntN(2000)))
+			}
+		}
+	}
+	slices.Sort(lines) // key-sorted for --sorted
+	b.WriteString(strings.Join(lines, ""))
+	dir := t.TempDir()
+	in := testutil.WriteFileIn(t, dir, "bands.tsv", b.String())
+	for _, mode := range []struct {
+		sorted bool
+		memory int64
+	}{{false, 0}, {true, 64 << 20}, {true, 1 << 20}} {
+		sorted := mode.sorted
+		var want []byte
+		for _, j := range []int{1, 2, 4} {
+			opt := Options{Sorted: sorted, MemoryBytes: mode.memory, TempDir: dir, Common: stream.Common{Jobs: j}}
+			var out, errs bytes.Buffer
+			if err := Run(context.Background(), opt, []string{in}, &out, &errs); err != nil {
+				t.Fatal(err)
+			}
+			if j == 1 {
+				want = out.Bytes()
+				if n := bytes.Count(want, []byte{'\n'}); n < minParallelSort {
+					t.Fatalf("only %d pairs: too few to sort in parallel", n)
+				}
+				continue
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("sorted=%v memory=%d: -j %d writes other pairs than -j 1", sorted, mode.memory, j)
+			}
+		}
+	}
+}
