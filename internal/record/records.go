@@ -362,6 +362,49 @@ func AppendSimilarity(dst []byte, v float64) []byte {
 	return AppendScore(dst, v)
 }
 
+// Dropped is a line of keep --report: a document dropped, the kept
+// document its chain ends at, the earlier document it was dropped for, and
+// their similarity (NaN when not known: a cluster file says none).
+type Dropped struct {
+	Dropped, Kept, Via []byte
+	Similarity         float64
+}
+
+// ParseDropped parses "dropped TAB kept TAB via TAB similarity", the
+// similarity "-" when not known. The ids alias line.
+func ParseDropped(r *Dropped, line []byte) error {
+	var buf [4][]byte
+	f, n := SplitN(buf[:0], line, 4)
+	if n != 4 {
+		return Bad("want dropped TAB kept TAB via TAB similarity, found %d field(s)", n)
+	}
+	for i, what := range []string{"dropped", "kept", "via"} {
+		if len(f[i]) == 0 {
+			return Bad("empty %s id", what)
+		}
+	}
+	r.Dropped, r.Kept, r.Via = f[0], f[1], f[2]
+	if string(f[3]) == "-" {
+		r.Similarity = math.NaN()
+		return nil
+	}
+	var err error
+	r.Similarity, err = ParseScore(f[3])
+	return err
+}
+
+// AppendDropped appends a line of keep --report.
+func AppendDropped(dst []byte, r Dropped) []byte {
+	dst = append(dst, r.Dropped...)
+	dst = append(dst, '\t')
+	dst = append(dst, r.Kept...)
+	dst = append(dst, '\t')
+	dst = append(dst, r.Via...)
+	dst = append(dst, '\t')
+	dst = AppendSimilarity(dst, r.Similarity)
+	return append(dst, '\n')
+}
+
 // ParseAttached parses an attached pair "idB TAB idA TAB size TAB values"
 // (see the package doc). The values field is returned as written: shingle
 // hashes or sketch values, as the header says. The ids and values alias
