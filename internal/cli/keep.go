@@ -54,13 +54,15 @@ EXAMPLES
    find pages -type f | keep --clusters clusters.tsv --files | xargs cat`,
 		SeeAlso: []string{"shingle", "cluster"},
 		Flags: merge([]cli.Flag{
+			&cli.StringFlag{Name: "pairs", Usage: "scored pairs `FILE` (verify): drop each document with a verified pair with an earlier one"},
 			&cli.StringFlag{Name: "clusters", Usage: "cluster records `FILE` (cluster TAB id)"},
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
+			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
-			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
+			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters or pairs, kept, dropped and written"},
 		}, inputDocumentFlags(), []cli.Flag{
 			jobsFlag(), outputFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
 		}),
@@ -75,6 +77,8 @@ func keepAction(c *cli.Context, env *Env) error {
 	}
 	opt := keep.Options{
 		Clusters:     c.String("clusters"),
+		Pairs:        c.String("pairs"),
+		Report:       c.String("report"),
 		Prefer:       c.String("prefer"),
 		Drop:         c.Bool("drop"),
 		Annotate:     c.Bool("annotate"),
