@@ -1,9 +1,13 @@
-// Package keep is the keep stage: it reads the documents again with a
-// cluster file ("cluster TAB id", from cluster) and writes the documents
-// that remain, byte for byte as they came in: one per cluster, or the ones
-// removed, or every document annotated with its cluster. Documents in no
-// cluster are clusters of their own: they pass through.
+// Package keep is the keep stage: it reads the documents again with the
+// scored pairs of verify (Pairs: the arrival-order rule of rule.go, a
+// document dropped when it has a verified pair with an earlier one) or a
+// cluster file ("cluster TAB id", from cluster), and writes the documents
+// that remain, byte for byte as they came in: those that stay, or the ones
+// removed, or every document annotated with its cluster (named after the
+// document kept), and with Report a line per document dropped. Documents in
+// no pair or cluster are clusters of their own: they pass through.
 //
+// With clusters:
 // Which member of a cluster stays (Prefer):
 //
 //	first     the first in input order: one pass, exact, since the first member

@@ -1,6 +1,7 @@
 // Package pairs is the pairs stage: it groups band records "key TAB id" by
 // key and writes every pair of ids that share a key once, as "idA TAB idB"
-// with idA < idB bytewise, sorted.
+// with idA < idB bytewise, sorted. A bucket of more than MaxBucket ids is
+// paired against its MaxBucket smallest ids only (capPairs).
 //
 // By default it holds every record: about 24 bytes per band record (48
 // while they are sorted), each distinct id once (its length plus about 40
