@@ -172,14 +172,13 @@ func TestAgainstRefused(t *testing.T) {
 // exactly the pairs of a one-shot run over both, in every mode.
 func TestAgainstCapArrivalOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 3))
-	var oldIDs, newIDs []string
-	for i := range 300 {
-		oldIDs = append(oldIDs, fmt.Sprintf("%012d", i))
+	number := func(from, n int) (ids []string) {
+		for i := range n {
+			ids = append(ids, fmt.Sprintf("%012d", from+i))
+		}
+		return ids
 	}
-	for i := range 80 {
-		newIDs = append(newIDs, fmt.Sprintf("%012d", 300+i))
-	}
-	old, batch := againstRecords(rng, oldIDs), againstRecords(rng, newIDs)
+	old, batch := againstRecords(rng, number(0, 300)), againstRecords(rng, number(300, 80))
 	dir := filepath.Join(t.TempDir(), "idx")
 	if err := bandindex.RunBuild(context.Background(), bandindex.Options{}, dir, []string{testutil.WriteFile(t, "o.tsv", againstHeaders+old)}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)

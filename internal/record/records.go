@@ -332,12 +332,8 @@ func ParseClusterReport(r *ClusterReport, line []byte) error {
 	if r.Verified, ok = ParseUint(f[2]); !ok || r.Verified > r.Size {
 		return Bad("verified %q: want a number up to the size", f[2])
 	}
-	if string(f[3]) == "-" {
-		r.Least = math.NaN()
-		return nil
-	}
 	var err error
-	r.Least, err = ParseScore(f[3])
+	r.Least, err = ParseSimilarity(f[3])
 	return err
 }
 
@@ -351,6 +347,15 @@ func AppendClusterReport(dst []byte, r ClusterReport) []byte {
 	dst = append(dst, '\t')
 	dst = AppendSimilarity(dst, r.Least)
 	return append(dst, '\n')
+}
+
+// ParseSimilarity parses a similarity field that AppendSimilarity wrote:
+// a number from 0 to 1, or "-" (NaN: no similarity known).
+func ParseSimilarity(field []byte) (float64, error) {
+	if string(field) == "-" {
+		return math.NaN(), nil
+	}
+	return ParseScore(field)
 }
 
 // AppendSimilarity appends a similarity with 6 decimals, or "-" for NaN
@@ -384,12 +389,8 @@ func ParseDropped(r *Dropped, line []byte) error {
 		}
 	}
 	r.Dropped, r.Kept, r.Via = f[0], f[1], f[2]
-	if string(f[3]) == "-" {
-		r.Similarity = math.NaN()
-		return nil
-	}
 	var err error
-	r.Similarity, err = ParseScore(f[3])
+	r.Similarity, err = ParseSimilarity(f[3])
 	return err
 }
 
