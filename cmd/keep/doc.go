@@ -56,7 +56,8 @@
 // kept is the kept document its chain ends at (with --pairs; a document of
 // an older batch when the chain leaves the input), via the earlier document
 // it was dropped for (its most similar earlier partner, ties to the
-// earliest), similarity theirs. With --clusters, via is the kept document
+// earliest; among documents not in the input, whose order keep knows only
+// from arrival numbers, ties go to the smallest id), similarity theirs. With --clusters, via is the kept document
 // and similarity is "-". It combines with --drop and --annotate, and the
 // cluster --annotate writes is the report's kept document.
 //
