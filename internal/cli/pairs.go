@@ -48,7 +48,10 @@ exactly the pairs a one-shot run over everything gives it. Every document of
 a capped bucket is paired with the bucket's earliest document, so keep
 --pairs, which drops a document with a verified pair with an earlier one,
 drops all but the first of a group of copies, however large, from about
-N·m pairs.
+N·m pairs. Without arrival numbers (no ids=number in the shingle header)
+the representatives are the smallest ids, a copy beyond them is paired
+with no earlier copy, and keep --pairs may keep several: when a bucket is
+capped, standard error says so.
 
 What cluster then finds: the connected components of a graph whose large
 buckets are stars around their representatives rather than complete

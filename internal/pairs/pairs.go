@@ -84,13 +84,16 @@ type stats struct {
 	against bool
 }
 
-func (s *stats) report(w io.Writer, maxBucket int) {
+func (s *stats) report(w io.Writer, maxBucket int, upstream *record.HeaderSet) {
 	if s.capped > 0 {
 		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d): each of their other ids was paired with their %d smallest only; %d pair(s) not made\n",
 			s.capped, maxBucket, s.largest, maxBucket, s.notMade)
 		if s.against {
 			fmt.Fprintf(w, "pairs: (--against: counted over the ids read, the batch's and the index's representatives; pairs of two old ids are never made here)\n")
 		}
+	}
+	if s.capped > 0 && !numberedIDs(upstream) {
+		fmt.Fprintf(w, "pairs: the ids are not arrival numbers (no ids=number in the shingle header; shingle --number-from): a capped bucket's representatives are its smallest ids, not its earliest documents, and keep --pairs may keep more than one document of it\n")
 	}
 	if s.duplicates > 0 {
 		fmt.Fprintf(w, "pairs: %d repeated (key, id) record(s) ignored: are the document ids unique?\n", s.duplicates)
@@ -117,7 +120,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, opt.Header())
 	sc.OnHeader = out.W.Header
 	var st stats
-	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket) }
+	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
 	out.Note = func() string { return fmt.Sprintf("%d pairs tried", st.made.Load()) }
 	defer out.Watch(src)()
 	switch {
@@ -143,6 +146,14 @@ type entry struct {
 	key   key128
 	doc   uint32
 	table uint32
+}
+
+// numberedIDs says whether the shingle header says the ids are arrival
+// numbers.
+func numberedIDs(upstream *record.HeaderSet) bool {
+	h, ok := upstream.Get("shingle")
+	v, _ := h.Get("ids")
+	return ok && v == "number"
 }
 
 // noteCap counts a bucket of size distinct ids that --max-bucket limit

@@ -251,3 +251,24 @@ func BenchmarkMemoryMode(b *testing.B) {
 		}
 	}
 }
+
+// TestCapWarnsWithoutArrivalNumbers: a capped bucket whose ids are not
+// arrival numbers (no ids=number in the shingle header) is paired against
+// its smallest ids, not its earliest documents, and pairs says so.
+func TestCapWarnsWithoutArrivalNumbers(t *testing.T) {
+	in := "k\ta\nk\tb\nk\tc\n"
+	const warning = "the ids are not arrival numbers"
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{"", true},
+		{"#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no\n", true},
+		{"#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=0\n", false},
+	} {
+		_, stderr, err := runStage(t, Options{MaxBucket: 2}, testutil.WriteFile(t, "keys.tsv", c.head+in))
+		if err != nil || strings.Contains(stderr, warning) != c.want {
+			t.Errorf("header %q: stderr %q, %v; want the warning %v", c.head, stderr, err, c.want)
+		}
+	}
+}
