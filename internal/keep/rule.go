@@ -61,6 +61,9 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, stderr io.Wr
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
 	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		if m, _ := h.Get("measure"); h.Stage == "verify" && m == "hamming" {
+			return record.Errorf(pos, "--pairs reads scored pairs with similarities; these are Hamming distances (verify --hamming)")
+		}
 		if h.Stage != "shingle" {
 			return nil
 		}
