@@ -95,6 +95,7 @@ func Defaults() Options {
 		Threshold: 0.8, FPWeight: 0.5, FNWeight: 0.5, RecallAtThreshold: 0.995,
 		VerifyThreshold: 0.8,
 		ComponentRounds: 8,
+		MaxBucket:       pairs.DefaultMaxBucket,
 		Write:           []string{OutPairs, OutClusters},
 		Shards:          1,
 	}

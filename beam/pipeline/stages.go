@@ -198,7 +198,8 @@ func (fn *bucketFn) ProcessElement(ctx context.Context, key string, bucket func(
 	}
 	if fn.MaxBucket > 0 && distinct > fn.MaxBucket {
 		beam.NewCounter("neardup", "pairs-capped-buckets").Inc(ctx, 1)
-		beam.NewCounter("neardup", "pairs-capped-ids").Inc(ctx, int64(distinct-fn.MaxBucket))
+		rest := int64(distinct - fn.MaxBucket)
+		beam.NewCounter("neardup", "pairs-not-made").Inc(ctx, rest*(rest-1)/2)
 	}
 	return err
 }

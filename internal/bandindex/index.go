@@ -250,17 +250,45 @@ func (l *Lookup) IDs(key []byte, limit int) ([][]byte, error) {
 			}
 			continue
 		}
-		for n := 0; bytes.Equal(c.key, key) && (limit <= 0 || n < limit); n++ {
-			l.arena = append(l.arena, c.id...)
-			l.ends = append(l.ends, len(l.arena))
-			if !c.next() {
-				if c.err != nil {
-					return nil, c.err
-				}
-				break
-			}
+		if err := l.read(c, key, limit); err != nil {
+			return nil, err
 		}
 	}
+	l.collect()
+	if limit > 0 && len(l.ids) > limit {
+		l.ids = l.ids[:limit]
+	}
+	return l.ids, nil
+}
+
+// All returns every id stored under key, ascending and distinct: called
+// after IDs(key, limit) with the same key, it reads on where IDs stopped.
+// The ids are valid until the next call.
+func (l *Lookup) All(key []byte) ([][]byte, error) {
+	for _, c := range l.curs {
+		if err := l.read(c, key, 0); err != nil {
+			return nil, err
+		}
+	}
+	l.collect()
+	return l.ids, nil
+}
+
+// read appends to the arena the ids under key from where c stands, at most
+// limit when above 0.
+func (l *Lookup) read(c *cursor, key []byte, limit int) error {
+	for n := 0; c.valid && bytes.Equal(c.key, key) && (limit <= 0 || n < limit); n++ {
+		l.arena = append(l.arena, c.id...)
+		l.ends = append(l.ends, len(l.arena))
+		if !c.next() {
+			return c.err
+		}
+	}
+	return nil
+}
+
+// collect makes the ids of the arena, ascending and distinct.
+func (l *Lookup) collect() {
 	l.ids = l.ids[:0]
 	start := 0
 	for _, e := range l.ends {
@@ -271,8 +299,4 @@ func (l *Lookup) IDs(key []byte, limit int) ([][]byte, error) {
 		slices.SortFunc(l.ids, bytes.Compare)
 		l.ids = slices.CompactFunc(l.ids, bytes.Equal)
 	}
-	if limit > 0 && len(l.ids) > limit {
-		l.ids = l.ids[:limit]
-	}
-	return l.ids, nil
 }

@@ -52,9 +52,10 @@ func TestClusterAndKeepStages(t *testing.T) {
 		{Cluster(), []string{"--min-similarity-to-representative", "2", pairs}, "want a similarity"},
 		{Cluster(), []string{"--method", "leader", "-b", "3", pairs}, "both -b and -r"},
 		{Cluster(), []string{pairs, "--stats"}, "flags come first"},
-		{Keep(), []string{docs}, "give --clusters"},
+		{Keep(), []string{docs}, "give --pairs FILE (scored pairs from verify) or --clusters FILE"},
 		{Keep(), []string{"--clusters", clusters, "--prefer", "best", docs}, "--prefer \"best\""},
-		{Keep(), []string{"--clusters", clusters, "--drop", "--annotate", docs}, "exclude each other"},
+		{Keep(), []string{"--clusters", clusters, "--pairs", clusters, docs}, "--clusters and --pairs exclude each other"},
+		{Keep(), []string{"--pairs", clusters, "--prefer", "longest", docs}, "with --pairs the earliest document of a chain stays"},
 		{Keep(), []string{"--clusters", clusters, "--files", "--lines", docs}, "exclude each other"},
 	} {
 		code, _, stderr := runStage(t, c.stage, c.args...)

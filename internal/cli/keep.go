@@ -9,19 +9,73 @@ import (
 func Keep() Stage {
 	return Stage{
 		Name:  "keep",
-		Usage: "write the deduplicated corpus: one document per cluster",
+		Usage: "write the deduplicated corpus: drop near-duplicates of earlier documents",
 		Args:  "[FILE...]",
-		Description: `Reads the documents again, with a cluster file (--clusters FILE, the
-"cluster TAB id" records of cluster), and writes the documents that remain,
-byte for byte as they came in (a last line without a line end gets one):
+		Description: `Reads the documents again, with the verified pairs (--pairs FILE, the scored
+pairs of verify) or a cluster file (--clusters FILE, the "cluster TAB id"
+records of cluster), and writes the documents that remain, byte for byte as
+they came in (a last line without a line end gets one):
 
-   by default    one document per cluster, the one --prefer names, and every
-                 document in no cluster (a cluster of its own)
-   --drop        the documents removed: the others of each cluster
+   by default    the documents that stay, and every document in no pair or
+                 cluster
+   --drop        the documents removed
    --annotate    every document with its cluster: a field (--cluster-field,
                  default "cluster") added last to a JSON object, a last
-                 column (TAB cluster) otherwise; a document in no cluster
-                 gets its own id
+                 column (TAB cluster) otherwise; a document in no pair or
+                 cluster gets its own id. A cluster is named after the
+                 document kept. With --drop: the documents removed,
+                 annotated.
+
+WHAT A DEDUP DROPS (--pairs)
+The documents are read in arrival order (the input order; across
+incremental batches, batch after batch). A document is dropped when it has
+a verified pair (a scored pair of verify, at or above its threshold) with a
+document that arrived before it, kept or dropped. So no two kept documents
+are near-duplicates, and since it is decided in arrival order, a batch run
+against everything seen before drops exactly what a one-shot run over all
+the batches drops. Chains: with A~B and B~C, A and C unrelated, arriving A,
+B, C, B and C are dropped, and the report shows C -> B -> A: C is dropped
+via B, and both belong to A, the kept document the chain ends at.
+
+A pair whose other document is not in the input counts as earlier: it came
+in an older batch (pairs --against). Standard error says how many:
+"keep: N pair(s) with documents not in the input, taken as seen before".
+To know which ids are in the input before deciding, keep reads the
+documents twice (standard input is copied to --temp-dir), unless the ids
+are arrival numbers: when the pairs' shingle header says ids=number from=N
+(shingle --number-from N), an id below N came before, and one pass does.
+Memory: the ids in pairs, interned (about 20 bytes plus the id), 16 bytes
+per pair and 13 bytes per id for the decisions.
+
+With pairs --max-bucket (default 32) and arrival numbers, every document of
+a large bucket is paired with the bucket's earliest documents, so a group
+of copies, however large, keeps its first document and drops the rest.
+
+THE REPORT
+--report FILE writes one line per document dropped, in input order:
+
+   dropped TAB kept TAB via TAB similarity
+
+kept is the kept document its chain ends at (with --pairs; a document of
+an older batch when the chain leaves the input), via the earlier document
+it was dropped for (its most similar earlier partner, ties to the
+earliest; among documents not in the input, whose order keep knows only
+from arrival numbers, ties go to the smallest id), similarity theirs. With --clusters, via is the kept document
+and similarity is "-". It combines with --drop and --annotate, and the
+cluster --annotate writes is the report's kept document.
+
+CLUSTERS (--clusters)
+--prefer chooses the document of a cluster that stays:
+   first     the first member in input order. One pass: the first member met
+             is the first there is, so it is exact as the documents stream.
+   id        the member with the smallest id among those in the input
+   longest   the longest text (in bytes, after unescaping or JSON decoding;
+             a file's bytes); ties to the smallest id, then the first
+   shortest  the shortest, ties the same way
+id, longest and shortest read the documents twice: a first pass finds each
+cluster's choice among the members that are present, a second writes.
+Standard input is copied to a temporary file (--temp-dir) for that.
+--pairs has no --prefer: the earliest document stays.
 
 The documents are read as shingle reads them, with the same ids: TSV
 "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
@@ -33,36 +87,32 @@ are read transparently; the output is compressed only as -o's name or
 the escaped form records carry them in. Lines that are neardup headers are
 copied (not with --drop).
 
---prefer chooses the document that stays:
-   first     the first member in input order. One pass: the first member met
-             is the first there is, so it is exact as the documents stream.
-   id        the member with the smallest id among those in the input
-   longest   the longest text (in bytes, after unescaping or JSON decoding;
-             a file's bytes); ties to the smallest id, then the first
-   shortest  the shortest, ties the same way
-id, longest and shortest read the documents twice: a first pass finds each
-cluster's choice among the members that are present, a second writes.
-Standard input is copied to a temporary file (--temp-dir) for that.
+Memory (--clusters): the cluster map, about 40 bytes plus the id's length
+per document in a cluster, and as much plus the name per cluster (16 more
+bytes with two passes). The documents stream.
 
-Memory: the cluster map, about 40 bytes plus the id's length per document
-in a cluster, and as much plus the name per cluster (16 more bytes with two
-passes). The documents stream.
+--stats prints how many documents were read, kept and dropped.
 
 EXAMPLES
+   verify --shingles s.tsv candidates.tsv > scored.tsv
+   keep --pairs scored.tsv --report dropped.tsv corpus.jsonl.zst > deduplicated.jsonl
+   keep --pairs scored.tsv --drop --annotate docs.tsv > removed.tsv
    cluster scored.tsv > clusters.tsv
    keep --clusters clusters.tsv corpus.jsonl.zst > deduplicated.jsonl
    keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
    keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
    find pages -type f | keep --clusters clusters.tsv --files | xargs cat`,
-		SeeAlso: []string{"shingle", "cluster"},
+		SeeAlso: []string{"shingle", "verify", "cluster"},
 		Flags: merge([]cli.Flag{
+			&cli.StringFlag{Name: "pairs", Usage: "scored pairs `FILE` (verify): drop each document with a verified pair with an earlier one"},
 			&cli.StringFlag{Name: "clusters", Usage: "cluster records `FILE` (cluster TAB id)"},
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
+			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
-			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters and written"},
+			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters or pairs, kept, dropped and written"},
 		}, inputDocumentFlags(), []cli.Flag{
 			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
 		}),
@@ -77,6 +127,8 @@ func keepAction(c *cli.Context, env *Env) error {
 	}
 	opt := keep.Options{
 		Clusters:     c.String("clusters"),
+		Pairs:        c.String("pairs"),
+		Report:       c.String("report"),
 		Prefer:       c.String("prefer"),
 		Drop:         c.Bool("drop"),
 		Annotate:     c.Bool("annotate"),

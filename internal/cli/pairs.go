@@ -35,9 +35,44 @@ each buffer of pairs before it is written or spilled. The output is the
 same for any -j. Sorting the pairs in parallel holds one more byte per pair
 while it runs.
 
---max-bucket N pairs only the N smallest ids of a bucket that holds more
-(such buckets are usually boilerplate shared by many documents); how many
-buckets and ids that touched is reported on standard error.
+LARGE BUCKETS
+A bucket of m ids makes m(m-1)/2 pairs: m copies of one document, or m
+variants of a template, would cost their square here and in every stage
+after. --max-bucket N (default 32; 0: no cap, all pairs) pairs a bucket of
+more than N ids against its representatives: its N smallest ids are paired
+with each other and every other id with each of those N, about N·m pairs.
+Standard error says how many buckets were capped, the largest, and how many
+pairs were not made (two ids beyond the representatives), and --progress
+counts the pairs tried as a large bucket is paired. The header records
+max-bucket=N. The cap is the same in every mode (in memory, --sorted,
+--against, Hamming tables).
+
+With ids that are arrival numbers (shingle --number-from), the
+representatives are the earliest documents of the bucket, and they do not
+change when later documents arrive: a batch paired --against an index gets
+exactly the pairs a one-shot run over everything gives it. Every document of
+a capped bucket is paired with the bucket's earliest document, so keep
+--pairs, which drops a document with a verified pair with an earlier one,
+drops all but the first of a group of copies, however large, from about
+N·m pairs. Without arrival numbers (no ids=number in the shingle header)
+the representatives are the smallest ids, a copy beyond them is paired
+with no earlier copy, and keep --pairs may keep several: when a bucket is
+capped, standard error says so.
+
+What cluster then finds: the connected components of a graph whose large
+buckets are stars around their representatives rather than complete
+graphs. Two documents beyond the representatives are joined only through a
+representative that verifies with both, so a large bucket of documents
+that are near-duplicates of each other but not of its N smallest ids may
+split into more clusters than the exact components. Measured
+(TestCapComponents in internal/pairs, go test -v -run CapComponents
+./internal/pairs): 40 groups of 30 variants of a 100-token document (up to 8
+tokens replaced), each group one bucket, pairs verified at Jaccard >= 0.8,
+--max-bucket 4: 41 components where the exact ones are 40, one group of 30
+split in two; all 1,170 other documents in their exact cluster. A chain of
+20 documents, each a near-duplicate of the next only, in one bucket: 16
+components instead of 1. Use --max-bucket 0 where exact components of
+large buckets matter more than their cost.
 
 Hamming band records (band --hamming k: "key TAB id TAB fingerprint") give
 only the pairs whose fingerprints differ in at most k bits, each from the
@@ -45,7 +80,7 @@ first table of the scheme in which the two share a key: both tests need only
 the two fingerprints, so no set of pairs is kept and --sorted works the same.
 The scheme comes from the band header; for input without one, give --hamming
 K (and --blocks or --tables as band had them). A pair in a bucket capped by
---max-bucket is not looked for in its other tables. Memory: about 24 bytes
+--max-bucket and not made there is not looked for in its other tables. Memory: about 24 bytes
 per band record and, per distinct id, its length plus about 56 bytes.
 
 AGAINST AN INDEX
@@ -55,7 +90,9 @@ read again: for each key of the batch, the bucket is the batch's ids and
 the stored ones together, and its pairs that hold an id of the batch are
 written (an id in both counts as new): pairs among the new documents and
 between new and old, never between two old ones, each once, sorted as
-always. --max-bucket caps the bucket as a whole. The batch's header lines
+always. --max-bucket caps the bucket as a whole: its representatives are the
+smallest ids of batch and index together (the index's other ids are read
+only when an id of the batch is among them). The batch's header lines
 must be those of the records the index was built from (but for band's
 threshold=T, accepted when the index's band header has none: an index built
 before band wrote it, or from -b and -r, holds the same keys). The pairs of the
@@ -71,7 +108,7 @@ EXAMPLES
    pairs --against crawl.idx todays-keys.tsv > new-candidates.tsv`,
 		SeeAlso: []string{"band", "verify", "cluster", "bandindex"},
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "max-bucket", Usage: "pair only the `N` smallest ids of a larger bucket (0: no cap)"},
+			&cli.IntFlag{Name: "max-bucket", Value: pairs.DefaultMaxBucket, Usage: "pair a larger bucket against its `N` smallest ids, its representatives (0: no cap, all pairs)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
 			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted or --against, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},

@@ -1,9 +1,13 @@
-// Package keep is the keep stage: it reads the documents again with a
-// cluster file ("cluster TAB id", from cluster) and writes the documents
-// that remain, byte for byte as they came in: one per cluster, or the ones
-// removed, or every document annotated with its cluster. Documents in no
-// cluster are clusters of their own: they pass through.
+// Package keep is the keep stage: it reads the documents again with the
+// scored pairs of verify (Pairs: the arrival-order rule of rule.go, a
+// document dropped when it has a verified pair with an earlier one) or a
+// cluster file ("cluster TAB id", from cluster), and writes the documents
+// that remain, byte for byte as they came in: those that stay, or the ones
+// removed, or every document annotated with its cluster (named after the
+// document kept), and with Report a line per document dropped. Documents in
+// no pair or cluster are clusters of their own: they pass through.
 //
+// With clusters:
 // Which member of a cluster stays (Prefer):
 //
 //	first     the first in input order: one pass, exact, since the first member
@@ -47,9 +51,15 @@ const (
 type Options struct {
 	// Clusters names the cluster file.
 	Clusters string
-	Prefer   string
+	// Pairs names a file of scored pairs (verify): the arrival-order rule
+	// decides instead of clusters (rule.go).
+	Pairs  string
+	Prefer string
 	// Drop writes the documents removed instead of those kept.
 	Drop bool
+	// Report names a file that gets a line per document dropped:
+	// dropped, kept, via, similarity.
+	Report string
 	// Annotate writes every document with its cluster: a field named
 	// ClusterField for JSON Lines, a last column otherwise.
 	Annotate     bool
@@ -68,22 +78,22 @@ type Options struct {
 
 // Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
-	if o.Clusters == "" {
-		return status.Usagef("give --clusters FILE (cluster records from cluster)")
+	if o.Clusters == "" && o.Pairs == "" {
+		return status.Usagef("give --pairs FILE (scored pairs from verify) or --clusters FILE (cluster records from cluster)")
+	}
+	if o.Clusters != "" && o.Pairs != "" {
+		return status.Usagef("--clusters and --pairs exclude each other")
+	}
+	if o.Pairs != "" && o.Prefer != PreferFirst {
+		return status.Usagef("--prefer %s: with --pairs the earliest document of a chain stays (the arrival-order rule); --prefer is for --clusters", o.Prefer)
 	}
 	switch o.Prefer {
 	case PreferFirst, PreferID, PreferLongest, PreferShortest:
 	default:
 		return status.Usagef("--prefer %q: want first, longest, shortest or id", o.Prefer)
 	}
-	if o.Drop && o.Annotate {
-		return status.Usagef("--drop and --annotate exclude each other")
-	}
 	return nil
 }
-
-// twoPass says whether the choice needs a first pass over the documents.
-func (o *Options) twoPass() bool { return !o.Annotate && o.Prefer != PreferFirst }
 
 // clusterMap is what the cluster file says.
 type clusterMap struct {
@@ -144,23 +154,46 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	cm, err := loadClusters(ctx, opt.Clusters, opt.Common, stderr)
-	if err != nil {
-		return err
+	k := &keeper{opt: &opt}
+	var twoPass bool
+	if opt.Pairs != "" {
+		g, err := loadPairs(ctx, opt.Pairs, opt.Common, stderr)
+		if err != nil {
+			return err
+		}
+		k.g = g
+		twoPass = !g.numbered
+	} else {
+		cm, err := loadClusters(ctx, opt.Clusters, opt.Common, stderr)
+		if err != nil {
+			return err
+		}
+		k.cm, k.done, k.keptIn = cm, make([]bool, cm.names.Len()), make([]uint32, cm.names.Len())
+		twoPass = opt.Prefer != PreferFirst
 	}
-	k := &keeper{opt: &opt, cm: cm, done: make([]bool, cm.names.Len()), first: opt.twoPass()}
-	if opt.twoPass() {
+	if twoPass {
 		spooled, cleanup, err := spool(inputs, opt)
 		defer cleanup()
 		if err != nil {
 			return err
 		}
 		inputs = spooled
-		k.choices = make([]choice, cm.names.Len())
+		if k.cm != nil {
+			k.choices = make([]choice, k.cm.names.Len())
+		}
+		k.first = true
 		if err := k.pass(ctx, inputs, stream.NewOutput("keep", opt.Common, nil, io.Discard)); err != nil {
 			return err
 		}
 		k.first = false
+	}
+	if opt.Report != "" {
+		rep, err := newReport(opt.Report)
+		if err != nil {
+			return err
+		}
+		defer rep.abort()
+		k.rep = rep
 	}
 	// The documents are written as they came, header lines included.
 	common := opt.Common
@@ -169,7 +202,30 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := k.pass(ctx, inputs, out); err != nil {
 		return err
 	}
+	if k.rep != nil {
+		if err := k.rep.commit(); err != nil {
+			return err
+		}
+	}
+	k.summary(stderr)
+	if k.g != nil {
+		return out.W.Close()
+	}
 	return k.finish(out.W, stderr)
+}
+
+// summary reports what the rule counted and, with Stats, how many
+// documents were kept and dropped.
+func (k *keeper) summary(stderr io.Writer) {
+	if k.g != nil {
+		k.g.report(stderr)
+		if k.opt.Stats {
+			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, len(k.g.adj)/2)
+		}
+	}
+	if k.opt.Stats {
+		fmt.Fprintf(stderr, "keep: %d kept, %d dropped\n", k.docs-k.dropped, k.dropped)
+	}
 }
 
 func (k *keeper) finish(w *record.Writer, stderr io.Writer) error {

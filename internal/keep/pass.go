@@ -3,6 +3,7 @@ package keep
 import (
 	"bytes"
 	"context"
+	"math"
 	"unicode/utf8"
 
 	"github.com/neardup/neardup/internal/input"
@@ -13,21 +14,29 @@ import (
 // keeper decides, document by document in input order, what is written.
 type keeper struct {
 	opt     *Options
-	cm      *clusterMap
-	done    []bool   // a member of the cluster has been written
-	choices []choice // the first pass's choice per cluster
-	first   bool     // in the first of two passes
-	docNo   int64    // the document's number in the current pass
+	cm      *clusterMap // with Clusters
+	g       *graph      // with Pairs
+	done    []bool      // a member of the cluster has been written
+	keptIn  []uint32    // the member kept of a done cluster (PreferFirst)
+	choices []choice    // the first pass's choice per cluster
+	first   bool        // in the first of two passes
+	docNo   int64       // the document's number in the current pass
+	rep     *dropReport // with Report
+	buf     []byte      // an annotated line
+	name    []byte
 
-	docs, inClusters, written int64
+	docs, inClusters, written, dropped int64
 }
 
 // doc is a document as a worker found it.
 type doc struct {
-	// start and end delimit in the result's Out the bytes to write.
-	start, end int
-	// cluster is the document's cluster, notInCluster, or isHeader for a
-	// header line, which is copied.
+	// start, lineEnd and end delimit in the result's Out the line and its
+	// line end; the document's id is in the batch's ids at idStart:idEnd.
+	start, lineEnd, end int
+	idStart, idEnd      int
+	jsonl               bool
+	// cluster is the document's cluster (with Pairs: 0 when it is in a
+	// pair), notInCluster, or isHeader for a header line, which is copied.
 	cluster int64
 	member  uint32
 	length  int64
@@ -38,7 +47,10 @@ const (
 	isHeader     = -2
 )
 
-type batch struct{ docs []doc }
+type batch struct {
+	docs []doc
+	ids  []byte
+}
 
 // pass reads the documents once: the first of two passes notes each
 // cluster's choice, the others write to out.
@@ -81,10 +93,19 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 			return r.Err
 		}
 		for _, d := range b.docs {
-			if k.keep(d) {
-				if _, err := w.Write(r.Out[d.start:d.end]); err != nil {
-					return err
-				}
+			write, name, err := k.keep(d, b)
+			if err != nil {
+				return err
+			}
+			if !write {
+				continue
+			}
+			line := r.Out[d.start:d.end]
+			if k.opt.Annotate && d.cluster != isHeader {
+				line = k.annotate(r.Out[d.start:d.lineEnd], r.Out[d.lineEnd:d.end], name, d.jsonl)
+			}
+			if _, err := w.Write(line); err != nil {
+				return err
 			}
 		}
 		out.Count(r.Records)
@@ -101,46 +122,84 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 }
 
 // keep takes the next document in input order and says whether to write
-// it; in a first pass it notes the cluster's choice and writes nothing.
-func (k *keeper) keep(d doc) bool {
+// it, and the name of its cluster (the kept document's id) for Annotate; in
+// a first pass it notes what the second needs and writes nothing.
+func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	if d.cluster == isHeader {
-		return !k.first && !k.opt.Drop
+		return !k.first && !k.opt.Drop, nil, nil
 	}
 	n := k.docNo
 	k.docNo++
 	if k.first {
-		k.consider(d, n)
-		return false
+		if k.g != nil {
+			if d.cluster >= 0 {
+				k.g.state[d.member] |= inInput
+			}
+		} else {
+			k.consider(d, n)
+		}
+		return false, nil, nil
 	}
 	k.docs++
-	if d.cluster >= 0 {
-		k.inClusters++
+	if d.cluster < 0 {
+		// In no cluster, no pair: a cluster of its own.
+		return k.write(true), b.ids[d.idStart:d.idEnd], nil
 	}
-	write := k.decide(d, n)
-	if write {
-		k.written++
+	k.inClusters++
+	var stays bool
+	var name []byte
+	var r record.Dropped
+	if k.g != nil {
+		var via uint32
+		stays, via, r.Similarity = k.g.decide(d.member)
+		name = k.g.ids.ID(k.g.root[d.member])
+		r.Dropped, r.Via = k.g.ids.ID(d.member), k.g.ids.ID(via)
+	} else {
+		stays, name = k.decide(d, n)
+		r.Dropped, r.Via, r.Similarity = k.cm.members.ID(d.member), name, math.NaN()
 	}
-	return write
+	if stays {
+		return k.write(true), name, nil
+	}
+	k.dropped++
+	if k.rep != nil {
+		r.Kept = name
+		if err := k.rep.add(r); err != nil {
+			return false, nil, err
+		}
+	}
+	return k.write(false), name, nil
 }
 
-func (k *keeper) decide(d doc, n int64) bool {
-	if k.opt.Annotate {
-		return true
+// write says whether a document that stays or not is written, and counts it.
+func (k *keeper) write(stays bool) bool {
+	w := stays != k.opt.Drop
+	if k.opt.Annotate && !k.opt.Drop {
+		w = true // every document, annotated
 	}
-	if d.cluster < 0 {
-		return !k.opt.Drop
+	if w {
+		k.written++
 	}
+	return w
+}
+
+// decide says whether document n, a member of a cluster, stays, and names
+// the member of its cluster that stays.
+func (k *keeper) decide(d doc, n int64) (bool, []byte) {
 	c := d.cluster
-	var stays bool
 	if k.opt.Prefer == PreferFirst {
-		stays = !k.done[c]
-	} else {
-		stays = !k.done[c] && k.choices[c].found && k.choices[c].doc == n
+		stays := !k.done[c]
+		if stays {
+			k.done[c], k.keptIn[c] = true, d.member
+		}
+		return stays, k.cm.members.ID(k.keptIn[c])
 	}
+	ch := k.choices[c]
+	stays := !k.done[c] && ch.found && ch.doc == n
 	if stays {
 		k.done[c] = true
 	}
-	return stays != k.opt.Drop
+	return stays, k.cm.members.ID(ch.member)
 }
 
 // consider notes document n as its cluster's choice if it is better than
@@ -171,7 +230,6 @@ type worker struct {
 	k      *keeper
 	parser *input.DocParser
 	id     []byte
-	name   []byte
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
@@ -207,7 +265,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			if !w.k.first {
 				r.Out = append(r.Out, raw...)
 			}
-			b.docs = append(b.docs, doc{start: start, end: len(r.Out), cluster: isHeader})
+			b.docs = append(b.docs, doc{start: start, lineEnd: len(r.Out), end: len(r.Out), cluster: isHeader})
 			continue
 		}
 		r.Records++
@@ -222,51 +280,55 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	}
 }
 
-// add notes a document: its cluster, and unless in a first pass the bytes
-// to write, line and eol, annotated if asked.
+// add notes a document: its cluster (or pair), its id, and unless in a
+// first pass the bytes to write, line and eol.
 func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []byte, length int64) {
-	d := doc{cluster: notInCluster, length: length}
-	cm := w.k.cm
-	if m, ok := cm.members.Lookup(id); ok {
+	d := doc{cluster: notInCluster, length: length, jsonl: format == input.FormatJSONL}
+	if g := w.k.g; g != nil {
+		if m, ok := g.ids.Lookup(id); ok {
+			d.member, d.cluster = m, 0
+		}
+	} else if m, ok := w.k.cm.members.Lookup(id); ok {
 		d.member = m
-		d.cluster = int64(cm.clusterOf[m])
+		d.cluster = int64(w.k.cm.clusterOf[m])
 	}
+	d.idStart = len(b.ids)
+	b.ids = append(b.ids, id...)
+	d.idEnd = len(b.ids)
 	d.start = len(r.Out)
 	if !w.k.first {
-		if w.k.opt.Annotate {
-			name := id // a document in no cluster is a cluster of its own
-			if d.cluster >= 0 {
-				name = cm.names.ID(uint32(d.cluster))
-			}
-			if format == input.FormatJSONL {
-				r.Out = w.annotateJSON(r.Out, line, name)
-			} else {
-				r.Out = append(r.Out, line...)
-				r.Out = append(r.Out, '\t')
-				r.Out = append(r.Out, name...)
-			}
-		} else {
-			r.Out = append(r.Out, line...)
-		}
+		r.Out = append(r.Out, line...)
+		d.lineEnd = len(r.Out)
 		r.Out = append(r.Out, eol...)
 	}
 	d.end = len(r.Out)
 	b.docs = append(b.docs, d)
 }
 
-// annotateJSON appends the object in line with the field ClusterField set to
-// name (in its escaped record form) added last.
-func (w *worker) annotateJSON(dst, line, name []byte) []byte {
-	j := bytes.LastIndexByte(line, '}')
-	dst = append(dst, line[:j]...)
-	if before := bytes.TrimRight(line[:j], " \t\r\n"); before[len(before)-1] != '{' {
-		dst = append(dst, ',')
+// annotate returns line with its cluster's name: for JSON Lines the field
+// ClusterField set to name (in its escaped record form) added last, a last
+// column otherwise; then eol.
+func (k *keeper) annotate(line, eol, name []byte, jsonl bool) []byte {
+	dst := k.buf[:0]
+	if jsonl {
+		j := bytes.LastIndexByte(line, '}')
+		dst = append(dst, line[:j]...)
+		if before := bytes.TrimRight(line[:j], " \t\r\n"); before[len(before)-1] != '{' {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, []byte(k.opt.ClusterField))
+		dst = append(dst, ':')
+		k.name = record.Unescape(k.name[:0], name)
+		dst = appendJSONString(dst, k.name)
+		dst = append(dst, line[j:]...)
+	} else {
+		dst = append(dst, line...)
+		dst = append(dst, '\t')
+		dst = append(dst, name...)
 	}
-	dst = appendJSONString(dst, []byte(w.k.opt.ClusterField))
-	dst = append(dst, ':')
-	w.name = record.Unescape(w.name[:0], name)
-	dst = appendJSONString(dst, w.name)
-	return append(dst, line[j:]...)
+	dst = append(dst, eol...)
+	k.buf = dst
+	return dst
 }
 
 // appendJSONString appends s as a JSON string. Bytes that are not UTF-8

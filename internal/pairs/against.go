@@ -125,11 +125,21 @@ func (a *againstBuckets) sortedBucket(key []byte, _ int, ms []member) error {
 }
 
 // bucket pairs the batch's ids of key (ascending, distinct) with each other
-// and with the ids the index holds under key.
+// and with the ids the index holds under key. With MaxBucket the bucket as
+// a whole, batch and index, is paired against its MaxBucket smallest ids,
+// as without Against: the index is read for its MaxBucket smallest ids
+// only, unless an id of the batch is among the bucket's representatives,
+// which are paired with every id of the bucket.
 func (a *againstBuckets) bucket(key []byte, news [][]byte) error {
-	old, err := a.lookup.IDs(key, a.opt.MaxBucket)
+	limit := a.opt.MaxBucket
+	old, err := a.lookup.IDs(key, limit)
 	if err != nil {
 		return err
+	}
+	if limit > 0 && len(old) == limit && len(news) > 0 && bytes.Compare(news[0], old[limit-1]) < 0 {
+		if old, err = a.lookup.All(key); err != nil {
+			return err
+		}
 	}
 	a.union, a.isNew = a.union[:0], a.isNew[:0]
 	i, j := 0, 0
@@ -156,27 +166,11 @@ func (a *againstBuckets) bucket(key []byte, news [][]byte) error {
 			j++
 		}
 	}
-	a.st.noteCap(len(a.union), a.opt.MaxBucket)
-	n := len(a.union)
-	if a.opt.MaxBucket > 0 && n > a.opt.MaxBucket {
-		n = a.opt.MaxBucket
-	}
-	for x := range n {
-		if !a.isNew[x] {
-			continue
+	a.st.noteCapAgainst(a.isNew, limit)
+	return capPairs(len(a.union), limit, &a.st.made, func(x, y int) error {
+		if !a.isNew[x] && !a.isNew[y] {
+			return nil // made when the old documents came
 		}
-		for y := range n {
-			if y == x || a.isNew[y] && y < x {
-				continue // itself, or a new pair written from y
-			}
-			p, q := a.union[x], a.union[y]
-			if y < x {
-				p, q = q, p
-			}
-			if err := a.sp.add(p, q); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return a.sp.add(a.union[x], a.union[y])
+	})
 }

@@ -35,7 +35,8 @@ func againstRecords(rng *rand.Rand, ids []string) string {
 }
 
 // againstBrute returns the expected pairs: those of every bucket of old and
-// new records together (its maxBucket smallest ids when > 0) that hold an
+// new records together (with maxBucket > 0 and a larger bucket, those with
+// one of its maxBucket smallest ids) that hold an
 // id the batch has in that bucket, each once, sorted.
 func againstBrute(old, batch string, maxBucket int) string {
 	isNew := map[string]bool{} // key TAB id of the batch
@@ -56,10 +57,10 @@ func againstBrute(old, batch string, maxBucket int) string {
 	for k, ids := range buckets {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
-		if maxBucket > 0 && len(ids) > maxBucket {
-			ids = ids[:maxBucket]
-		}
 		for i := range ids {
+			if maxBucket > 0 && i >= maxBucket {
+				break
+			}
 			for j := i + 1; j < len(ids); j++ {
 				if isNew[k+"\t"+ids[i]] || isNew[k+"\t"+ids[j]] {
 					set[ids[i]+"\t"+ids[j]+"\n"] = true
@@ -161,5 +162,47 @@ func TestAgainstRefused(t *testing.T) {
 	_, _, err := runStage(t, Options{Against: t.TempDir()}, testutil.WriteFile(t, "b.tsv", againstHeaders+"0000aa\ty\n"))
 	if err == nil || !strings.Contains(err.Error(), "not a band index") {
 		t.Errorf("no index: %v", err)
+	}
+}
+
+// TestAgainstCapArrivalOrder: with ids that are arrival numbers (the new
+// documents' greater than the old ones'), the representatives of a capped
+// bucket are its earliest documents, which later batches do not change:
+// the pairs of the old documents and those of a batch --against them are
+// exactly the pairs of a one-shot run over both, in every mode.
+func TestAgainstCapArrivalOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	number := func(from, n int) (ids []string) {
+		for i := range n {
+			ids = append(ids, fmt.Sprintf("%012d", from+i))
+		}
+		return ids
+	}
+	old, batch := againstRecords(rng, number(0, 300)), againstRecords(rng, number(300, 80))
+	dir := filepath.Join(t.TempDir(), "idx")
+	if err := bandindex.RunBuild(context.Background(), bandindex.Options{}, dir, []string{testutil.WriteFile(t, "o.tsv", againstHeaders+old)}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	const maxBucket = 7
+	opt := Options{MaxBucket: maxBucket, Common: stream.Common{NoHeader: true}, TempDir: t.TempDir()}
+	all, allSorted := modes(t, opt, old+batch)
+	if all != allSorted || all != bruteForce(old+batch, maxBucket) {
+		t.Fatalf("one shot: the memory and sorted modes or the brute force differ")
+	}
+	oldOnly, _ := modes(t, opt, old)
+	opt.Against = dir
+	against, againstSorted := modes(t, opt, againstHeaders+batch)
+	if against != againstSorted {
+		t.Fatalf("--against: the sorted mode differs from the memory mode")
+	}
+	union := strings.SplitAfter(oldOnly+against, "\n")
+	slices.Sort(union)
+	union = slices.Compact(union)
+	if got := strings.Join(union, ""); got != all {
+		t.Errorf("old pairs and --against pairs: %d lines, the one-shot run's %d", strings.Count(got, "\n"), strings.Count(all, "\n"))
+	}
+	_, stderr, err := runStage(t, opt, testutil.WriteFile(t, "b.tsv", againstHeaders+batch))
+	if err != nil || !strings.Contains(stderr, "--max-bucket 7 ids") {
+		t.Errorf("--against with a cap: stderr %q, %v", stderr, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
@@ -86,40 +87,65 @@ func distinctMembers(ms []member) ([]member, int) {
 }
 
 // pairBucket pairs the members of one bucket: it sorts them by id, drops
-// repeated ids, keeps the maxBucket smallest when maxBucket > 0, and calls
-// emit with every pair a < b that keep accepts (nil keeps all), stopping at
-// the first error. It returns how many repeated ids it dropped and how many
+// repeated ids, and calls emit with every pair a < b that keep accepts (nil
+// keeps all), stopping at the first error. With maxBucket > 0 a larger
+// bucket is paired against its representatives, its maxBucket smallest ids
+// (capPairs). It returns how many repeated ids it dropped and how many
 // distinct ids the bucket held.
-func pairBucket(ms []member, maxBucket int, keep func(a, b *member) bool, emit func(a, b []byte) error) (repeated, distinct int, err error) {
+func pairBucket(ms []member, maxBucket int, st *stats, keep func(a, b *member) bool, emit func(a, b []byte) error) (repeated, distinct int, err error) {
 	ms, repeated = distinctMembers(ms)
 	distinct = len(ms)
-	if maxBucket > 0 && len(ms) > maxBucket {
-		ms = ms[:maxBucket]
+	var made *atomic.Int64
+	if st != nil {
+		st.noteCap(distinct, maxBucket)
+		made = &st.made
 	}
-	for a := range ms {
-		for b := a + 1; b < len(ms); b++ {
-			if keep != nil && !keep(&ms[a], &ms[b]) {
-				continue
-			}
-			if err := emit(ms[a].id, ms[b].id); err != nil {
-				return repeated, distinct, err
+	err = capPairs(len(ms), maxBucket, made, func(a, b int) error {
+		if keep != nil && !keep(&ms[a], &ms[b]) {
+			return nil
+		}
+		return emit(ms[a].id, ms[b].id)
+	})
+	return repeated, distinct, err
+}
+
+// capPairs calls fn(a, b) for the pairs a < b of the n ids of a bucket
+// (ascending) that --max-bucket limit keeps: every pair when limit is 0 or
+// n <= limit; otherwise the pairs with a < limit, so that the limit
+// smallest ids (the bucket's representatives) are paired with each other
+// and every other id with each of them: about limit·n pairs, not n²/2. It
+// adds the pairs tried to made (when not nil) as it goes, for the progress
+// report.
+func capPairs(n, limit int, made *atomic.Int64, fn func(a, b int) error) error {
+	reps := n
+	if limit > 0 && n > limit {
+		reps = limit
+	}
+	for a := range reps {
+		for b := a + 1; b < n; b++ {
+			if err := fn(a, b); err != nil {
+				return err
 			}
 		}
+		if made != nil {
+			made.Add(int64(n - 1 - a))
+		}
 	}
-	return repeated, distinct, nil
+	return nil
 }
 
 // Bucket pairs the ids of one bucket: it sorts them bytewise, drops
-// repeated ids, keeps the maxBucket smallest when maxBucket > 0, and calls
-// emit with every pair of the rest, a < b, stopping at the first error. It
-// returns how many repeated ids it dropped and how many distinct ids the
-// bucket held. The Beam pipeline pairs its buckets with it too.
+// repeated ids, and calls emit with every pair, a < b, stopping at the
+// first error; with maxBucket > 0 a larger bucket is paired against its
+// maxBucket smallest ids only, as pairs --max-bucket does. It returns how
+// many repeated ids it dropped and how many distinct ids the bucket held.
+// The Beam pipeline pairs its buckets with it too.
 func Bucket(ids [][]byte, maxBucket int, emit func(a, b []byte) error) (repeated, distinct int, err error) {
 	ms := make([]member, len(ids))
 	for i, id := range ids {
 		ms[i].id = id
 	}
-	return pairBucket(ms, maxBucket, nil, emit)
+	return pairBucket(ms, maxBucket, nil, nil, emit)
 }
 
 // scanSorted reads key-sorted band records one bucket at a time and calls
@@ -202,9 +228,8 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	keep := func(a, b *member) bool { return s.keep(table, a.fp, b.fp) }
 	err := scanSorted(ctx, r, st, 2, func(_ []byte, t int, ms []member) error {
 		table = t
-		repeated, distinct, err := pairBucket(ms, opt.MaxBucket, keep, sp.add)
+		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, sp.add)
 		st.duplicates += int64(repeated)
-		st.noteCap(distinct, opt.MaxBucket)
 		return err
 	})
 	if err != nil {
@@ -290,15 +315,14 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 			docs = append(docs, e.doc)
 		}
 		st.buckets++
-		docs = st.capBucket(docs, opt.MaxBucket)
 		t := int(entries[i].table)
-		for a := 0; a < len(docs); a++ {
-			for b := a + 1; b < len(docs); b++ {
-				if s.h == nil || s.keep(t, fps[docs[a]], fps[docs[b]]) {
-					pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
-				}
+		st.noteCap(len(docs), opt.MaxBucket)
+		capPairs(len(docs), opt.MaxBucket, &st.made, func(a, b int) error {
+			if s.h == nil || s.keep(t, fps[docs[a]], fps[docs[b]]) {
+				pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
 			}
-		}
+			return nil
+		})
 		i = j
 		if ctx.Err() != nil {
 			return ctx.Err()

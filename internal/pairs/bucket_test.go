@@ -16,8 +16,9 @@ func TestBucket(t *testing.T) {
 	if err != nil || repeated != 2 || distinct != 4 {
 		t.Fatalf("repeated %d, distinct %d, err %v; want 2, 4, nil", repeated, distinct, err)
 	}
-	// The 3 smallest distinct ids, each pair once, in order.
-	if want := []string{"a-b", "a-c", "b-c"}; !slices.Equal(got, want) {
+	// The 3 smallest distinct ids are paired with each other and d with
+	// each of them; each pair once, in order.
+	if want := []string{"a-b", "a-c", "a-d", "b-c", "b-d", "c-d"}; !slices.Equal(got, want) {
 		t.Fatalf("pairs %v, want %v", got, want)
 	}
 	stop := errors.New("stop")

@@ -1,6 +1,7 @@
 // Package pairs is the pairs stage: it groups band records "key TAB id" by
 // key and writes every pair of ids that share a key once, as "idA TAB idB"
-// with idA < idB bytewise, sorted.
+// with idA < idB bytewise, sorted. A bucket of more than MaxBucket ids is
+// paired against its MaxBucket smallest ids only (capPairs).
 //
 // By default it holds every record: about 24 bytes per band record (48
 // while they are sorted), each distinct id once (its length plus about 40
@@ -16,6 +17,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
@@ -25,8 +27,9 @@ import (
 
 // Options configure the stage.
 type Options struct {
-	// MaxBucket caps a bucket: only its MaxBucket smallest ids are paired.
-	// 0 means no cap.
+	// MaxBucket caps a bucket: in a bucket of more ids, the MaxBucket
+	// smallest (its representatives) are paired with each other and every
+	// other id with each of them only. 0 means no cap: all pairs.
 	MaxBucket int
 	// Sorted streams key-sorted input.
 	Sorted bool
@@ -63,15 +66,34 @@ func (o *Options) Header() record.Header {
 	return record.NewHeader("pairs", "max-bucket", strconv.Itoa(o.MaxBucket))
 }
 
+// DefaultMaxBucket is the --max-bucket of the command line.
+const DefaultMaxBucket = 32
+
 // stats are reported on stderr at the end.
 type stats struct {
-	records, buckets, capped, cappedIDs, largest, duplicates int64
+	records, buckets, capped, largest, duplicates int64
+	// notMade counts the pairs of capped buckets left out: two ids beyond
+	// the representatives.
+	notMade int64
+	// made counts the pairs tried so far (before duplicates across buckets
+	// are removed), for the progress report, which reads it from another
+	// goroutine.
+	made atomic.Int64
+	// against: the buckets were a batch's and an index's, whose ids
+	// beyond the representatives were not read.
+	against bool
 }
 
-func (s *stats) report(w io.Writer, maxBucket int) {
+func (s *stats) report(w io.Writer, maxBucket int, upstream *record.HeaderSet) {
 	if s.capped > 0 {
-		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d); %d id(s) in them were not paired within those buckets\n",
-			s.capped, maxBucket, s.largest, s.cappedIDs)
+		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d): each of their other ids was paired with their %d smallest only; %d pair(s) not made\n",
+			s.capped, maxBucket, s.largest, maxBucket, s.notMade)
+		if s.against {
+			fmt.Fprintf(w, "pairs: (--against: counted over the ids read, the batch's and the index's representatives; pairs of two old ids are never made here)\n")
+		}
+	}
+	if s.capped > 0 && !numberedIDs(upstream) {
+		fmt.Fprintf(w, "pairs: the ids are not arrival numbers (no ids=number in the shingle header; shingle --number-from): a capped bucket's representatives are its smallest ids, not its earliest documents, and keep --pairs may keep more than one document of it\n")
 	}
 	if s.duplicates > 0 {
 		fmt.Fprintf(w, "pairs: %d repeated (key, id) record(s) ignored: are the document ids unique?\n", s.duplicates)
@@ -97,9 +119,10 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, opt.Header())
 	sc.OnHeader = out.W.Header
-	defer out.Watch(src)()
 	var st stats
-	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket) }
+	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
+	out.Note = func() string { return fmt.Sprintf("%d pairs tried", st.made.Load()) }
+	defer out.Watch(src)()
 	switch {
 	case opt.Against != "" && hamming != nil:
 		// The input's band header names a Hamming scheme.
@@ -125,20 +148,42 @@ type entry struct {
 	table uint32
 }
 
-// capBucket applies --max-bucket to a bucket's ids (ascending).
-func (st *stats) capBucket(docs []uint32, limit int) []uint32 {
-	st.noteCap(len(docs), limit)
-	if limit <= 0 || len(docs) <= limit {
-		return docs
-	}
-	return docs[:limit]
+// numberedIDs says whether the shingle header says the ids are arrival
+// numbers.
+func numberedIDs(upstream *record.HeaderSet) bool {
+	h, ok := upstream.Get("shingle")
+	v, _ := h.Get("ids")
+	return ok && v == "number"
 }
 
+// noteCap counts a bucket of size distinct ids that --max-bucket limit
+// caps, and the pairs it leaves out.
 func (st *stats) noteCap(size, limit int) {
 	if limit <= 0 || size <= limit {
 		return
 	}
 	st.capped++
-	st.cappedIDs += int64(size - limit)
+	rest := int64(size - limit)
+	st.notMade += rest * (rest - 1) / 2
 	st.largest = max(st.largest, int64(size))
+}
+
+// noteCapAgainst counts a bucket of a batch and an index (isNew per id,
+// ascending) that --max-bucket limit caps, and the pairs with a new id it
+// leaves out. The index's ids beyond the representatives are not read:
+// the counts are of the ids read, the batch's all among them.
+func (st *stats) noteCapAgainst(isNew []bool, limit int) {
+	if limit <= 0 || len(isNew) <= limit {
+		return
+	}
+	st.capped++
+	st.against = true
+	st.largest = max(st.largest, int64(len(isNew)))
+	rest, old := int64(len(isNew)-limit), int64(0)
+	for _, n := range isNew[limit:] {
+		if !n {
+			old++
+		}
+	}
+	st.notMade += rest*(rest-1)/2 - old*(old-1)/2
 }

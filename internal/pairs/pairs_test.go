@@ -63,10 +63,10 @@ func bruteForce(in string, maxBucket int) string {
 	for _, ids := range buckets {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
-		if maxBucket > 0 && len(ids) > maxBucket {
-			ids = ids[:maxBucket]
-		}
 		for i := range ids {
+			if maxBucket > 0 && i >= maxBucket {
+				break // beyond the representatives
+			}
 			for j := i + 1; j < len(ids); j++ {
 				set[[2]string{ids[i], ids[j]}] = true
 			}
@@ -175,7 +175,9 @@ func TestUnsortedRefused(t *testing.T) {
 
 func TestMaxBucket(t *testing.T) {
 	in := "k\te\nk\td\nk\tc\nk\tb\nk\ta\nj\ta\nj\tz\n"
-	want := "a\tb\na\tc\na\tz\nb\tc\n"
+	// a, b, c represent the bucket k: each is paired with every id of it;
+	// d and e only with them.
+	want := "a\tb\na\tc\na\td\na\te\na\tz\nb\tc\nb\td\nb\te\nc\td\nc\te\n"
 	for _, sorted := range []bool{false, true} {
 		input := in
 		if sorted {
@@ -188,7 +190,7 @@ func TestMaxBucket(t *testing.T) {
 		if out != want {
 			t.Errorf("sorted %v: got %q, want %q", sorted, out, want)
 		}
-		if wantMsg := "pairs: 1 bucket(s) held more than --max-bucket 3 ids (the largest 5); 2 id(s) in them were not paired"; !strings.Contains(stderr, wantMsg) {
+		if wantMsg := "pairs: 1 bucket(s) held more than --max-bucket 3 ids (the largest 5): each of their other ids was paired with their 3 smallest only; 1 pair(s) not made"; !strings.Contains(stderr, wantMsg) {
 			t.Errorf("sorted %v: stderr %q, want %q", sorted, stderr, wantMsg)
 		}
 	}
@@ -246,6 +248,27 @@ func BenchmarkMemoryMode(b *testing.B) {
 		var out bytes.Buffer
 		if err := Run(context.Background(), Options{}, []string{path}, &out, os.Stderr); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestCapWarnsWithoutArrivalNumbers: a capped bucket whose ids are not
+// arrival numbers (no ids=number in the shingle header) is paired against
+// its smallest ids, not its earliest documents, and pairs says so.
+func TestCapWarnsWithoutArrivalNumbers(t *testing.T) {
+	in := "k\ta\nk\tb\nk\tc\n"
+	const warning = "the ids are not arrival numbers"
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{"", true},
+		{"#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no\n", true},
+		{"#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=0\n", false},
+	} {
+		_, stderr, err := runStage(t, Options{MaxBucket: 2}, testutil.WriteFile(t, "keys.tsv", c.head+in))
+		if err != nil || strings.Contains(stderr, warning) != c.want {
+			t.Errorf("header %q: stderr %q, %v; want the warning %v", c.head, stderr, err, c.want)
 		}
 	}
 }

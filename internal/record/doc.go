@@ -22,6 +22,7 @@
 //	cluster member    cluster TAB id                              ParseMember, AppendMember
 //	attached pair     idB TAB idA TAB size TAB v v v …            ParseAttached, AppendAttached
 //	cluster report    cluster TAB size TAB verified TAB least      ParseClusterReport, AppendClusterReport
+//	dropped document  dropped TAB kept TAB via TAB similarity      ParseDropped, AppendDropped
 //
 // Shingle hashes are distinct and ascending (AppendShingleCounts writes
 // them with counts). A sketch's size is its document's number of distinct

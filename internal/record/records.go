@@ -332,12 +332,8 @@ func ParseClusterReport(r *ClusterReport, line []byte) error {
 	if r.Verified, ok = ParseUint(f[2]); !ok || r.Verified > r.Size {
 		return Bad("verified %q: want a number up to the size", f[2])
 	}
-	if string(f[3]) == "-" {
-		r.Least = math.NaN()
-		return nil
-	}
 	var err error
-	r.Least, err = ParseScore(f[3])
+	r.Least, err = ParseSimilarity(f[3])
 	return err
 }
 
@@ -353,6 +349,15 @@ func AppendClusterReport(dst []byte, r ClusterReport) []byte {
 	return append(dst, '\n')
 }
 
+// ParseSimilarity parses a similarity field that AppendSimilarity wrote:
+// a number from 0 to 1, or "-" (NaN: no similarity known).
+func ParseSimilarity(field []byte) (float64, error) {
+	if string(field) == "-" {
+		return math.NaN(), nil
+	}
+	return ParseScore(field)
+}
+
 // AppendSimilarity appends a similarity with 6 decimals, or "-" for NaN
 // (no similarity known).
 func AppendSimilarity(dst []byte, v float64) []byte {
@@ -360,6 +365,45 @@ func AppendSimilarity(dst []byte, v float64) []byte {
 		return append(dst, '-')
 	}
 	return AppendScore(dst, v)
+}
+
+// Dropped is a line of keep --report: a document dropped, the kept
+// document its chain ends at, the earlier document it was dropped for, and
+// their similarity (NaN when not known: a cluster file says none).
+type Dropped struct {
+	Dropped, Kept, Via []byte
+	Similarity         float64
+}
+
+// ParseDropped parses "dropped TAB kept TAB via TAB similarity", the
+// similarity "-" when not known. The ids alias line.
+func ParseDropped(r *Dropped, line []byte) error {
+	var buf [4][]byte
+	f, n := SplitN(buf[:0], line, 4)
+	if n != 4 {
+		return Bad("want dropped TAB kept TAB via TAB similarity, found %d field(s)", n)
+	}
+	for i, what := range []string{"dropped", "kept", "via"} {
+		if len(f[i]) == 0 {
+			return Bad("empty %s id", what)
+		}
+	}
+	r.Dropped, r.Kept, r.Via = f[0], f[1], f[2]
+	var err error
+	r.Similarity, err = ParseSimilarity(f[3])
+	return err
+}
+
+// AppendDropped appends a line of keep --report.
+func AppendDropped(dst []byte, r Dropped) []byte {
+	dst = append(dst, r.Dropped...)
+	dst = append(dst, '\t')
+	dst = append(dst, r.Kept...)
+	dst = append(dst, '\t')
+	dst = append(dst, r.Via...)
+	dst = append(dst, '\t')
+	dst = AppendSimilarity(dst, r.Similarity)
+	return append(dst, '\n')
 }
 
 // ParseAttached parses an attached pair "idB TAB idA TAB size TAB values"

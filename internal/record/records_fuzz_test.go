@@ -286,6 +286,24 @@ func FuzzClusterReport(f *testing.F) {
 	})
 }
 
+func FuzzDropped(f *testing.F) {
+	for _, s := range []string{"b\ta\ta\t0.850000", "c\ta\tb\t-", "c\ta\tb\t1", "c\ta\tb", "\ta\ta\t1", "c\ta\tb\t2", "c\ta\t\t0.9"} {
+		f.Add([]byte(s))
+	}
+	parse := func(line []byte) (record.Dropped, error) {
+		var r record.Dropped
+		err := record.ParseDropped(&r, line)
+		return r, err
+	}
+	// Similarities are written with 6 decimals: equal values write alike.
+	equal := func(x, y record.Dropped) bool {
+		return bytes.Equal(record.AppendDropped(nil, x), record.AppendDropped(nil, y))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		roundTrip(t, line, parse, record.AppendDropped, equal)
+	})
+}
+
 type attached struct {
 	b, a   []byte
 	size   uint64

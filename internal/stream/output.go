@@ -24,6 +24,9 @@ type Output struct {
 	// Summary, if set, writes the stage's own report on Stderr when the
 	// output is finished, before the count of skipped lines.
 	Summary func(stderr io.Writer)
+	// Note, if set before Watch, adds to each progress line what the stage
+	// is doing besides reading (pairs: the pairs tried so far).
+	Note func() string
 
 	opt      Common
 	records  atomic.Int64

@@ -11,8 +11,9 @@ const ProgressInterval = time.Second
 
 // startProgress reports on w, every ProgressInterval, how much of src has
 // been read, how many records taken (by records) and the rate. The returned
-// function stops it and prints a final line.
-func startProgress(stage string, w io.Writer, src Source, records func() int64) (stop func()) {
+// function stops it and prints a final line. note, if not nil, adds to each
+// line.
+func startProgress(stage string, w io.Writer, src Source, records func() int64, note func() string) (stop func()) {
 	start := time.Now()
 	quit := make(chan struct{})
 	finished := make(chan struct{})
@@ -26,6 +27,9 @@ func startProgress(stage string, w io.Writer, src Source, records func() int64) 
 			stage, humanBytes(done), records(), float64(done)/1e6/secs, float64(records())/secs)
 		if total > 0 {
 			msg += fmt.Sprintf(", %.1f%% of %s", 100*float64(done)/float64(total), humanBytes(total))
+		}
+		if note != nil {
+			msg += ", " + note()
 		}
 		if final {
 			msg += fmt.Sprintf(", %.1fs", secs)

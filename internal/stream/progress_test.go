@@ -37,7 +37,7 @@ func TestStartProgressFinalLine(t *testing.T) {
 		{fixedProgress{100, -1}, `^sketch: 100 B read, 42 records, [0-9.]+ MB/s, [0-9]+ records/s, [0-9.]+s\n$`},
 	} {
 		var out bytes.Buffer
-		stop := startProgress("sketch", &out, tt.src, func() int64 { return 42 })
+		stop := startProgress("sketch", &out, tt.src, func() int64 { return 42 }, nil)
 		stop()
 		if !regexp.MustCompile(tt.want).MatchString(out.String()) {
 			t.Errorf("progress report %q, want it to match %s", out.String(), tt.want)

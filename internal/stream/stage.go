@@ -53,7 +53,7 @@ func (o *Output) Watch(src Source) (stop func()) {
 	if !o.opt.Progress {
 		return func() {}
 	}
-	return startProgress(o.Stage, o.Stderr, src, o.Records)
+	return startProgress(o.Stage, o.Stderr, src, o.Records, o.Note)
 }
 
 // RunPool is the whole of a pool stage: it reads src, hands its chunks to

@@ -91,7 +91,7 @@ func run() int {
 	flag.Float64Var(&opt.FPWeight, "fp-weight", opt.FPWeight, "weight of false positives in the choice of the banding")
 	flag.Float64Var(&opt.FNWeight, "fn-weight", opt.FNWeight, "weight of false negatives in the choice of the banding")
 	flag.Float64Var(&opt.RecallAtThreshold, "recall-at-threshold", opt.RecallAtThreshold, "least probability that a pair at the threshold becomes a candidate")
-	flag.IntVar(&opt.MaxBucket, "max-bucket", 0, "pair only the N smallest ids of a larger bucket (0: no cap)")
+	flag.IntVar(&opt.MaxBucket, "max-bucket", opt.MaxBucket, "pair a larger bucket against its N smallest ids, its representatives, as pairs --max-bucket does (0: no cap)")
 	flag.Float64Var(&verifyThreshold, "verify-threshold", -1, "least exact Jaccard similarity of a pair written; negative: the same as -threshold")
 	flag.BoolVar(&opt.Containment, "containment", false, "add containment both ways; keep pairs where either reaches the verify threshold")
 	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation before what is left of the components is finished on one worker")

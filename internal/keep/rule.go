@@ -1,0 +1,244 @@
+package keep
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/intern"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// The arrival-order rule (--pairs): the documents are read in input order,
+// and a document is dropped when it has a verified pair with a document
+// that arrived before it, kept or dropped. A pair whose other document is
+// not in the input counts as earlier: it came in an older batch. So no two
+// kept documents are near-duplicates, and a batch decided against what came
+// before drops exactly what a one-shot run over all batches drops.
+//
+// A dropped document is dropped for ("via") its most similar earlier
+// partner, ties to the earliest, and belongs to the kept document that
+// partner's chain ends at: A~B and B~C, arriving A, B, C, drop B (via A)
+// and C (via B), both in A's cluster.
+
+// graph holds the verified pairs for the rule: the ids that appear in a
+// pair, interned, and each one's partners with their similarities (about
+// 20 bytes plus the id per document and 16 bytes per pair), and, per
+// document, what the rule decided.
+type graph struct {
+	ids   *intern.Table
+	start []uint32 // the partners of m are adj[start[m]:start[m+1]]
+	adj   []uint32
+	sim   []float32
+
+	state []uint8  // seen, kept, in the input (the first pass)
+	seq   []uint32 // 1 + the document's place among the members met
+	root  []uint32 // the kept document its chain ends at
+	met   uint32
+
+	// numbered: the ids are arrival numbers and from is the input's
+	// first: a partner below it came before, without a first pass.
+	numbered bool
+	from     uint64
+
+	external, repeated int64
+}
+
+const (
+	seen    uint8 = 1
+	kept    uint8 = 2
+	inInput uint8 = 4
+)
+
+// loadPairs reads the scored pairs of verify from name.
+func loadPairs(ctx context.Context, name string, opt stream.Common, stderr io.Writer) (*graph, error) {
+	g := &graph{ids: intern.New()}
+	sc := stream.NewScanner(stream.NewLines([]string{name}))
+	defer sc.Close()
+	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		if m, _ := h.Get("measure"); h.Stage == "verify" && m == "hamming" {
+			return record.Errorf(pos, "--pairs reads scored pairs with similarities; these are Hamming distances (verify --hamming)")
+		}
+		if h.Stage != "shingle" {
+			return nil
+		}
+		if v, _ := h.Get("ids"); v == "number" {
+			f, _ := h.Get("from")
+			n, err := strconv.ParseUint(f, 10, 64)
+			if err != nil {
+				return record.Errorf(pos, "ids=number with from=%q: want a number", f)
+			}
+			g.numbered, g.from = true, n
+		}
+		return nil
+	}
+	out := stream.NewOutput("keep", opt, nil, stderr)
+	var as, bs []uint32
+	var sims []float32
+	var s record.Scored
+	var buf []byte
+	for sc.Scan() {
+		err := record.ParseScored(&s, sc.Line())
+		if err == nil && bytesEqualCanonical(&buf, s.A, s.B) {
+			err = record.Bad("a pair of %s with itself", s.A)
+		}
+		if err != nil {
+			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		buf = record.CanonicalID(buf[:0], s.A)
+		a, _ := g.ids.Add(buf)
+		buf = record.CanonicalID(buf[:0], s.B)
+		b, _ := g.ids.Add(buf)
+		as, bs, sims = append(as, a), append(bs, b), append(sims, float32(s.J))
+		if len(as)%(1<<16) == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	out.Finish()
+	n := g.ids.Len()
+	g.start = make([]uint32, n+1)
+	for i := range as {
+		g.start[as[i]+1]++
+		g.start[bs[i]+1]++
+	}
+	for m := range n {
+		g.start[m+1] += g.start[m]
+	}
+	g.adj = make([]uint32, 2*len(as))
+	g.sim = make([]float32, 2*len(as))
+	fill := append([]uint32(nil), g.start[:n]...)
+	for i := range as {
+		a, b := as[i], bs[i]
+		g.adj[fill[a]], g.sim[fill[a]] = b, sims[i]
+		fill[a]++
+		g.adj[fill[b]], g.sim[fill[b]] = a, sims[i]
+		fill[b]++
+	}
+	g.state = make([]uint8, n)
+	g.seq = make([]uint32, n)
+	g.root = make([]uint32, n)
+	return g, nil
+}
+
+// bytesEqualCanonical says whether a and b are the same id once escaped
+// canonically.
+func bytesEqualCanonical(buf *[]byte, a, b []byte) bool {
+	ca := record.CanonicalID((*buf)[:0], a)
+	n := len(ca)
+	all := record.CanonicalID(ca, b)
+	*buf = all
+	return string(all[:n]) == string(all[n:])
+}
+
+// earlierThanInput says whether member n came before the input: it is not
+// in it (a first pass found it missing), or its arrival number is below the
+// input's first.
+func (g *graph) earlierThanInput(n uint32) bool {
+	if g.numbered {
+		v, err := strconv.ParseUint(string(g.ids.ID(n)), 10, 64)
+		return err == nil && v < g.from
+	}
+	return g.state[n]&inInput == 0
+}
+
+// decide applies the rule to member m, the next document in input order,
+// and returns whether it stays, and when it does not, the partner it is
+// dropped for and their similarity.
+func (g *graph) decide(m uint32) (stays bool, via uint32, sim float64) {
+	if g.state[m]&seen != 0 {
+		// A repeated id: the same decision as its first time.
+		g.repeated++
+		return g.state[m]&kept != 0, g.root[m], math.NaN()
+	}
+	g.met++
+	g.state[m] |= seen
+	g.seq[m] = g.met
+	best, bestSim, bestExt := uint32(0), float32(-1), false
+	for i := g.start[m]; i < g.start[m+1]; i++ {
+		n, s := g.adj[i], g.sim[i]
+		ext := g.state[n]&seen == 0 && g.earlierThanInput(n)
+		if ext {
+			g.external++
+		} else if g.state[n]&seen == 0 {
+			continue // comes later
+		}
+		if bestSim < 0 || s > bestSim || s == bestSim && g.arrivedBefore(n, ext, best, bestExt) {
+			best, bestSim, bestExt = n, s, ext
+		}
+	}
+	if bestSim < 0 {
+		g.state[m] |= kept
+		g.root[m] = m
+		return true, m, math.NaN()
+	}
+	if bestExt {
+		g.root[m] = best // the chain leaves the input: it ends there
+	} else {
+		g.root[m] = g.root[best]
+	}
+	return false, best, float64(bestSim)
+}
+
+// arrivedBefore says whether partner n (ext: before the input) arrived
+// before partner o: those before the input first, by id, then by place.
+func (g *graph) arrivedBefore(n uint32, ext bool, o uint32, oExt bool) bool {
+	switch {
+	case ext != oExt:
+		return ext
+	case ext:
+		return g.ids.Compare(n, o) < 0
+	}
+	return g.seq[n] < g.seq[o]
+}
+
+// report writes what the rule counted on standard error.
+func (g *graph) report(stderr io.Writer) {
+	if g.external > 0 {
+		fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", g.external)
+	}
+	if g.repeated > 0 {
+		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", g.repeated)
+	}
+}
+
+// dropReport writes the --report file: a line per document dropped,
+// "dropped TAB kept TAB via TAB similarity", replaced atomically at the end.
+type dropReport struct {
+	f   *disk.File
+	w   *bufio.Writer
+	buf []byte
+}
+
+func newReport(name string) (*dropReport, error) {
+	f, err := disk.Create(disk.OS{}, disk.Target{Name: name, Mode: 0o644, InPlace: true})
+	if err != nil {
+		return nil, err
+	}
+	return &dropReport{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (r *dropReport) add(d record.Dropped) error {
+	r.buf = record.AppendDropped(r.buf[:0], d)
+	_, err := r.w.Write(r.buf)
+	return err
+}
+
+func (r *dropReport) commit() error {
+	if err := r.w.Flush(); err != nil {
+		return err
+	}
+	return r.f.Commit()
+}
+
+func (r *dropReport) abort() { r.f.Abort() }

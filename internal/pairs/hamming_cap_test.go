@@ -1,0 +1,74 @@
+package pairs
+
+import (
+	"fmt"
+	"maps"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/simhash"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+// TestHammingCap: Hamming band records with a crowded group (40 variants
+// within 2 bits of one fingerprint) and --max-bucket 5: both modes write
+// the same pairs, within k bits, every variant paired with the group's
+// first ids, and the pairs not made are counted.
+func TestHammingCap(t *testing.T) {
+	opts := &band.HammingOptions{K: 3}
+	scheme, err := opts.HammingScheme(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(2, 4))
+	base := rng.Uint64()
+	fps := map[string]uint64{}
+	for i := range 40 {
+		fp := base
+		for range rng.IntN(3) {
+			fp ^= 1 << rng.IntN(64)
+		}
+		fps[fmt.Sprintf("g%02d", i)] = fp
+	}
+	for i := range 30 {
+		fps[fmt.Sprintf("r%02d", i)] = rng.Uint64()
+	}
+	var in []byte
+	var key []byte
+	for _, id := range slices.Sorted(maps.Keys(fps)) {
+		fp := simhash.Fingerprint{Hi: fps[id]}
+		for tb := range scheme.Tables {
+			key = band.AppendHammingKey(key[:0], tb, scheme.Key(tb, fp), 64)
+			in = record.AppendHammingBand(in, key, []byte(id), fps[id], 0, 64)
+		}
+	}
+	opt := Options{MaxBucket: 5, Hamming: opts, Common: stream.Common{NoHeader: true}, TempDir: t.TempDir()}
+	mem, sorted := modes(t, opt, string(in))
+	if mem != sorted {
+		t.Fatalf("memory and sorted modes differ")
+	}
+	// The five smallest ids of the group are g00..g04: each other variant
+	// is paired with each of them that is within 3 bits.
+	for _, l := range strings.Split(strings.TrimSuffix(mem, "\n"), "\n") {
+		a, b, _ := strings.Cut(l, "\t")
+		if d := bits.OnesCount64(fps[a] ^ fps[b]); d > 3 {
+			t.Fatalf("pair %s %s at %d bits", a, b, d)
+		}
+	}
+	for i := 5; i < 40; i++ {
+		g := fmt.Sprintf("g%02d", i)
+		if bits.OnesCount64(fps["g00"]^fps[g]) <= 3 && !strings.Contains(mem, "g00\t"+g+"\n") {
+			t.Errorf("%s is within 3 bits of g00 but not paired with it", g)
+		}
+	}
+	_, stderr, err := runStage(t, opt, testutil.WriteFile(t, "keys.tsv", string(in)))
+	if err != nil || !strings.Contains(stderr, "held more than --max-bucket 5 ids (the largest ") {
+		t.Errorf("stderr %q, %v", stderr, err)
+	}
+}
