@@ -69,7 +69,7 @@ EXAMPLES
 }
 
 func keepAction(c *cli.Context, env *Env) error {
-	format, err := documentFormat(c)
+	rf, err := readingFlags(c)
 	if err != nil {
 		return err
 	}
@@ -79,9 +79,7 @@ func keepAction(c *cli.Context, env *Env) error {
 		Drop:         c.Bool("drop"),
 		Annotate:     c.Bool("annotate"),
 		ClusterField: c.String("cluster-field"),
-		Format:       format,
-		IDField:      c.String("id-field"),
-		TextField:    c.String("text-field"),
+		Given:        rf,
 		TempDir:      c.String("temp-dir"),
 		Stats:        c.Bool("stats"),
 	}

@@ -79,16 +79,19 @@ func shingleAction(c *cli.Context, env *Env) error {
 	if !c.IsSet("k") {
 		k = shingle.DefaultK(unit)
 	}
-	format, err := documentFormat(c)
+	rf, err := readingFlags(c)
 	if err != nil {
 		return err
 	}
 	opt := shingle.StageOptions{
-		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed")},
-		Format:    format,
-		IDField:   c.String("id-field"),
-		TextField: c.String("text-field"),
-		Counts:    c.Bool("counts"),
+		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed")},
+		Format:     rf.Format,
+		IDField:    rf.IDField,
+		TextField:  rf.TextField,
+		Number:     rf.Number,
+		NumberFrom: rf.NumberFrom,
+		IDRequired: rf.IDFieldSet,
+		Counts:     c.Bool("counts"),
 	}
 	if name := c.String("stopwords"); name != "" {
 		if unit != shingle.Stopword {

@@ -147,11 +147,11 @@ func verifyAction(c *cli.Context, env *Env) error {
 		}
 	}
 	if docs := c.StringSlice("documents"); len(docs) > 0 {
-		d := &verify.DocumentOptions{Paths: docs, IDField: c.String("id-field"), TextField: c.String("text-field")}
-		var err error
-		if d.Format, err = documentFormat(c); err != nil {
+		rf, err := readingFlags(c)
+		if err != nil {
 			return err
 		}
+		d := &verify.DocumentOptions{Paths: docs, Given: rf}
 		if name := c.String("stopwords"); name != "" {
 			if d.Stopwords, err = readStopwords(name); err != nil {
 				return err

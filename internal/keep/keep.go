@@ -27,10 +27,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -56,14 +58,21 @@ type Options struct {
 	ClusterField string
 
 	// Format, IDField and TextField read the documents as shingle does.
+	// Given, when set, holds the document flags instead: the documents are
+	// then read as the shingle header of the cluster file says, unless a
+	// flag says otherwise, and a flag that disagrees is refused.
 	Format             string
 	IDField, TextField string
+	Given              input.ReadingFlags
 	// TempDir holds the copy of standard input for two-pass choices.
 	TempDir string
 
 	Stats bool
 
 	stream.Common
+
+	// reading is how the documents are read, once resolved.
+	reading input.Reading
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -87,6 +96,7 @@ func (o *Options) twoPass() bool { return !o.Annotate && o.Prefer != PreferFirst
 
 // clusterMap is what the cluster file says.
 type clusterMap struct {
+	headers record.HeaderSet
 	members *intern.Table
 	// clusterOf[m] is the cluster of member m.
 	clusterOf []uint32
@@ -98,6 +108,10 @@ func loadClusters(ctx context.Context, name string, opt stream.Common, stderr io
 	cm := &clusterMap{members: intern.New(), names: intern.New()}
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
+	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		_, err := cm.headers.Add(h, pos)
+		return err
+	}
 	skipBad := opt.SkipBad
 	out := stream.NewOutput("keep", opt, nil, stderr)
 	var bufName, bufID []byte
@@ -148,7 +162,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	k := &keeper{opt: &opt, cm: cm, done: make([]bool, cm.names.Len()), first: opt.twoPass()}
+	if err := opt.resolveReading(&cm.headers, stderr); err != nil {
+		return err
+	}
+	k := &keeper{opt: &opt, cm: cm, done: make([]bool, cm.names.Len()), first: opt.twoPass(),
+		seen: make([]bool, cm.members.Len()), noID: new(atomic.Int64)}
 	if opt.twoPass() {
 		spooled, cleanup, err := spool(inputs, opt)
 		defer cleanup()
@@ -160,7 +178,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err := k.pass(ctx, inputs, stream.NewOutput("keep", opt.Common, nil, io.Discard)); err != nil {
 			return err
 		}
+		// Nothing is written yet: a cluster file that names none of the
+		// documents stops here.
+		if err := k.checkIDs(stderr, false); err != nil {
+			return err
+		}
 		k.first = false
+		k.noID.Store(0)
 	}
 	// The documents are written as they came, header lines included.
 	common := opt.Common
@@ -169,7 +193,65 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := k.pass(ctx, inputs, out); err != nil {
 		return err
 	}
+	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, k.noID)
+	if err := k.checkIDs(stderr, true); err != nil {
+		return err
+	}
 	return k.finish(out.W, stderr)
+}
+
+// resolveReading decides how the documents are read: from the flags given
+// and the shingle header of the cluster file.
+func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) error {
+	if o.Given == (input.ReadingFlags{}) {
+		// Options made in code: the fields say, as before.
+		o.reading = input.DefaultReading()
+		o.reading.Format = o.Format
+		if o.IDField != "" {
+			o.reading.IDField = o.IDField
+		}
+		if o.TextField != "" {
+			o.reading.TextField = o.TextField
+		}
+		return nil
+	}
+	r, note, err := o.Given.FromHeaders(headers)
+	if err != nil {
+		return status.Usage(err)
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "keep: %s\n", note)
+	}
+	if r.Number && r.Format == input.FormatFiles {
+		return status.Usagef("--number-from and --files exclude each other: a file's id is its path")
+	}
+	o.reading = r
+	o.Format, o.IDField, o.TextField = r.Format, r.IDField, r.TextField
+	return nil
+}
+
+// checkIDs compares the ids of the cluster file with those of the
+// documents read: none in common is an error (the ids were made in another
+// way), some missing are counted on stderr (report: after the last pass).
+func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
+	total := k.cm.members.Len()
+	if total == 0 || k.sample == nil && !k.anyDoc {
+		return nil
+	}
+	missing := 0
+	for _, s := range k.seen {
+		if !s {
+			missing++
+		}
+	}
+	if missing == total {
+		return status.Usagef("the ids do not match: none of the %d ids in %s is among the documents read (%s has %q, the documents %q); read the documents as shingle did (--format, --id-field, --number-from)",
+			total, k.opt.Clusters, k.opt.Clusters, k.cm.members.ID(0), k.sample)
+	}
+	if report && missing > 0 {
+		fmt.Fprintf(stderr, "keep: %d of the %d ids in %s are not in the input\n", missing, total, k.opt.Clusters)
+	}
+	return nil
 }
 
 func (k *keeper) finish(w *record.Writer, stderr io.Writer) error {

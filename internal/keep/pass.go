@@ -3,6 +3,7 @@ package keep
 import (
 	"bytes"
 	"context"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/neardup/neardup/internal/input"
@@ -18,6 +19,10 @@ type keeper struct {
 	choices []choice // the first pass's choice per cluster
 	first   bool     // in the first of two passes
 	docNo   int64    // the document's number in the current pass
+	seen    []bool   // seen[m]: member m of the cluster file is among the documents
+	sample  []byte   // the id of the first document read, for messages
+	anyDoc  bool
+	noID    *atomic.Int64
 
 	docs, inClusters, written int64
 }
@@ -38,7 +43,11 @@ const (
 	isHeader     = -2
 )
 
-type batch struct{ docs []doc }
+type batch struct {
+	docs []doc
+	// firstID is the id of the chunk's first document.
+	firstID []byte
+}
 
 // pass reads the documents once: the first of two passes notes each
 // cluster's choice, the others write to out.
@@ -64,14 +73,23 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	w := out.W
 	k.docNo = 0
 	newWorker := func() stream.Worker {
-		return &worker{k: k, parser: input.NewDocParser(k.opt.IDField, k.opt.TextField)}
+		return &worker{k: k, parser: input.NewReadingParser(k.opt.reading, k.noID)}
 	}
 	sink := func(r *stream.Result) error {
 		b, _ := r.Value.(*batch)
 		if b == nil {
 			return r.Err
 		}
+		if k.sample == nil && b.firstID != nil {
+			k.sample = b.firstID
+		}
 		for _, d := range b.docs {
+			if d.cluster >= 0 {
+				k.seen[d.member] = true
+			}
+			if d.cluster != isHeader {
+				k.anyDoc = true
+			}
 			if k.keep(d) {
 				if _, err := w.Write(r.Out[d.start:d.end]); err != nil {
 					return err
@@ -216,6 +234,9 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 // add notes a document: its cluster, and unless in a first pass the bytes
 // to write, line and eol, annotated if asked.
 func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []byte, length int64) {
+	if b.firstID == nil {
+		b.firstID = append([]byte{}, id...)
+	}
 	d := doc{cluster: notInCluster, length: length}
 	cm := w.k.cm
 	if m, ok := cm.members.Lookup(id); ok {
