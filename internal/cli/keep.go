@@ -26,10 +26,26 @@ byte for byte as they came in (a last line without a line end gets one):
 The documents are read as shingle reads them, with the same ids: TSV
 "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
 document; what is written is its path, one a line, escaped as ids are) or
---lines (each line a document, its id the line number). gzip and zstd
-are read transparently; the output is not compressed. Ids are compared in
-the escaped form records carry them in. Lines that are neardup headers are
-copied (not with --drop).
+--lines (each line a document, its id the line number), or numbered in
+arrival order (--number-from). gzip and zstd are read transparently; the
+output is not compressed. Ids are compared in the escaped form records carry
+them in. Lines that are neardup headers are copied (not with --drop).
+
+By default the documents are read as the shingle header of the --clusters
+file says shingle read them (format, id-field, text-field, ids=number
+from=N); a flag given that disagrees is refused (status 2), naming both.
+Without a shingle header (--no-header upstream), or when its shingle headers
+differ (batches shingled apart: said on standard error), the flags and their
+defaults say. An --id-field missing from a JSON line is bad input when the
+field was given or is not the default "id"; a missing default "id" gives
+the line number, counted on standard error.
+
+The ids are checked: when none of the ids of the --clusters file is among
+the documents read, keep stops with status 2, showing an id from each side
+(the two-pass choices stop before writing; --prefer first and --annotate,
+one pass, stop at the end, when part of standard output may be written,
+but an -o FILE is not); when some are missing, their number is written on standard error
+("keep: N of the M ids in clusters.tsv are not in the input").
 
 --prefer chooses the document that stays:
    first     the first member in input order. One pass: the first member met

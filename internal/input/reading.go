@@ -149,11 +149,15 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 	disagree := func(flag, key, val string) error {
 		return fmt.Errorf("%s, but the documents were shingled with %s=%s %s", flag, key, val, where)
 	}
-	if f.FormatFlag != "" && f.Format != hr.Format {
+	// Under format=auto shingle took each file's format from its name: a
+	// format given now (standard input, a file renamed) is taken as it is.
+	if f.FormatFlag != "" && hr.Format != FormatAuto && f.Format != hr.Format {
 		return r, disagree(f.FormatFlag, "format", hr.formatName())
 	}
-	r.Format = hr.Format
-	if hr.readsJSON() {
+	if f.FormatFlag == "" {
+		r.Format = hr.Format
+	}
+	if hr.readsJSON() && (r.Format == FormatAuto || r.Format == FormatJSONL) {
 		if f.IDFieldSet && f.IDField != hr.IDField {
 			return r, disagree("--id-field "+f.IDField, "id-field", hr.IDField)
 		}
