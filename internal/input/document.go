@@ -2,9 +2,9 @@ package input
 
 import (
 	"path/filepath"
-	"sync/atomic"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/record"
 )

@@ -121,7 +121,7 @@ type ReadingFlags struct {
 	Reading
 	// FormatFlag is the flag that set the format ("--format jsonl",
 	// "--files", "--lines"), empty when none did.
-	FormatFlag                        string
+	FormatFlag                          string
 	IDFieldSet, TextFieldSet, NumberSet bool
 }
 
