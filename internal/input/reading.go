@@ -2,10 +2,12 @@ package input
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 )
 
 // DefaultIDField and DefaultTextField name the JSON Lines fields read when
@@ -177,6 +179,41 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 		}
 	}
 	r.Number, r.NumberFrom = hr.Number, hr.NumberFrom
+	return r, nil
+}
+
+// ReadingOf returns the reading of options set in code: a format and the
+// JSON fields (empty for the defaults), ids given.
+func ReadingOf(format, idField, textField string) Reading {
+	r := DefaultReading()
+	r.Format = format
+	if idField != "" {
+		r.IDField = idField
+	}
+	if textField != "" {
+		r.TextField = textField
+	}
+	return r
+}
+
+// ForStage is how a stage that reads documents again (keep, verify
+// --documents) decides how: options set in code (no flags: f is zero) give
+// fallback; otherwise FromHeaders, its note written on stderr. Its errors
+// are usage errors.
+func (f ReadingFlags) ForStage(stage string, hs *record.HeaderSet, fallback Reading, stderr io.Writer) (Reading, error) {
+	if f == (ReadingFlags{}) {
+		return fallback, nil
+	}
+	r, note, err := f.FromHeaders(hs)
+	if err != nil {
+		return r, status.Usage(err)
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", stage, note)
+	}
+	if r.Number && r.Format == FormatFiles {
+		return r, status.Usagef("--number-from and --files exclude each other: a file's id is its path")
+	}
 	return r, nil
 }
 

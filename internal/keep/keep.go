@@ -203,27 +203,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 // resolveReading decides how the documents are read: from the flags given
 // and the shingle header of the cluster file.
 func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) error {
-	if o.Given == (input.ReadingFlags{}) {
-		// Options made in code: the fields say, as before.
-		o.reading = input.DefaultReading()
-		o.reading.Format = o.Format
-		if o.IDField != "" {
-			o.reading.IDField = o.IDField
-		}
-		if o.TextField != "" {
-			o.reading.TextField = o.TextField
-		}
-		return nil
-	}
-	r, note, err := o.Given.FromHeaders(headers)
+	r, err := o.Given.ForStage("keep", headers, input.ReadingOf(o.Format, o.IDField, o.TextField), stderr)
 	if err != nil {
-		return status.Usage(err)
-	}
-	if note != "" {
-		fmt.Fprintf(stderr, "keep: %s\n", note)
-	}
-	if r.Number && r.Format == input.FormatFiles {
-		return status.Usagef("--number-from and --files exclude each other: a file's id is its path")
+		return err
 	}
 	o.reading = r
 	o.Format, o.IDField, o.TextField = r.Format, r.IDField, r.TextField

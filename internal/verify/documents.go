@@ -55,33 +55,15 @@ func shingleOptions(headers []stream.HeaderAt, custom *shingle.Stopwords) (shing
 // resolveReading decides how the documents are read: from the flags and
 // the shingle header of the pairs.
 func (d *DocumentOptions) resolveReading(peeked []stream.HeaderAt, stderr io.Writer) error {
-	if d.Given == (input.ReadingFlags{}) {
-		// Options made in code: the fields say, as before.
-		d.reading = input.DefaultReading()
-		d.reading.Format = d.Format
-		if d.IDField != "" {
-			d.reading.IDField = d.IDField
-		}
-		if d.TextField != "" {
-			d.reading.TextField = d.TextField
-		}
-		return nil
-	}
 	var hs record.HeaderSet
 	for _, h := range peeked {
 		if _, err := hs.Add(h.Header, h.Pos); err != nil {
 			return err
 		}
 	}
-	r, note, err := d.Given.FromHeaders(&hs)
+	r, err := d.Given.ForStage("verify", &hs, input.ReadingOf(d.Format, d.IDField, d.TextField), stderr)
 	if err != nil {
-		return status.Usage(err)
-	}
-	if note != "" {
-		fmt.Fprintf(stderr, "verify: %s\n", note)
-	}
-	if r.Number && r.Format == input.FormatFiles {
-		return status.Usagef("--number-from and --files exclude each other: a file's id is its path")
+		return err
 	}
 	d.reading = r
 	d.Format, d.IDField, d.TextField = r.Format, r.IDField, r.TextField
