@@ -81,15 +81,17 @@ func (r Reading) Params() []record.Param {
 
 // ReadingFromHeader returns the reading a shingle header names; ok is false
 // when the header names none (it was written before headers said how
-// documents were read).
+// documents were read). A header with ids= but no format= reads as
+// format=auto; one with format= but no ids= as ids=given.
 func ReadingFromHeader(h record.Header) (r Reading, ok bool, err error) {
-	f, ok := h.Get("format")
-	if !ok {
+	f, hasFormat := h.Get("format")
+	_, hasIDs := h.Get("ids")
+	if !hasFormat && !hasIDs {
 		return r, false, nil
 	}
 	r = DefaultReading()
 	switch f {
-	case "auto":
+	case "auto", "": // no format= (a header written by hand): as auto
 		r.Format = FormatAuto
 	case FormatTSV, FormatJSONL, FormatFiles, FormatLines:
 		r.Format = f
@@ -103,7 +105,7 @@ func ReadingFromHeader(h record.Header) (r Reading, ok bool, err error) {
 		r.TextField = v
 	}
 	switch ids, _ := h.Get("ids"); ids {
-	case "given":
+	case "given", "":
 	case "number":
 		v, _ := h.Get("from")
 		n, err := strconv.ParseInt(v, 10, 64)

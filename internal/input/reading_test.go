@@ -25,6 +25,10 @@ func TestReadingHeaderRoundTrip(t *testing.T) {
 			t.Errorf("%s: read back %+v, want %+v", h, got, r)
 		}
 	}
+	r, ok, err := ReadingFromHeader(record.NewHeader("shingle", "unit", "char", "ids", "number", "from", "5"))
+	if !ok || err != nil || !r.Number || r.NumberFrom != 5 || r.Format != FormatAuto {
+		t.Errorf("ids=number without format=: %+v %v %v", r, ok, err)
+	}
 	if _, ok, err := ReadingFromHeader(record.NewHeader("shingle", "unit", "char")); ok || err != nil {
 		t.Errorf("an old header: ok %v err %v, want neither", ok, err)
 	}
