@@ -12,16 +12,39 @@
 //	id TAB h:c h:c …    with --counts, each with its number of occurrences
 //
 // Documents come as TSV lines "id TAB text" (a TAB, LF, CR or backslash in the
-// text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field; a missing
-// id gets the line number), one file per document (--files; the id is the path;
-// directories are walked; with no FILE the paths are read from standard input,
-// one a line; see SYMLINKS) or one line per document (--lines; the id is the line number,
-// counted across all inputs). Without --format the format comes from each file
-// name (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV.
-// gzip and zstd input is recognised by its first bytes and read transparently.
-// A TSV line without a TAB that starts with '{' is reported with the hint
-// "the input looks like JSON Lines: give --format jsonl", and a line read as
-// JSON that is not JSON but has a TAB with one for TSV.
+// text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field), one
+// file per document (--files; the id is the path; directories are walked; with
+// no FILE the paths are read from standard input, one a line; see SYMLINKS)
+// or one line per document (--lines; the id is the line number, counted
+// across all inputs). Without --format the format comes from each file name
+// (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV. gzip
+// and zstd input is recognised by its first bytes and read transparently. A
+// TSV line without a TAB that starts with '{' is reported with the hint "the
+// input looks like JSON Lines: give --format jsonl", and a line read as JSON
+// that is not JSON but has a TAB with one for TSV.
+//
+// A JSON Lines document without the id field: when --id-field is given, the
+// line is bad input (file:line, status 2; skipped and counted with --skip-bad);
+// with the default field "id", its id is its line number, and the count of
+// such documents is written on standard error.
+//
+// --number-from N makes the ids the documents' arrival numbers: N for the first
+// line read, counted across all inputs as --lines counts them (a header line or
+// a bad line takes its number too), written as 12 decimal digits, zero-padded,
+// so that bytewise order (LC_ALL=C sort) is arrival order and the smallest ids
+// of a group are its earliest documents. TSV ids and JSON id fields are then
+// not read. It does not go with --files (a file's id is its path).
+//
+// The header says how the documents were read, after the shingling keys:
+// format= (tsv, jsonl, files, lines, or auto when taken from each file name),
+// id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
+// ids=given (the id field, TSV first field, path or line number) or
+// ids=number from=N. keep and verify --documents read the documents again the
+// same way by default, and refuse a flag that disagrees. These keys say how
+// ids were made, not how any value was computed: records, indexes and --state
+// files whose shingle headers differ only in them (or that lack them, written
+// before they were added) still compare (pairs --against, bandindex add). A
+// field name with white space can't be written in the header (give --no-header).
 //
 // # Symlinks
 //
@@ -59,6 +82,7 @@
 //	shingle --unit word -k 5 --files $(go env GOROOT)/src | sketch | band --threshold 0.8 | pairs
 //	find docs -name '*.txt' | shingle --files --unit word
 //	shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv
+//	shingle --id-field url --number-from 1 corpus.jsonl.zst > shingles.tsv
 //
 // # Exit status
 //
@@ -86,6 +110,9 @@
 //   - --id-field NAME: JSON Lines: the NAME of the id field (default: "id")
 //   - --text-field NAME: JSON Lines: the NAME of the text field (default:
 //     "text")
+//   - --number-from N: the ids are the documents' arrival numbers, N for the
+//     first line read (counted across all inputs), 12 digits zero-padded
+//     (default: 0)
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)

@@ -35,7 +35,12 @@
 // shingle header of the pairs says (unit, k, hash, seed; a stop-word file
 // must be given again with --stopwords). With --files each document is read
 // from its own file, its id being its path, and --documents names the files
-// and directories they must be under: only those documents are read.
+// and directories they must be under: only those documents are read. The
+// documents are read as the pairs' shingle header says shingle read them
+// (format, id-field, text-field, ids=number from=N), unless a flag says
+// otherwise; a flag that disagrees is refused (status 2) naming both. When
+// none of the documents the pairs name is found, verify stops with status 2
+// ("the ids do not match"), showing an id from each side.
 //
 //	shingle --unit word -k 5 --files src | sketch | band | pairs |
 //	    verify --files --documents src
@@ -126,6 +131,9 @@
 //     (default: "id")
 //   - --text-field NAME: --documents, JSON Lines: the NAME of the text field
 //     (default: "text")
+//   - --number-from N: --documents, the ids are the documents' arrival numbers,
+//     N for the first line read (counted across all inputs), 12 digits
+//     zero-padded (default: 0)
 //   - --stopwords FILE: --documents: the stop-word FILE shingle was given
 //   - --sketches FILE: sketch records FILE for estimated similarity
 //   - --threshold value: least similarity of a pair written (default: the

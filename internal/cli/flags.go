@@ -112,6 +112,7 @@ func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
 		&cli.BoolFlag{Name: "lines", Category: catInput, Usage: lines},
 		&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the id field"},
 		&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the text field"},
+		&cli.Int64Flag{Name: "number-from", Category: catInput, Usage: jsonPrefix + "the ids are the documents' arrival numbers, `N` for the first line read (counted across all inputs), 12 digits zero-padded"},
 	}
 }
 
@@ -143,6 +144,32 @@ func documentFormat(c *cli.Context) (string, error) {
 		}
 	}
 	return format, nil
+}
+
+// readingFlags reads the document flags: --format (--files, --lines),
+// --id-field, --text-field and --number-from, and which were given.
+func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
+	format, err := documentFormat(c)
+	if err != nil {
+		return input.ReadingFlags{}, err
+	}
+	f := input.ReadingFlags{Reading: input.Reading{
+		Format: format, IDField: c.String("id-field"), TextField: c.String("text-field"),
+		Number: c.IsSet("number-from"), NumberFrom: c.Int64("number-from"),
+	}}
+	switch {
+	case c.Bool("files"):
+		f.FormatFlag = "--files"
+	case c.Bool("lines"):
+		f.FormatFlag = "--lines"
+	case c.IsSet("format"):
+		f.FormatFlag = "--format " + format
+	}
+	f.IDFieldSet, f.TextFieldSet, f.NumberSet = c.IsSet("id-field"), c.IsSet("text-field"), c.IsSet("number-from")
+	if f.Number && f.NumberFrom < 0 {
+		return f, usagef("--number-from %d: want a number from 0", f.NumberFrom)
+	}
+	return f, nil
 }
 
 // merge joins flag groups.

@@ -79,13 +79,30 @@ Standard input is copied to a temporary file (--temp-dir) for that.
 
 The documents are read as shingle reads them, with the same ids: TSV
 "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
-document; what is written is its path, one a line, escaped as ids are) or
---lines (each line a document, its id the line number; --files walks
-directories and symlinks as shingle does, see shingle(1)). gzip and zstd
-are read transparently; the output is compressed only as -o's name or
---compress say. Ids are compared in
-the escaped form records carry them in. Lines that are neardup headers are
-copied (not with --drop).
+document; what is written is its path, one a line, escaped as ids are;
+--files walks directories and symlinks as shingle does, see shingle(1)) or
+--lines (each line a document, its id the line number), or numbered in
+arrival order (--number-from). gzip and zstd are read transparently; the
+output is compressed only as -o's name or --compress say. Ids are compared
+in the escaped form records carry them in. Lines that are neardup headers
+are copied (not with --drop).
+
+By default the documents are read as the shingle header of the --clusters
+(or --pairs) file says shingle read them (format, id-field, text-field,
+ids=number from=N); a flag given that disagrees is refused (status 2),
+naming both. Without a shingle header (--no-header upstream), or when its
+shingle headers differ (batches shingled apart: said on standard error),
+the flags and their defaults say. An --id-field missing from a JSON line is
+bad input when the field was given or is not the default "id"; a missing
+default "id" gives the line number, counted on standard error.
+
+The ids are checked: when none of the ids of the --clusters file is among
+the documents read, keep stops with status 2, showing an id from each side
+(the two-pass choices stop before writing; --prefer first and --annotate,
+one pass, stop at the end, when part of standard output may be written,
+but an -o FILE is not); when some are missing, their number is written on
+standard error ("keep: N of the M ids in clusters.tsv are not in the
+input").
 
 Memory (--clusters): the cluster map, about 40 bytes plus the id's length
 per document in a cluster, and as much plus the name per cluster (16 more
@@ -121,7 +138,7 @@ EXAMPLES
 }
 
 func keepAction(c *cli.Context, env *Env) error {
-	format, err := documentFormat(c)
+	rf, err := readingFlags(c)
 	if err != nil {
 		return err
 	}
@@ -133,9 +150,7 @@ func keepAction(c *cli.Context, env *Env) error {
 		Drop:         c.Bool("drop"),
 		Annotate:     c.Bool("annotate"),
 		ClusterField: c.String("cluster-field"),
-		Format:       format,
-		IDField:      c.String("id-field"),
-		TextField:    c.String("text-field"),
+		Given:        rf,
 		TempDir:      c.String("temp-dir"),
 		Stats:        c.Bool("stats"),
 	}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/record"
 )
 
 // pinnedSchemes maps every scheme name a header of a stored value can carry
@@ -102,8 +104,8 @@ func TestSchemesPinned(t *testing.T) {
 			for _, kv := range strings.Fields(m[2]) {
 				key, value, _ := strings.Cut(kv, "=")
 				if strings.Trim(value, "0123456789.,") == "" || checksum.MatchString(value) || key == "counts" ||
-					m[1] == "cluster" && key != "index" && key != "values" || m[1] == "docfreq" {
-					continue // a number, a checksum, a count, or no stored value's scheme
+					record.IsDocumentKey(m[1], key) || m[1] == "cluster" && key != "index" && key != "values" || m[1] == "docfreq" {
+					continue // a number, a checksum, a count, how documents were read, or no stored value's scheme
 				}
 				seen[m[1]+" "+kv] = true
 			}

@@ -20,16 +20,39 @@ func Shingle() Stage {
    id TAB h:c h:c …    with --counts, each with its number of occurrences
 
 Documents come as TSV lines "id TAB text" (a TAB, LF, CR or backslash in the
-text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field; a missing
-id gets the line number), one file per document (--files; the id is the path;
-directories are walked; with no FILE the paths are read from standard input,
-one a line; see SYMLINKS) or one line per document (--lines; the id is the line number,
-counted across all inputs). Without --format the format comes from each file
-name (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV.
-gzip and zstd input is recognised by its first bytes and read transparently.
-A TSV line without a TAB that starts with '{' is reported with the hint
-"the input looks like JSON Lines: give --format jsonl", and a line read as
-JSON that is not JSON but has a TAB with one for TSV.
+text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field), one
+file per document (--files; the id is the path; directories are walked; with
+no FILE the paths are read from standard input, one a line; see SYMLINKS)
+or one line per document (--lines; the id is the line number, counted
+across all inputs). Without --format the format comes from each file name
+(.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV. gzip
+and zstd input is recognised by its first bytes and read transparently. A
+TSV line without a TAB that starts with '{' is reported with the hint "the
+input looks like JSON Lines: give --format jsonl", and a line read as JSON
+that is not JSON but has a TAB with one for TSV.
+
+A JSON Lines document without the id field: when --id-field is given, the
+line is bad input (file:line, status 2; skipped and counted with --skip-bad);
+with the default field "id", its id is its line number, and the count of
+such documents is written on standard error.
+
+--number-from N makes the ids the documents' arrival numbers: N for the first
+line read, counted across all inputs as --lines counts them (a header line or
+a bad line takes its number too), written as 12 decimal digits, zero-padded,
+so that bytewise order (LC_ALL=C sort) is arrival order and the smallest ids
+of a group are its earliest documents. TSV ids and JSON id fields are then
+not read. It does not go with --files (a file's id is its path).
+
+The header says how the documents were read, after the shingling keys:
+format= (tsv, jsonl, files, lines, or auto when taken from each file name),
+id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
+ids=given (the id field, TSV first field, path or line number) or
+ids=number from=N. keep and verify --documents read the documents again the
+same way by default, and refuse a flag that disagrees. These keys say how
+ids were made, not how any value was computed: records, indexes and --state
+files whose shingle headers differ only in them (or that lack them, written
+before they were added) still compare (pairs --against, bandindex add). A
+field name with white space can't be written in the header (give --no-header).
 
 SYMLINKS
 A symlink named as FILE is followed: to a file, it is that document (its id
@@ -64,7 +87,8 @@ EXAMPLES
    shingle -k 9 corpus.jsonl > shingles.tsv
    shingle --unit word -k 5 --files $(go env GOROOT)/src | sketch | band --threshold 0.8 | pairs
    find docs -name '*.txt' | shingle --files --unit word
-   shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv`,
+   shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv
+   shingle --id-field url --number-from 1 corpus.jsonl.zst > shingles.tsv`,
 		SeeAlso: []string{"docfreq", "sketch", "verify", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "unit", Value: "char", Usage: "shingle `UNIT`: char, word or stopword"},
@@ -91,16 +115,19 @@ func shingleAction(c *cli.Context, env *Env) error {
 	if !c.IsSet("k") {
 		k = shingle.DefaultK(unit)
 	}
-	format, err := documentFormat(c)
+	rf, err := readingFlags(c)
 	if err != nil {
 		return err
 	}
 	opt := shingle.StageOptions{
-		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed")},
-		Format:    format,
-		IDField:   c.String("id-field"),
-		TextField: c.String("text-field"),
-		Counts:    c.Bool("counts"),
+		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed")},
+		Format:     rf.Format,
+		IDField:    rf.IDField,
+		TextField:  rf.TextField,
+		Number:     rf.Number,
+		NumberFrom: rf.NumberFrom,
+		IDRequired: rf.IDFieldSet,
+		Counts:     c.Bool("counts"),
 	}
 	if name := c.String("stopwords"); name != "" {
 		if unit != shingle.Stopword {

@@ -39,7 +39,12 @@ too, but no shingle file is needed: verify reads the documents themselves
 shingle header of the pairs says (unit, k, hash, seed; a stop-word file
 must be given again with --stopwords). With --files each document is read
 from its own file, its id being its path, and --documents names the files
-and directories they must be under: only those documents are read.
+and directories they must be under: only those documents are read. The
+documents are read as the pairs' shingle header says shingle read them
+(format, id-field, text-field, ids=number from=N), unless a flag says
+otherwise; a flag that disagrees is refused (status 2) naming both. When
+none of the documents the pairs name is found, verify stops with status 2
+("the ids do not match"), showing an id from each side.
 
    shingle --unit word -k 5 --files src | sketch | band | pairs |
        verify --files --documents src
@@ -154,11 +159,11 @@ func verifyAction(c *cli.Context, env *Env) error {
 		}
 	}
 	if docs := c.StringSlice("documents"); len(docs) > 0 {
-		d := &verify.DocumentOptions{Paths: docs, IDField: c.String("id-field"), TextField: c.String("text-field")}
-		var err error
-		if d.Format, err = documentFormat(c); err != nil {
+		rf, err := readingFlags(c)
+		if err != nil {
 			return err
 		}
+		d := &verify.DocumentOptions{Paths: docs, Given: rf}
 		if name := c.String("stopwords"); name != "" {
 			if d.Stopwords, err = readStopwords(name); err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/record"
 )
@@ -46,6 +47,11 @@ func ResolveFormat(format, file string) string {
 // space between calls and is not safe for concurrent use.
 type DocParser struct {
 	json JSONFields
+	r    Reading
+	// NoID counts the JSON Lines documents without the id field whose id is
+	// their line number (when the field is not required); it may be shared
+	// by the parsers of several workers.
+	NoID *atomic.Int64
 	id   []byte
 	text []byte
 }
@@ -53,7 +59,34 @@ type DocParser struct {
 // NewDocParser returns a parser that takes JSON Lines ids and texts from the
 // fields named.
 func NewDocParser(idField, textField string) *DocParser {
-	return &DocParser{json: JSONFields{IDKey: idField, TextKey: textField}}
+	r := DefaultReading()
+	r.IDField, r.TextField = idField, textField
+	return NewReadingParser(r, nil)
+}
+
+// NewReadingParser returns a parser that reads documents as r says,
+// counting in noID (when not nil) the documents whose id field is missing.
+func NewReadingParser(r Reading, noID *atomic.Int64) *DocParser {
+	return &DocParser{json: JSONFields{IDKey: r.IDField, TextKey: r.TextField}, r: r, NoID: noID}
+}
+
+// maxNumber bounds arrival numbers to NumberDigits digits.
+const maxNumber = 999_999_999_999
+
+// AppendNumber appends the id of the document at ordinal (counted from 1)
+// when ids are arrival numbers from from: NumberDigits decimal digits,
+// zero-padded.
+func AppendNumber(dst []byte, from, ordinal int64) ([]byte, error) {
+	n := from + ordinal - 1
+	if n > maxNumber || n < from {
+		return dst, record.Bad("arrival number %d has more than %d digits", n, NumberDigits)
+	}
+	var buf [NumberDigits]byte
+	for i := NumberDigits - 1; i >= 0; i-- {
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(dst, buf[:]...), nil
 }
 
 // Parse returns the id, in the escaped form records carry, and the text of
@@ -66,7 +99,19 @@ func NewDocParser(idField, textField string) *DocParser {
 //	jsonl  the id field: a string (escaped), a number (as written), or, when
 //	       missing or null, the ordinal; the text field must be a string
 //	lines  the ordinal, and the line
+//
+// With arrival numbers (Reading.Number) the id is always the number of the
+// ordinal (AppendNumber), whatever the line holds.
 func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
+	id, text, err = p.parse(format, line, ordinal)
+	if err != nil || !p.r.Number {
+		return id, text, err
+	}
+	p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
+	return p.id, text, err
+}
+
+func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
 	switch format {
 	case FormatLines:
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
@@ -102,6 +147,15 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 	}
 	switch {
 	case !jid.Found || string(jid.Bytes) == "null" && !jid.IsString:
+		if p.r.Number {
+			break // the id is the arrival number
+		}
+		if p.r.IDRequired {
+			return nil, nil, record.Bad("no %q field (the id field given)", p.json.IDKey)
+		}
+		if p.NoID != nil {
+			p.NoID.Add(1)
+		}
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
 	case jid.IsString:
 		p.id = record.Escape(p.id[:0], jid.Bytes)

@@ -31,10 +31,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -66,14 +68,21 @@ type Options struct {
 	ClusterField string
 
 	// Format, IDField and TextField read the documents as shingle does.
+	// Given, when set, holds the document flags instead: the documents are
+	// then read as the shingle header of the cluster file says, unless a
+	// flag says otherwise, and a flag that disagrees is refused.
 	Format             string
 	IDField, TextField string
+	Given              input.ReadingFlags
 	// TempDir holds the copy of standard input for two-pass choices.
 	TempDir string
 
 	Stats bool
 
 	stream.Common
+
+	// reading is how the documents are read, once resolved.
+	reading input.Reading
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -97,6 +106,7 @@ func (o *Options) Check() error {
 
 // clusterMap is what the cluster file says.
 type clusterMap struct {
+	headers record.HeaderSet
 	members *intern.Table
 	// clusterOf[m] is the cluster of member m.
 	clusterOf []uint32
@@ -108,6 +118,10 @@ func loadClusters(ctx context.Context, name string, opt stream.Common, stderr io
 	cm := &clusterMap{members: intern.New(), names: intern.New()}
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
+	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		_, err := cm.headers.Add(h, pos)
+		return err
+	}
 	skipBad := opt.SkipBad
 	out := stream.NewOutput("keep", opt, nil, stderr)
 	var bufName, bufID []byte
@@ -154,22 +168,33 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	k := &keeper{opt: &opt}
+	k := &keeper{opt: &opt, noID: new(atomic.Int64)}
 	var twoPass bool
+	var headers *record.HeaderSet
 	if opt.Pairs != "" {
 		g, err := loadPairs(ctx, opt.Pairs, opt.Common, stderr)
 		if err != nil {
 			return err
 		}
-		k.g = g
-		twoPass = !g.numbered
+		k.g, headers = g, &g.headers
+		k.seen = make([]bool, g.ids.Len())
 	} else {
 		cm, err := loadClusters(ctx, opt.Clusters, opt.Common, stderr)
 		if err != nil {
 			return err
 		}
 		k.cm, k.done, k.keptIn = cm, make([]bool, cm.names.Len()), make([]uint32, cm.names.Len())
+		k.seen, headers = make([]bool, cm.members.Len()), &cm.headers
 		twoPass = opt.Prefer != PreferFirst
+	}
+	if err := opt.resolveReading(headers, stderr); err != nil {
+		return err
+	}
+	if g := k.g; g != nil {
+		// Arrival numbers tell an older document from the input's without
+		// a first pass.
+		g.numbered, g.from = opt.reading.Number, uint64(opt.reading.NumberFrom)
+		twoPass = !g.numbered
 	}
 	if twoPass {
 		spooled, cleanup, err := spool(inputs, opt)
@@ -185,7 +210,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err := k.pass(ctx, inputs, stream.NewOutput("keep", opt.Common, nil, io.Discard)); err != nil {
 			return err
 		}
+		// Nothing is written yet: a cluster file that names none of the
+		// documents stops here.
+		if err := k.checkIDs(stderr, false); err != nil {
+			return err
+		}
 		k.first = false
+		k.noID.Store(0)
 	}
 	if opt.Report != "" {
 		rep, err := newReport(opt.Report)
@@ -207,6 +238,10 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 	}
+	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, k.noID)
+	if err := k.checkIDs(stderr, true); err != nil {
+		return err
+	}
 	k.summary(stderr)
 	if k.g != nil {
 		return out.W.Close()
@@ -226,6 +261,48 @@ func (k *keeper) summary(stderr io.Writer) {
 	if k.opt.Stats {
 		fmt.Fprintf(stderr, "keep: %d kept, %d dropped\n", k.docs-k.dropped, k.dropped)
 	}
+}
+
+// resolveReading decides how the documents are read: from the flags given
+// and the shingle header of the cluster file.
+func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) error {
+	r, err := o.Given.ForStage("keep", headers, input.ReadingOf(o.Format, o.IDField, o.TextField), stderr)
+	if err != nil {
+		return err
+	}
+	o.reading = r
+	o.Format, o.IDField, o.TextField = r.Format, r.IDField, r.TextField
+	return nil
+}
+
+// checkIDs compares the ids of the cluster file with those of the
+// documents read: none in common is an error (the ids were made in another
+// way), some missing are counted on stderr (report: after the last pass).
+func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
+	total := len(k.seen)
+	if total == 0 || k.sample == nil && !k.anyDoc {
+		return nil
+	}
+	missing := 0
+	for _, s := range k.seen {
+		if !s {
+			missing++
+		}
+	}
+	name, first := k.opt.Clusters, func() []byte { return k.cm.members.ID(0) }
+	if k.g != nil {
+		name, first = k.opt.Pairs, func() []byte { return k.g.ids.ID(0) }
+	}
+	if missing == total {
+		return status.Usagef("the ids do not match: none of the %d ids in %s is among the documents read (%s has %q, the documents %q); read the documents as shingle did (--format, --id-field, --number-from)",
+			total, name, name, first(), k.sample)
+	}
+	// With --pairs, ids not in the input are documents seen before: the
+	// rule counts them (graph.report).
+	if report && missing > 0 && k.g == nil {
+		fmt.Fprintf(stderr, "keep: %d of the %d ids in %s are not in the input\n", missing, total, name)
+	}
+	return nil
 }
 
 func (k *keeper) finish(w *record.Writer, stderr io.Writer) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/neardup/neardup/internal/input"
@@ -24,6 +25,10 @@ type keeper struct {
 	rep     *dropReport // with Report
 	buf     []byte      // an annotated line
 	name    []byte
+	seen    []bool // seen[m]: member m of the cluster or pairs file is among the documents
+	sample  []byte // the id of the first document read, for messages
+	anyDoc  bool
+	noID    *atomic.Int64
 
 	docs, inClusters, written, dropped int64
 }
@@ -50,6 +55,8 @@ const (
 type batch struct {
 	docs []doc
 	ids  []byte
+	// firstID is the id of the chunk's first document.
+	firstID []byte
 }
 
 // pass reads the documents once: the first of two passes notes each
@@ -85,14 +92,23 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	w := out.W
 	k.docNo = 0
 	newWorker := func() stream.Worker {
-		return &worker{k: k, parser: input.NewDocParser(k.opt.IDField, k.opt.TextField)}
+		return &worker{k: k, parser: input.NewReadingParser(k.opt.reading, k.noID)}
 	}
 	sink := func(r *stream.Result) error {
 		b, _ := r.Value.(*batch)
 		if b == nil {
 			return r.Err
 		}
+		if k.sample == nil && b.firstID != nil {
+			k.sample = b.firstID
+		}
 		for _, d := range b.docs {
+			if d.cluster >= 0 {
+				k.seen[d.member] = true
+			}
+			if d.cluster != isHeader {
+				k.anyDoc = true
+			}
 			write, name, err := k.keep(d, b)
 			if err != nil {
 				return err
@@ -283,6 +299,9 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 // add notes a document: its cluster (or pair), its id, and unless in a
 // first pass the bytes to write, line and eol.
 func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []byte, length int64) {
+	if b.firstID == nil {
+		b.firstID = append([]byte{}, id...)
+	}
 	d := doc{cluster: notInCluster, length: length, jsonl: format == input.FormatJSONL}
 	if g := w.k.g; g != nil {
 		if m, ok := g.ids.Lookup(id); ok {

@@ -41,6 +41,9 @@ type graph struct {
 	root  []uint32 // the kept document its chain ends at
 	met   uint32
 
+	// headers are the pairs file's header lines, the shingle header among
+	// them saying how the documents were read.
+	headers record.HeaderSet
 	// numbered: the ids are arrival numbers and from is the input's
 	// first: a partner below it came before, without a first pass.
 	numbered bool
@@ -64,18 +67,8 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, stderr io.Wr
 		if m, _ := h.Get("measure"); h.Stage == "verify" && m == "hamming" {
 			return record.Errorf(pos, "--pairs reads scored pairs with similarities; these are Hamming distances (verify --hamming)")
 		}
-		if h.Stage != "shingle" {
-			return nil
-		}
-		if v, _ := h.Get("ids"); v == "number" {
-			f, _ := h.Get("from")
-			n, err := strconv.ParseUint(f, 10, 64)
-			if err != nil {
-				return record.Errorf(pos, "ids=number with from=%q: want a number", f)
-			}
-			g.numbered, g.from = true, n
-		}
-		return nil
+		_, err := g.headers.Add(h, pos)
+		return err
 	}
 	out := stream.NewOutput("keep", opt, nil, stderr)
 	var as, bs []uint32

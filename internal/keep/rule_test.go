@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/testutil"
 )
 
@@ -18,6 +19,9 @@ func keepPairs(t *testing.T, opt Options, pairs, docs string) (out, report, stde
 	dir := t.TempDir()
 	opt.Pairs = testutil.WriteFileIn(t, dir, "scored.tsv", []byte(pairs))
 	opt.Report = filepath.Join(dir, "report.tsv")
+	// As the command line does: the documents are read as the pairs'
+	// shingle header says.
+	opt.Given = input.ReadingFlags{Reading: input.Reading{IDField: "id", TextField: "text"}}
 	out, stderr = runKeep(t, opt, testutil.WriteFileIn(t, dir, "docs.tsv", []byte(docs)))
 	rep, err := os.ReadFile(opt.Report)
 	if err != nil {

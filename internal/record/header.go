@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -129,23 +130,69 @@ func ParseHeader(line []byte) (h Header, err error) {
 	return h, nil
 }
 
+// documentKeys are the keys of a shingle header that say how the documents
+// were read and their ids made (format, id-field, text-field, ids, from),
+// not how any value was computed.
+var documentKeys = []string{"format", "id-field", "text-field", "ids", "from"}
+
+// IsDocumentKey says whether key is one of the document parameters of a
+// shingle header.
+func IsDocumentKey(stage, key string) bool {
+	return stage == "shingle" && slices.Contains(documentKeys, key)
+}
+
+// withoutDocumentKeys returns h without its document parameters.
+func withoutDocumentKeys(h Header) Header {
+	out := Header{Stage: h.Stage}
+	for _, p := range h.Params {
+		if !IsDocumentKey(h.Stage, p.Key) {
+			out.Params = append(out.Params, p)
+		}
+	}
+	return out
+}
+
 // HeaderSet holds the distinct header lines read so far, one per stage, with
 // the place each was first seen.
 type HeaderSet struct {
 	list []Header
 	pos  []Pos
+	// varies is where a shingle header that read the documents otherwise
+	// than the one held was first seen.
+	varies *Pos
+}
+
+// DocumentsVary reports whether two shingle headers were added that
+// differ in how the documents were read, and where the second was seen.
+func (s *HeaderSet) DocumentsVary() (Pos, bool) {
+	if s.varies == nil {
+		return Pos{}, false
+	}
+	return *s.varies, true
 }
 
 // Add records a header read at pos. It returns true when the header is new
 // (not identical to one already held) and an error when a different header
 // for the same stage is already held: records made with different parameters
 // must not be combined.
+//
+// Shingle headers that differ only in how the documents were read (the
+// document keys: format, id-field, text-field, ids, from; absent from
+// headers written before they were added) are one: their values compare.
+// The first is held, and DocumentsVary then reports the difference.
 func (s *HeaderSet) Add(h Header, pos Pos) (bool, error) {
 	for i, old := range s.list {
 		if old.Stage != h.Stage {
 			continue
 		}
 		if old.String() == h.String() {
+			return false, nil
+		}
+		if h.Stage == "shingle" && withoutDocumentKeys(old).String() == withoutDocumentKeys(h).String() {
+			if s.varies == nil {
+				s.varies = &Pos{}
+				*s.varies = pos
+			}
 			return false, nil
 		}
 		return false, &Error{Pos: pos, Msg: conflictMessage(old, s.pos[i], h)}
@@ -214,6 +261,9 @@ func (s *HeaderSet) Merge(other *HeaderSet) error {
 		if _, err := s.Add(h, other.pos[i]); err != nil {
 			return err
 		}
+	}
+	if p, ok := other.DocumentsVary(); ok && s.varies == nil {
+		s.varies = &p
 	}
 	return nil
 }

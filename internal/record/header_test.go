@@ -245,3 +245,24 @@ func TestErrorFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderSetDocumentKeys(t *testing.T) {
+	var s record.HeaderSet
+	old := record.NewHeader("shingle", "unit", "char", "k", "9")
+	newer := record.NewHeader("shingle", "unit", "char", "k", "9", "format", "auto", "ids", "number", "from", "5")
+	if _, err := s.Add(old, record.Pos{File: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if isNew, err := s.Add(newer, record.Pos{File: "b"}); err != nil || isNew {
+		t.Fatalf("a header that differs only in document keys: new %v, %v", isNew, err)
+	}
+	if p, ok := s.DocumentsVary(); !ok || p.File != "b" {
+		t.Errorf("DocumentsVary: %v %v", p, ok)
+	}
+	if _, err := s.Add(record.NewHeader("shingle", "unit", "char", "k", "5"), record.Pos{File: "c"}); err == nil {
+		t.Errorf("a header that differs in k was taken")
+	}
+	if record.IsDocumentKey("sketch", "format") || !record.IsDocumentKey("shingle", "ids") {
+		t.Errorf("record.IsDocumentKey")
+	}
+}

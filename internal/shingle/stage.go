@@ -2,9 +2,11 @@ package shingle
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
@@ -30,6 +32,15 @@ type StageOptions struct {
 	// standard input and other names.
 	Format             string
 	IDField, TextField string
+	// Number makes the ids arrival numbers from NumberFrom (12 digits,
+	// zero-padded); IDRequired makes a JSON Lines document without the id
+	// field a bad line (the field was given explicitly).
+	Number     bool
+	NumberFrom int64
+	IDRequired bool
+	// NoID counts the documents whose default id field was missing (their
+	// id is their line number); Run sets it.
+	NoID *atomic.Int64
 	// Counts writes h:c with the number of occurrences of each shingle.
 	Counts bool
 	stream.Common
@@ -40,7 +51,26 @@ func (o *StageOptions) Check() error {
 	if o.Shingle.K < 1 {
 		return status.Usagef("-k %d: want at least 1", o.Shingle.K)
 	}
+	if o.Number {
+		if o.NumberFrom < 0 {
+			return status.Usagef("--number-from %d: want a number from 0", o.NumberFrom)
+		}
+		if o.Format == FormatFiles {
+			return status.Usagef("--number-from and --files exclude each other: a file's id is its path")
+		}
+	}
+	if !o.NoHeader {
+		if err := o.Reading().CheckHeader(); err != nil {
+			return status.Usage(err)
+		}
+	}
 	return nil
+}
+
+// Reading returns how the stage reads documents.
+func (o *StageOptions) Reading() input.Reading {
+	return input.Reading{Format: o.Format, IDField: o.IDField, TextField: o.TextField,
+		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired}
 }
 
 // Header returns the header line the stage writes.
@@ -58,6 +88,7 @@ func (o *StageOptions) Header() record.Header {
 		}
 		h.Params = append(h.Params, record.Param{Key: "stopwords", Value: sw.Name()})
 	}
+	h.Params = append(h.Params, o.Reading().Params()...)
 	return h
 }
 
@@ -94,7 +125,18 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	if files != nil {
 		out.Summary = func(stderr io.Writer) { files.Report(stderr, "shingle") }
 	}
-	return out.RunPool(ctx, src, Workers(&opt))
+	opt.NoID = new(atomic.Int64)
+	err := out.RunPool(ctx, src, Workers(&opt))
+	ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
+	return err
+}
+
+// ReportNoID says on stderr how many documents had no id field, so that
+// their ids became line numbers.
+func ReportNoID(stderr io.Writer, stage, field string, n *atomic.Int64) {
+	if n != nil && n.Load() > 0 {
+		fmt.Fprintf(stderr, "%s: %d document(s) had no %q field: their ids are line numbers\n", stage, n.Load(), field)
+	}
 }
 
 // Workers returns the factory of the stage's workers.
@@ -105,7 +147,7 @@ func Workers(opt *StageOptions) stream.WorkerFactory {
 // NewWorker returns the stage's worker: it turns a chunk of document lines
 // (or of whole files) into shingle records. The Beam pipeline runs it too.
 func NewWorker(opt *StageOptions) *Worker {
-	return &Worker{opt: opt, sh: New(opt.Shingle), doc: input.NewDocParser(opt.IDField, opt.TextField)}
+	return &Worker{opt: opt, sh: New(opt.Shingle), doc: input.NewReadingParser(opt.Reading(), opt.NoID)}
 }
 
 // Worker is the stage's worker. It keeps scratch space: one per goroutine.

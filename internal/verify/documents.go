@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -25,6 +27,12 @@ type DocumentOptions struct {
 	Paths              []string
 	Format             string
 	IDField, TextField string
+	// Given, when set, holds the document flags instead: the documents are
+	// then read as the pairs' shingle header says, unless a flag says
+	// otherwise, and a flag that disagrees is refused.
+	Given input.ReadingFlags
+	// reading is how the documents are read, once resolved.
+	reading input.Reading
 	// Stopwords is the list of a shingle run that read one from a file.
 	Stopwords *shingle.Stopwords
 }
@@ -44,11 +52,33 @@ func shingleOptions(headers []stream.HeaderAt, custom *shingle.Stopwords) (shing
 	return shingle.Options{}, fmt.Errorf("verify --documents shingles the documents again as the pairs were made: it needs their shingle header (the pairs have none: were they written with --no-header?)")
 }
 
+// resolveReading decides how the documents are read: from the flags and
+// the shingle header of the pairs.
+func (d *DocumentOptions) resolveReading(peeked []stream.HeaderAt, stderr io.Writer) error {
+	var hs record.HeaderSet
+	for _, h := range peeked {
+		if _, err := hs.Add(h.Header, h.Pos); err != nil {
+			return err
+		}
+	}
+	r, err := d.Given.ForStage("verify", &hs, input.ReadingOf(d.Format, d.IDField, d.TextField), stderr)
+	if err != nil {
+		return err
+	}
+	d.reading = r
+	d.Format, d.IDField, d.TextField = r.Format, r.IDField, r.TextField
+	return nil
+}
+
 // loadDocuments reads the documents named by needed (all of them when
 // needed is nil), shingles them again and returns their shingle sets.
 func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed map[string]struct{}, stderr io.Writer) (*store.Store, error) {
 	d := opt.Documents
-	stage := &shingle.StageOptions{Shingle: so, Format: d.Format, IDField: d.IDField, TextField: d.TextField, Common: stream.Common{SkipBad: opt.SkipBad}}
+	r := d.reading
+	stage := &shingle.StageOptions{Shingle: so, Format: r.Format, IDField: r.IDField, TextField: r.TextField,
+		Number: r.Number, NumberFrom: r.NumberFrom, IDRequired: r.IDRequired, NoID: new(atomic.Int64),
+		Common: stream.Common{SkipBad: opt.SkipBad}}
+	defer shingle.ReportNoID(stderr, "verify", r.IDField, stage.NoID)
 	if d.Format == shingle.FormatFiles && needed != nil {
 		return loadFiles(ctx, opt, stage, needed)
 	}
@@ -63,8 +93,12 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	}
 	defer src.Close()
 	st := store.New()
+	var sample []byte
 	sink := func(r *stream.Result) error {
 		p := r.Value.(*parsed)
+		if sample == nil && p.sample != nil {
+			sample = p.sample
+		}
 		start := 0
 		for i, id := range p.ids {
 			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
@@ -81,6 +115,16 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	if files != nil {
 		files.Report(stderr, "verify")
 	}
+	if len(needed) > 0 && st.Len() == 0 && sample != nil {
+		var one string
+		for id := range needed {
+			if one == "" || id < one {
+				one = id
+			}
+		}
+		return nil, &usageError{fmt.Sprintf("the ids do not match: none of the %d documents the pairs name is among the documents (%s): the pairs have %q, the documents %q; read the documents as shingle did (--format, --id-field, --number-from)",
+			len(needed), strings.Join(d.Paths, " "), one, sample)}
+	}
 	return st, nil
 }
 
@@ -93,6 +137,9 @@ type documentWorker struct {
 func (w *documentWorker) Process(c *stream.Chunk, r *stream.Result) {
 	p := &parsed{}
 	w.w.Documents(c, r, func(id, text []byte) {
+		if p.sample == nil {
+			p.sample = append([]byte{}, id...)
+		}
 		if w.needed != nil {
 			if _, ok := w.needed[string(id)]; !ok {
 				return

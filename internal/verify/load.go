@@ -16,6 +16,8 @@ type parsed struct {
 	ends  []int
 	vals  []uint64
 	arena []byte
+	// sample is the id of the chunk's first document (verify --documents).
+	sample []byte
 }
 
 type loadWorker struct {

@@ -256,6 +256,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err != nil {
 			return err
 		}
+		if err := opt.Documents.resolveReading(peeked, stderr); err != nil {
+			return err
+		}
 		if st, err = loadDocuments(ctx, &opt, so, needed, stderr); err != nil {
 			return err
 		}
