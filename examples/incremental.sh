@@ -2,27 +2,59 @@
 # Incremental deduplication: documents come in batches (a crawler's day, a
 # training corpus's update), and each batch is checked against everything
 # seen before without the old documents' keys or pairs being computed again.
+# Each batch's kept documents are written, byte for byte, to
+# STATE/kept/<the batch's file name>: those with no verified near-duplicate
+# among the documents that came before them, in this batch or an earlier
+# one. Together they are exactly what examples/dedup.sh keeps of all the
+# batches in one go (e2e/testdata/script/example_dedup.txtar checks it).
 #
-#   examples/incremental.sh STATE BATCH.tsv [BATCH.tsv...]
+#   examples/incremental.sh [-t THRESHOLD] [SHINGLE-FLAGS...] STATE BATCH [BATCH...]
+#
+# The flags are those of examples/dedup.sh: give both the same to get the
+# same documents.
 #
 # STATE is a directory kept from one run to the next:
 #
+#   kept/          each batch's kept documents, and kept/NAME.report the
+#                  dropped ones with the document they were dropped for
 #   keys.idx/      the band index of every document so far (bandindex)
 #   shingles.tsv   their shingle records, sorted by id
 #   verified.tsv   the verified near-duplicate pairs found so far
+#   next           the arrival number of the next document
 #
-# For each batch, in order: its shingles, sketches and band keys; pairs
-# --against the index gives the pairs among the new documents and between
-# new and old (never two old ones: they were found when those came); verify
-# scores them with the shingles of both; then the batch's keys are added to
-# the index as a new run and its shingles merged into the sorted file. The
-# pairs found over all the batches are the pairs of everything
-# (e2e/testdata/script/example_incremental.txtar checks it). Runs pile up,
+# Ids are arrival numbers across all batches (shingle --number-from), so
+# that a batch is paired with the earliest documents of a large bucket, as a
+# one-shot run is. For each batch, in order: its shingles, sketches and band
+# keys; pairs --against the index gives the pairs among the new documents
+# and between new and old (never two old ones: they were found when those
+# came); verify scores them with the shingles of both; keep --pairs writes
+# the batch's kept documents; then the batch's keys are added to the index
+# as a new run and its shingles merged into the sorted file. Runs pile up,
 # one per batch: merge them now and then (here, when there are more than 8).
+# Give every batch the same flags: the headers are checked against the
+# index's.
 set -eu
+threshold=0.8
+flags=    # shingle's
+docflags= # how the documents are read: shingle's and keep's
+while [ $# -gt 0 ]; do
+	case $1 in
+	-t) threshold=$2; shift 2 ;;
+	-k|--unit|--hash|--seed|--stopwords|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
+	--format|--id-field|--text-field) docflags="$docflags $1 $2"; shift 2 ;;
+	--files|--lines) docflags="$docflags $1"; shift ;;
+	--) shift; break ;;
+	-*) echo "$0: unknown flag $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+if [ $# -lt 2 ]; then
+	echo "usage: $0 [-t THRESHOLD] [SHINGLE-FLAGS...] STATE BATCH [BATCH...]" >&2
+	exit 2
+fi
 state=$1
 shift
-mkdir -p "$state"
+mkdir -p "$state/kept"
 export LC_ALL=C
 tab=$(printf '\t')
 sortkey() { sort -t "$tab" -k1,1 -S 1G "$@"; }
@@ -30,8 +62,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/neardup-incremental.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 for batch in "$@"; do
-	shingle --unit word -k 5 "$batch" | sortkey > "$tmp/shingles.tsv"
-	sketch "$tmp/shingles.tsv" | band -b 18 -r 6 > "$tmp/keys.tsv"
+	name=$(basename "$batch")
+	from=$(cat "$state/next" 2>/dev/null || echo 0)
+	number="--number-from $from"
+	case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac # ids are paths
+	# shellcheck disable=SC2086 # the flags are words
+	shingle $number $flags $docflags "$batch" > "$tmp/batch-shingles.tsv"
+	sketch "$tmp/batch-shingles.tsv" | band --threshold "$threshold" > "$tmp/keys.tsv"
+	sortkey "$tmp/batch-shingles.tsv" > "$tmp/shingles.tsv"
 	if [ -d "$state/keys.idx" ]; then
 		pairs --against "$state/keys.idx" "$tmp/keys.tsv" > "$tmp/pairs.tsv"
 		sortkey -m "$state/shingles.tsv" "$tmp/shingles.tsv" > "$tmp/all.tsv"
@@ -39,18 +77,28 @@ for batch in "$@"; do
 		pairs "$tmp/keys.tsv" > "$tmp/pairs.tsv"
 		cp "$tmp/shingles.tsv" "$tmp/all.tsv"
 	fi
-	verify --shingles "$tmp/all.tsv" --threshold 0.8 "$tmp/pairs.tsv" >> "$state/verified.tsv"
+	verify --shingles "$tmp/all.tsv" "$tmp/pairs.tsv" > "$tmp/verified.tsv"
+	# The batch's documents are numbered from $from, as shingle numbered
+	# them; a pair with a smaller number is with an older batch's document.
+	# shellcheck disable=SC2086
+	keep --pairs "$tmp/verified.tsv" $number $docflags \
+		--report "$state/kept/$name.report" -o "$state/kept/$name" "$batch"
 
-	# Fold the batch in: a new run of the index, the shingles merged.
+	# Fold the batch in: its pairs, a new run of the index, the shingles
+	# merged, the next arrival number (one past the batch's last id).
+	cat "$tmp/verified.tsv" >> "$state/verified.tsv"
 	if [ -d "$state/keys.idx" ]; then
 		bandindex add "$state/keys.idx" "$tmp/keys.tsv"
 	else
 		bandindex build -o "$state/keys.idx" "$tmp/keys.tsv"
 	fi
 	mv "$tmp/all.tsv" "$state/shingles.tsv"
+	grep -v '^#' "$tmp/batch-shingles.tsv" | tail -n 1 | cut -f1 |
+		awk -v from="$from" '{ from = $1 + 1 } END { print from }' > "$state/next"
 	runs=$(bandindex stats "$state/keys.idx" | sed -n 's/^runs: *\([0-9]*\),.*/\1/p')
 	if [ "$runs" -gt 8 ]; then
 		bandindex merge "$state/keys.idx"
 	fi
-	echo "$batch: $(grep -vc '^#' "$tmp/pairs.tsv") candidate pairs, $(grep -vc '^#' "$state/verified.tsv") verified so far, $runs run(s)"
+	docs=$(grep -vc '^#' "$tmp/batch-shingles.tsv" || true)
+	echo "$batch: $(grep -vc '^#' "$tmp/pairs.tsv") candidate pairs, $(grep -vc '^#' "$state/verified.tsv") verified so far, $runs run(s); kept $(grep -c '' "$state/kept/$name" || true) of $docs documents"
 done

@@ -90,7 +90,9 @@ are copied (not with --drop).
 By default the documents are read as the shingle header of the --clusters
 (or --pairs) file says shingle read them (format, id-field, text-field,
 ids=number from=N); a flag given that disagrees is refused (status 2),
-naming both. Without a shingle header (--no-header upstream), or when its
+naming both. --number-from N with a header of ids=number is taken as the
+first number of the documents read now, whatever from= the header has: a
+batch's pairs against an index carry the first batch's header. Without a shingle header (--no-header upstream), or when its
 shingle headers differ (batches shingled apart: said on standard error),
 the flags and their defaults say. An --id-field missing from a JSON line is
 bad input when the field was given or is not the default "id"; a missing

@@ -176,9 +176,11 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 		if !hr.Number {
 			return r, disagree(flag, "ids", "given")
 		}
-		if f.NumberFrom != hr.NumberFrom {
-			return r, fmt.Errorf("%s, but the documents were shingled with ids=number from=%d %s", flag, hr.NumberFrom, where)
-		}
+		// The first number is the flag's: records of several batches (a
+		// batch's pairs against an index of the earlier ones) carry one
+		// batch's header, and the batch read now started elsewhere.
+		r.Number, r.NumberFrom = true, f.NumberFrom
+		return r, nil
 	}
 	r.Number, r.NumberFrom = hr.Number, hr.NumberFrom
 	return r, nil

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Deduplicate a corpus: write its documents that are not near-duplicates of
+# an earlier one, byte for byte, on standard output.
+#
+#   examples/dedup.sh [-t THRESHOLD] [-r REPORT] [-T TMPDIR] [SHINGLE-FLAGS...] CORPUS...
+#
+#   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
+#   -r REPORT     also write, for each dropped document, the kept one, the
+#                 one it was dropped for and their similarity (keep(1))
+#   -T TMPDIR     where the intermediate files go (default $TMPDIR or /tmp)
+#
+# The other flags go to shingle (--unit, -k, --hash, --seed, --stopwords,
+# -j) and, those that say how documents are read (--format, --files,
+# --lines, --id-field, --text-field), to keep as well. The rule (keep
+# --pairs): documents in arrival order, each dropped when it has a verified
+# pair with a document that came before it. examples/incremental.sh applies
+# the same rule batch by batch and keeps the same documents.
+#
+#   examples/dedup.sh -r report.tsv corpus.jsonl.zst > deduplicated.jsonl
+#   examples/dedup.sh --unit word -k 5 --files docs/ > kept-paths.txt
+set -eu
+threshold=0.8
+report=
+tmpdir=${TMPDIR:-/tmp}
+flags=    # shingle's
+docflags= # how the documents are read: shingle's and keep's
+while [ $# -gt 0 ]; do
+	case $1 in
+	-t) threshold=$2; shift 2 ;;
+	-r) report=$2; shift 2 ;;
+	-T) tmpdir=$2; shift 2 ;;
+	-k|--unit|--hash|--seed|--stopwords|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
+	--format|--id-field|--text-field) docflags="$docflags $1 $2"; shift 2 ;;
+	--files|--lines) docflags="$docflags $1"; shift ;;
+	--) shift; break ;;
+	-*) echo "$0: unknown flag $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+if [ $# -eq 0 ]; then
+	echo "$0: give the corpus: files (or directories with --files)" >&2
+	exit 2
+fi
+tmp=$(mktemp -d "$tmpdir/neardup-dedup.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# Ids are arrival numbers (--number-from), so that a large bucket is paired
+# with its earliest documents (pairs --max-bucket) and keep needs one pass;
+# with --files a document's id is its path.
+number="--number-from 0"
+case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac
+# shellcheck disable=SC2086 # the flags are words
+shingle $number $flags $docflags -o "$tmp/shingles.tsv" "$@"
+sketch "$tmp/shingles.tsv" | band --threshold "$threshold" | pairs |
+	verify --shingles "$tmp/shingles.tsv" -o "$tmp/verified.tsv"
+# shellcheck disable=SC2086
+keep --pairs "$tmp/verified.tsv" ${report:+--report "$report"} $docflags "$@"
