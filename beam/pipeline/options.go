@@ -45,12 +45,14 @@ type Options struct {
 
 	// Shingles: unit (char, word or stopword), k (0: the unit's default),
 	// hash scheme (tok64 or xxh64), seed, and the text of a stop-word list
-	// ("" is the built-in English one).
+	// ("" is the built-in English one). Normalize is as shingle's
+	// --normalize ("" is the unit's default).
 	Unit      string
 	K         int
 	Hash      string
 	Seed      uint64
 	Stopwords string
+	Normalize string
 
 	// Sketches: minhash or oph, n values, seed.
 	Method     string
@@ -196,8 +198,14 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 	if k < 1 {
 		return shingle.StageOptions{}, fmt.Errorf("k %d: want at least 1", k)
 	}
+	norm := shingle.DefaultNormalization(unit)
+	if o.Normalize != "" {
+		if norm, err = shingle.ParseNormalization(o.Normalize); err != nil {
+			return shingle.StageOptions{}, err
+		}
+	}
 	so := shingle.StageOptions{
-		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed},
+		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed, Norm: norm},
 		Format:    o.Format,
 		IDField:   o.IDField,
 		TextField: o.TextField,
@@ -212,6 +220,9 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 			return shingle.StageOptions{}, fmt.Errorf("stop words: %v", err)
 		}
 		so.Shingle.Stopwords = sw
+	}
+	if err := so.Check(); err != nil {
+		return shingle.StageOptions{}, err
 	}
 	return so, nil
 }

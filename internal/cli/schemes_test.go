@@ -14,30 +14,34 @@ import (
 // (the shingle, sketch and band headers, and the leader index of cluster
 // --state) to the package whose known_test.go pins its values.
 var pinnedSchemes = map[string]string{
-	"shingle unit=char":         "shingle",
-	"shingle unit=word":         "shingle",
-	"shingle unit=stopword":     "shingle",
-	"shingle stopwords=english": "shingle",
-	"shingle hash=tok64":        "shingle",
-	"shingle hash=xxh64":        "shingle",
-	"sketch method=minhash":     "minhash",
-	"sketch family=mixmuladd64": "minhash",
-	"sketch method=oph":         "minhash",
-	"sketch densify=optimal":    "minhash",
-	"sketch method=bottomk":     "minhash",
-	"sketch method=modm":        "minhash",
-	"sketch method=simhash":     "simhash",
-	"sketch bits=splitmix64":    "simhash",
-	"sketch weight=tf":          "simhash",
-	"sketch weight=logtf":       "simhash",
-	"sketch weight=binary":      "simhash",
-	"sketch weight=idf":         "simhash",
-	"band scheme=minhash":       "lsh",
-	"band key=xxh64":            "lsh",
-	"band scheme=hamming":       "lsh",
-	"cluster index=banding":     "minhash",
-	"cluster values=low32":      "minhash",
-	"cluster index=hamming":     "simhash",
+	"shingle unit=char":             "shingle",
+	"shingle unit=word":             "shingle",
+	"shingle unit=stopword":         "shingle",
+	"shingle stopwords=english":     "shingle",
+	"shingle hash=tok64":            "shingle",
+	"shingle hash=xxh64":            "shingle",
+	"shingle normalize=none":        "shingle",
+	"shingle normalize=width":       "shingle",
+	"shingle normalize=punct":       "shingle",
+	"shingle normalize=width,punct": "shingle",
+	"sketch method=minhash":         "minhash",
+	"sketch family=mixmuladd64":     "minhash",
+	"sketch method=oph":             "minhash",
+	"sketch densify=optimal":        "minhash",
+	"sketch method=bottomk":         "minhash",
+	"sketch method=modm":            "minhash",
+	"sketch method=simhash":         "simhash",
+	"sketch bits=splitmix64":        "simhash",
+	"sketch weight=tf":              "simhash",
+	"sketch weight=logtf":           "simhash",
+	"sketch weight=binary":          "simhash",
+	"sketch weight=idf":             "simhash",
+	"band scheme=minhash":           "lsh",
+	"band key=xxh64":                "lsh",
+	"band scheme=hamming":           "lsh",
+	"cluster index=banding":         "minhash",
+	"cluster values=low32":          "minhash",
+	"cluster index=hamming":         "simhash",
 }
 
 // TestSchemesPinned runs the stages whose records or files keep hash values
@@ -67,6 +71,9 @@ func TestSchemesPinned(t *testing.T) {
 	for _, hash := range []string{"tok64", "xxh64"} {
 		for _, unit := range []string{"char", "word", "stopword"} {
 			stage("s.tsv", "shingle", "--hash", hash, "--unit", unit, docs)
+		}
+		for _, norm := range []string{"none", "punct"} {
+			stage("s.tsv", "shingle", "--hash", hash, "--normalize", norm, docs)
 		}
 	}
 	shingles := stage("shingles.tsv", "shingle", "--counts", docs)

@@ -45,6 +45,12 @@ func OptionsFromHeader(h record.Header, custom *Stopwords) (Options, error) {
 	if o.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
 		return o, fmt.Errorf("the shingle header has seed=%s", v)
 	}
+	// Records made before normalize= existed were not normalized.
+	if v, ok := h.Get("normalize"); ok {
+		if o.Norm, err = ParseNormalization(v); err != nil {
+			return o, fmt.Errorf("the shingle header has normalize=%s", v)
+		}
+	}
 	if o.Unit == Stopword {
 		name, _ := h.Get("stopwords")
 		switch {

@@ -61,3 +61,39 @@ func TestKnownShingles(t *testing.T) {
 		}
 	}
 }
+
+// knownNormalized are known-answer vectors of the normalizations (the
+// header's normalize=): none is the values above; width and punct fold the
+// text first, so a change to what they fold is a new normalization name.
+var knownNormalized = []struct {
+	hash, unit string
+	k          int
+	seed       uint64
+	norm, text string
+	want       string
+}{
+	{"tok64", "char", 5, 0, "width,punct", "子曰：「学而时习之，不亦说乎？」 Ｄｅｂｉａｎ ｶﾞｲﾄﾞ", "5a821739a9489ee0 8286f143b50f6362 9c8b256614cdd343 ac2ee5ec16c6d939 708ea1013b4e620e ae29257747cd29cd 53859cf4ce240fd9 93e7a01f9033d963 7932f0691b73ae01 c36edb04d819d8bd 97b1d89877b9e0fb c0063b417892af49 0ca38286e3397788 c54ee01a979d8cd3 ffc09783e659e9d5 2ce13a45b009641e"},
+	{"tok64", "char", 3, 42, "punct", "Hello,  World! -- x", "149a4aa7e1185ec2 11515357997224b2 75c74bc23b2174ee 9ed5b61e839feba7 9c74f4d6038407d7 c4201e97cd76e0ac 8da48a084cf4ec43 ed47c8e3d8f72ee3 f9df5e78ac5b71fc 268a5d3aa15528ac 8271c6f28964f44c"},
+	{"tok64", "char", 3, 0, "width", "Ａ，ｂ  ｶﾞ", "a2f70cf1aa265217 1bd769594cdef96f 30c7ad76ff2b6c68"},
+	{"tok64", "char", 3, 0, "none", "Ａ，ｂ  ｶﾞ", "d0aee816dbb0306c 8c85686b8972e23d 5abdde8f32e76220 8b94164fec03009a"},
+	{"tok64", "word", 2, 0, "width", "Ｄｅｂｉａｎ １２ ｶﾞｲﾄﾞ", "7109af948bff861c 58b0caac1e69855e fe2cc9a572d773e5 2640dd63b7cefee4"},
+	{"xxh64", "char", 5, 0, "width,punct", "子曰：「学而时习之，不亦说乎？」 Ｄｅｂｉａｎ ｶﾞｲﾄﾞ", "42ef788af78d879c aa887700d99d7640 ab423083d3e909ba 6f59db671e478440 08c87d59b0d64e7a 1e20ea7ddb8fc678 b27241ec67f509c0 eea5183827612ad2 1d0b29897d9f2265 be6ea73fda7f7b70 ab2dc45a5719b907 59dfa1bd2d88304b 41a530e03fc923bc 223e8c3de54b4fd6 aa22e1e967f75d1f a62ae5476edb029e"},
+	{"xxh64", "char", 3, 42, "punct", "Hello,  World! -- x", "9c13260d2891689d 81dd67f6d8b65e83 e5758b7fa96199e2 6610fff0a4912e3e 71d335dd781b37a4 f49484cea1d2af50 57c2d687c0d97646 49c759413dca43cc 51bd115e435b1568 c757854e99d9e527 4d38bac8328041d2"},
+	{"xxh64", "word", 2, 0, "width", "Ｄｅｂｉａｎ １２ ｶﾞｲﾄﾞ", "5f8e94410e2481ef 5fb4ee8cea983b4f 931c54623fff4185 0e9146e7f99c79be"},
+	{"tok64", "stopword", 3, 0, "width", "ｔｈｅ quick brown fox", "32beb4c0e46842ec"},
+}
+
+func TestKnownNormalized(t *testing.T) {
+	for _, v := range knownNormalized {
+		scheme, _ := ParseScheme(v.hash)
+		unit, _ := ParseUnit(v.unit)
+		norm, err := ParseNormalization(v.norm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashes := New(Options{Unit: unit, K: v.k, Scheme: scheme, Seed: v.seed, Norm: norm}).Append(nil, []byte(v.text))
+		if g := strings.Trim(fmt.Sprintf("%016x", hashes), "[]"); g != v.want {
+			t.Errorf("hash=%s unit=%s k=%d seed=%d normalize=%s %q:\n got %s\nwant %s\na changed value needs a new normalization name", v.hash, v.unit, v.k, v.seed, v.norm, v.text, g, v.want)
+		}
+	}
+}

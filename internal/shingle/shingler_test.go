@@ -339,8 +339,8 @@ func TestParseUnitScheme(t *testing.T) {
 	if _, err := ParseScheme("md5"); err == nil || err.Error() != `unknown hash "md5": want tok64 or xxh64` {
 		t.Errorf("ParseScheme(md5): %v", err)
 	}
-	if got := fmt.Sprint(DefaultK(Char), DefaultK(Word), DefaultK(Stopword)); got != "9 5 3" {
-		t.Errorf("DefaultK = %s, want 9 5 3", got)
+	if got := fmt.Sprint(DefaultK(Char), DefaultK(Word), DefaultK(Stopword)); got != "5 5 3" {
+		t.Errorf("DefaultK = %s, want 5 5 3", got)
 	}
 }
 

@@ -51,6 +51,9 @@ func (o *StageOptions) Check() error {
 	if o.Shingle.K < 1 {
 		return status.Usagef("-k %d: want at least 1", o.Shingle.K)
 	}
+	if o.Shingle.Norm.Punct && o.Shingle.Unit != Char {
+		return status.Usagef("--normalize punct is for --unit char: %s shingles ignore punctuation and spacing already", o.Shingle.Unit)
+	}
 	if o.Number {
 		if o.NumberFrom < 0 {
 			return status.Usagef("--number-from %d: want a number from 0", o.NumberFrom)
@@ -80,6 +83,7 @@ func (o *StageOptions) Header() record.Header {
 		"k", strconv.Itoa(o.Shingle.K),
 		"hash", o.Shingle.Scheme.String(),
 		"seed", strconv.FormatUint(o.Shingle.Seed, 10),
+		"normalize", o.Shingle.Norm.String(),
 		"counts", yesNo(o.Counts))
 	if o.Shingle.Unit == Stopword {
 		sw := o.Shingle.Stopwords

@@ -329,21 +329,36 @@ scan:
 }
 
 // charNormalizer yields the code points of a text lower-cased, with every
-// run of white space as one space.
+// run of white space as one space; with punct, every run of runes that are
+// not letters, digits or marks as one space between two words and nothing
+// next to a single-rune token (Han, kana, Hangul), at the start or the end.
 type charNormalizer struct {
 	text    []byte
 	pos     int
 	inSpace bool
+	punct   bool
+	// punct: a separator run was seen since the last rune returned, and
+	// that rune (0 at the start) is a single-rune token.
+	gap      bool
+	prevCJK  bool
+	started  bool
+	queued   rune
+	hasQueue bool
 }
 
 func (n *charNormalizer) reset(text []byte) {
 	n.text = text
 	n.pos = 0
 	n.inSpace = false
+	n.gap, n.prevCJK, n.started, n.hasQueue = false, false, false, false
 }
 
 // next returns the next normalised code point; ok is false at the end.
 func (n *charNormalizer) next() (r rune, ok bool) {
+	if n.hasQueue {
+		n.hasQueue = false
+		return n.queued, true
+	}
 	for n.pos < len(n.text) {
 		c := n.text[n.pos]
 		var size int
@@ -356,6 +371,20 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 			r, size = decodeLower(n.text[n.pos:])
 		}
 		n.pos += size
+		if n.punct {
+			if !isCharWordRune(r) {
+				n.gap = true
+				continue
+			}
+			cjk := isSingleRuneToken(r)
+			space := n.gap && n.started && !cjk && !n.prevCJK
+			n.gap, n.started, n.prevCJK = false, true, cjk
+			if space {
+				n.queued, n.hasQueue = r, true
+				return ' ', true
+			}
+			return r, true
+		}
 		if isSpace(r) {
 			if n.inSpace {
 				continue

@@ -78,6 +78,7 @@ func run() int {
 	flag.StringVar(&opt.IDField, "id-field", opt.IDField, "JSON Lines: the id field")
 	flag.StringVar(&opt.TextField, "text-field", opt.TextField, "JSON Lines: the text field")
 	flag.StringVar(&opt.Unit, "unit", opt.Unit, "shingle unit: char, word or stopword")
+	flag.StringVar(&opt.Normalize, "normalize", "", "shingle normalization: none, width, punct or width,punct (default: the unit's, as shingle's)")
 	flag.IntVar(&opt.K, "k", 0, "shingle length (default 9 chars, 5 words, 3 from a stop word)")
 	flag.StringVar(&opt.Hash, "hash", opt.Hash, "shingle hash: tok64 or xxh64")
 	flag.Uint64Var(&opt.Seed, "seed", 0, "shingle hash seed (shingle --seed)")
