@@ -6,7 +6,9 @@
 #
 #   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
 #   -r REPORT     also write, for each dropped document, the kept one, the
-#                 one it was dropped for and their similarity (keep(1))
+#                 one it was dropped for and their similarity (keep(1)); the
+#                 ids are arrival numbers, a document's place in the corpus
+#                 counted from 0 (paths with --files)
 #   -T TMPDIR     where the intermediate files go (default $TMPDIR or /tmp)
 #
 # The other flags go to shingle (--unit, -k, --hash, --seed, --stopwords,

@@ -82,7 +82,16 @@ for batch in "$@"; do
 	# them; a pair with a smaller number is with an older batch's document.
 	# shellcheck disable=SC2086
 	keep --pairs "$tmp/verified.tsv" $number $docflags \
-		--report "$state/kept/$name.report" -o "$state/kept/$name" "$batch"
+		--report "$tmp/report.tsv" -o "$state/kept/$name" "$batch"
+	# A chain that leaves the batch ends, for keep, at the older document it
+	# left for; the older batches' reports say where that one's chain ends.
+	find "$state/kept" -name '*.report' | sort > "$tmp/reports"
+	# shellcheck disable=SC2046 # the report names are words
+	awk -F "$tab" -v OFS="$tab" -v batch="$tmp/report.tsv" '
+		FILENAME != batch { kept[$1] = $2; next }
+		$2 in kept { $2 = kept[$2] }
+		{ print }' $(cat "$tmp/reports") "$tmp/report.tsv" > "$tmp/report-resolved.tsv"
+	mv "$tmp/report-resolved.tsv" "$state/kept/$name.report"
 
 	# Fold the batch in: its pairs, a new run of the index, the shingles
 	# merged, the next arrival number (one past the batch's last id).
