@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench scale larger-than-memory fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench scale copies-bench larger-than-memory fuzz demo install clean beam beam-test
 
 all: build
 
@@ -59,6 +59,11 @@ bench:
 # its cost against the number of documents (examples/scale.sh; SIZES, DIR).
 scale: build
 	./examples/scale.sh
+
+# What copies cost: examples/dedup.sh on 1M synthetic documents with and
+# without 100,000 copies and 20,000 one-word variants (N, COPIES, VARIANTS).
+copies-bench: build
+	./examples/copies-bench.sh
 
 # The pipeline on a corpus several times a hard memory limit per process,
 # against the in-memory pipeline (examples/larger-than-memory-bench.sh; DOCS, LIMIT).
