@@ -85,12 +85,11 @@ for batch in "$@"; do
 		--report "$tmp/report.tsv" -o "$state/kept/$name" "$batch"
 	# A chain that leaves the batch ends, for keep, at the older document it
 	# left for; the older batches' reports say where that one's chain ends.
-	find "$state/kept" -name '*.report' | sort > "$tmp/reports"
-	# shellcheck disable=SC2046 # the report names are words
+	find "$state/kept" -name '*.report' -exec cat {} + > "$tmp/old-reports.tsv"
 	awk -F "$tab" -v OFS="$tab" -v batch="$tmp/report.tsv" '
 		FILENAME != batch { kept[$1] = $2; next }
 		$2 in kept { $2 = kept[$2] }
-		{ print }' $(cat "$tmp/reports") "$tmp/report.tsv" > "$tmp/report-resolved.tsv"
+		{ print }' "$tmp/old-reports.tsv" "$tmp/report.tsv" > "$tmp/report-resolved.tsv"
 	mv "$tmp/report-resolved.tsv" "$state/kept/$name.report"
 
 	# Fold the batch in: its pairs, a new run of the index, the shingles

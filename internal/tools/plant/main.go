@@ -53,10 +53,12 @@ func main() {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<28)
 	rng := rand.New(rand.NewPCG(*seed, 0x9e3779b97f4a7c15))
+	skipped := 0
 	for in.Scan() {
 		line := in.Bytes()
 		tab := bytes.IndexByte(line, '\t')
 		if tab < 0 {
+			skipped++
 			continue
 		}
 		id := string(line[:tab])
@@ -72,6 +74,9 @@ func main() {
 	}
 	if err := in.Err(); err != nil {
 		fatal(err)
+	}
+	if skipped > 0 {
+		fmt.Fprintf(os.Stderr, "plant: skipped %d line(s) without a TAB (want id TAB text)\n", skipped)
 	}
 }
 
