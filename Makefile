@@ -70,13 +70,20 @@ copies-bench: build
 larger-than-memory: build
 	./examples/larger-than-memory-bench.sh
 
+# Every fuzz target of every package of the module (./...: internal/, cmd/,
+# e2e/; beam/ is its own module and has none), each for FUZZTIME: 30
+# targets, so about 15 minutes at the default 30s, plus a build for each.
+# A package whose tests do not build stops the run, as does a finding (its
+# input is written under the package's testdata/fuzz). Fuzzing files go
+# under /dev/shm when there is one (testutil.FuzzDir).
 fuzz:
-	@for pkg in $$($(GO) list ./internal/...); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$f"; \
+	@n=0; for pkg in $$($(GO) list ./...); do \
+	  list=$$($(GO) test -list '^Fuzz' $$pkg) || { echo "$$list"; exit 1; }; \
+	  for f in $$(echo "$$list" | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; n=$$((n+1)); \
 	    $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
 	  done; \
-	done
+	done; echo "fuzz: $$n targets, $(FUZZTIME) each, no finding"
 
 demo: build
 	./examples/demo.sh

@@ -43,6 +43,11 @@
 // The empty set (a document without shingles) has size 0 and, for minhash
 // and oph, n values of ffffffffffffffff; band gives it no keys.
 //
+// The shingle header must come before the records in every file: a shingle
+// header after records without one, or a file of records without it after a
+// file with it, is bad input (status 2), as is an empty id or one with an
+// escape other than \t, \n, \r, \\.
+//
 // Memory: one record at a time per worker; it streams. Measured peak resident memory (make bench, make scale; two cores):
 // 45-70 MiB with -j1 or -j2 on the shingles of the Go source tree (12,183
 // documents); 21 MiB on 1 million synthetic documents (5.1 GB of

@@ -90,10 +90,16 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			n, nPos = h.Header.Int("n", -1), h.Pos
 		}
 	}
+	// Every signature has n values: the header's n=, or without a header
+	// the first signature's length.
+	length := Length{N: n, Pos: nPos, FromHeader: n >= 0}
 	if n < 0 && first != nil {
 		var s record.Sketch
 		if err := record.ParseSketch(&s, first); err == nil {
 			n = len(s.Values)
+			length = Length{N: n, Pos: src.FirstPos()}
+		} else {
+			fmt.Fprintf(stderr, "band: the first signature (%s) is bad and there is no sketch header: the signatures' lengths are not checked against each other\n", src.FirstPos())
 		}
 	}
 	banding := lsh.Banding{B: opt.B, R: opt.R}
@@ -126,6 +132,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	header := Header(banding, threshold)
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, header)
+	out.RecordsOf = "sketch"
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		if h.Stage != "sketch" {
 			return nil
@@ -137,7 +144,27 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	var empty atomic.Int64
 	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }
-	return out.RunPool(ctx, src, Workers(banding, opt.SkipBad, &empty))
+	return out.RunPool(ctx, src, LengthWorkers(banding, length, opt.SkipBad, &empty))
+}
+
+// Length is the number of values every signature has: N as the sketch
+// header at Pos says (FromHeader), or as the first signature, at Pos, has
+// when the input has no header. N < 0 checks nothing.
+type Length struct {
+	N          int
+	Pos        record.Pos
+	FromHeader bool
+}
+
+// Check refuses a signature of another length than l.N.
+func (l Length) Check(values int) error {
+	switch {
+	case l.N < 0 || values == l.N:
+		return nil
+	case l.FromHeader:
+		return record.Bad("signature has %d values, the sketch header (%s) says n=%d", values, l.Pos, l.N)
+	}
+	return record.Bad("signature has %d values, the first signature (%s) has %d: without a sketch header the first fixes the length", values, l.Pos, l.N)
 }
 
 // reportEmpty says how many documents got no keys.
@@ -165,11 +192,18 @@ const ThresholdKey = "threshold"
 // signatures into band records and count in empty the documents without
 // shingles, which get no keys. The Beam pipeline runs them too.
 func Workers(banding lsh.Banding, skipBad bool, empty *atomic.Int64) stream.WorkerFactory {
-	return func() stream.Worker { return &worker{banding: banding, skipBad: skipBad, empty: empty} }
+	return LengthWorkers(banding, Length{N: -1}, skipBad, empty)
+}
+
+// LengthWorkers returns the workers of Workers that also refuse a
+// signature of another length than length says.
+func LengthWorkers(banding lsh.Banding, length Length, skipBad bool, empty *atomic.Int64) stream.WorkerFactory {
+	return func() stream.Worker { return &worker{banding: banding, length: length, skipBad: skipBad, empty: empty} }
 }
 
 type worker struct {
 	banding lsh.Banding
+	length  Length
 	skipBad bool
 	empty   *atomic.Int64
 	sk      record.Sketch
@@ -184,6 +218,9 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		if len(w.sk.Values) < w.banding.Rows() {
 			return record.Bad("signature has %d values, %d bands of %d rows need %d", len(w.sk.Values), w.banding.B, w.banding.R, w.banding.Rows())
+		}
+		if err := w.length.Check(len(w.sk.Values)); err != nil {
+			return err
 		}
 		if w.sk.Size == 0 {
 			w.empty.Add(1)

@@ -129,6 +129,7 @@ func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stder
 		fmt.Fprintf(stderr, "band: %s", scheme.Describe())
 	}
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, HammingHeader(scheme))
+	out.RecordsOf = "sketch"
 	out.CheckHeader = func(h record.Header, pos record.Pos) error { return checkSimHashSketch(h, pos, f) }
 	var empty atomic.Int64
 	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }

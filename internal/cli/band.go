@@ -36,6 +36,14 @@ no threshold.
 
 Documents without shingles (size 0) get no key; their count is reported.
 
+Every signature has the n values the sketch header says (n=), or without a
+header as many as the first signature: one of another length is bad input
+(file:line, status 2), naming the header or the first signature. The sketch
+header must come before the records in every file: a sketch header after
+records without one, or a file of records without it after a file with it,
+is bad input (headerless records and headered ones are not mixed). An empty
+id, or one with an escape other than \t, \n, \r, \\, is bad input too.
+
 With --hamming k it reads SimHash fingerprints (sketch --method simhash) and
 writes the keys of a Hamming table scheme (Manku, Jain and Das Sarma 2007):
 

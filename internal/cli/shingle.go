@@ -31,6 +31,13 @@ TSV line without a TAB that starts with '{' is reported with the hint "the
 input looks like JSON Lines: give --format jsonl", and a line read as JSON
 that is not JSON but has a TAB with one for TSV.
 
+An id is bytes, written as records carry it: a TSV id is taken as written,
+and one with an escape other than \t, \n, \r and \\ (a\qb, or a lone
+backslash at its end) is bad input (file:line, status 2), never the id a\\qb;
+a JSON string id is escaped. An empty id (a TSV line that starts with a TAB,
+"id":"") is bad input too, reported with the file and line of the document.
+(In the text, a backslash before anything else stands for itself.)
+
 A JSON Lines document without the id field: when --id-field is given, the
 line is bad input (file:line, status 2; skipped and counted with --skip-bad);
 with the default field "id", its id is its line number, and the count of

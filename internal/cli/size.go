@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -30,6 +31,9 @@ func parseSize(s string) (int64, error) {
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || v <= 0 {
 		return 0, fmt.Errorf("bad size %q: want a positive number with an optional K, M, G or T", s)
+	}
+	if v > math.MaxInt64/mult {
+		return 0, fmt.Errorf("bad size %q: more than 2^63-1 bytes", s)
 	}
 	return v * mult, nil
 }

@@ -55,7 +55,14 @@ simhash) it writes the pairs whose fingerprints differ in at most k bits:
    idA TAB idB TAB distance                     (bits, an integer)
 
 The shingle or sketch file must come from the same pipeline as the pairs:
-their headers are checked against each other.
+their headers are checked against each other. Its header must come before
+its records (a header after records without one is bad input, status 2).
+MinHash and OPH signatures must all have the header's n= values, or without
+a header as many as the first signature read; one of another length would
+score 0 with every partner, and is bad input (file:line) instead; verify
+--sorted refuses a pair whose two signatures differ in length. An empty id,
+or one with an escape other than \t, \n, \r, \\, is bad input in the
+pairs and in the file.
 
 Memory: verify first reads the pairs (up to --memory of them) to learn
 which documents appear in some pair, then loads those documents from the

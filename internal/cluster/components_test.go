@@ -358,8 +358,11 @@ func TestComponentsBadInput(t *testing.T) {
 }
 
 func TestCanonicalIDs(t *testing.T) {
-	// a\qb and a\\qb name the same document.
-	got, _, err := run(t, defaults(Components), "a\\qb\tc\na\\\\qb\td\n")
+	// a\qb is refused: \q is not an escape, and a\qb is not the id a\\qb.
+	if _, _, err := run(t, defaults(Components), "a\\\\qb\tc\na\\qb\td\n"); err == nil || !strings.Contains(err.Error(), "in.tsv:2: id a\\qb: \\q is not an escape") {
+		t.Fatalf("err = %v, want a\\qb refused at in.tsv:2", err)
+	}
+	got, _, err := run(t, defaults(Components), "a\\\\qb\tc\na\\\\qb\td\n")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,17 @@ package index
 import (
 	"os"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // FuzzOpen opens arbitrary bytes as an index, reads all of it and asks a
 // query: a damaged file must give an error, never a panic.
+//
+// Open maps a file, so the bytes go to a file: under /dev/shm when there is
+// one (testutil.FuzzDir), since on a disk the fuzzing stalls on its I/O.
 func FuzzOpen(f *testing.F) {
-	dir := f.TempDir()
+	dir := testutil.FuzzDir(f)
 	_, b := smallIndexFor(f, dir)
 	f.Add(b)
 	f.Add(b[:len(b)/2])

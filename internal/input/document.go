@@ -94,10 +94,13 @@ func AppendNumber(dst []byte, from, ordinal int64) ([]byte, error) {
 // lines); ordinal is the line's number counted across all inputs. Both are
 // valid until the next call. Errors are *record.LineError.
 //
-//	tsv    id TAB text, both escaped; the id is written canonically
-//	       (record.CanonicalID) and the text unescaped
-//	jsonl  the id field: a string (escaped), a number (as written), or, when
-//	       missing or null, the ordinal; the text field must be a string
+//	tsv    id TAB text, both escaped; the id is taken as written, and
+//	       refused when empty or with an escape other than \t, \n, \r, \\
+//	       (record.CheckID); the text is unescaped (there, a backslash
+//	       before anything else stands for itself)
+//	jsonl  the id field: a string (escaped; the empty string is refused),
+//	       a number (as written), or, when missing or null, the ordinal;
+//	       the text field must be a string
 //	lines  the ordinal, and the line
 //
 // With arrival numbers (Reading.Number) the id is always the number of the
@@ -126,7 +129,13 @@ func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text [
 	if _, _, more := record.Cut(rawText); more {
 		return nil, nil, record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(rawText), "\t"))
 	}
-	p.id = record.CanonicalID(p.id[:0], rawID)
+	if !p.r.Number {
+		// Arrival numbers replace the id: what the line holds is not read.
+		if err := record.CheckID(rawID); err != nil {
+			return nil, nil, err
+		}
+	}
+	p.id = append(p.id[:0], rawID...)
 	p.text = record.Unescape(p.text[:0], rawText)
 	return p.id, p.text, nil
 }
@@ -158,6 +167,9 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 		}
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
 	case jid.IsString:
+		if len(jid.Bytes) == 0 && !p.r.Number {
+			return nil, nil, record.Bad("empty id")
+		}
 		p.id = record.Escape(p.id[:0], jid.Bytes)
 	case jid.Bytes[0] == '-' || jid.Bytes[0] >= '0' && jid.Bytes[0] <= '9':
 		p.id = append(p.id[:0], jid.Bytes...)

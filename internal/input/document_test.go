@@ -13,7 +13,11 @@ func TestDocParser(t *testing.T) {
 		id, text     string
 		err          string
 	}{
-		{FormatTSV, `a\qb` + "\t" + `x\ty`, 1, `a\\qb`, "x\ty", ""},
+		{FormatTSV, `a\\qb` + "\t" + `x\ty\q`, 1, `a\\qb`, "x\ty\\q", ""},
+		{FormatTSV, `a\qb` + "\t" + `x\ty`, 1, "", "", `id a\qb: \q is not an escape`},
+		{FormatTSV, `a\` + "\tx", 1, "", "", `id a\: a lone backslash ends it`},
+		{FormatTSV, "\tx", 1, "", "", "empty id"},
+		{FormatJSONL, `{"id":"","text":"t"}`, 3, "", "", "empty id"},
 		{FormatTSV, "id\ttext\tmore", 1, "", "", "want 2 fields"},
 		{FormatTSV, "no tab", 1, "", "", "found no TAB"},
 		{FormatLines, "any\ttext", 7, "7", "any\ttext", ""},

@@ -46,6 +46,9 @@
 // Document ids are opaque bytes. They travel in their escaped form, and every
 // comparison between ids ("idA < idB", "the smallest id") is a bytewise
 // comparison of that escaped form, which is the order LC_ALL=C sort gives.
+// An id is not empty and holds no escape but \t, \n, \r and \\: every parse
+// function of a record with ids refuses the others (CheckID), so that a\qb
+// is never taken for a\\qb.
 //
 // A line that begins with "#neardup" is a header (other lines that begin with
 // '#' are records: an id may start with it):

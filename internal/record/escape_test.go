@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
@@ -84,16 +85,50 @@ func TestCanonicalID(t *testing.T) {
 			t.Errorf("CanonicalID(%q) = %q, want %q", tt.field, got, tt.want)
 		}
 	}
-	// Two spellings of one id have one canonical form.
-	a := record.CanonicalID(nil, []byte(`x\qy`))
-	b := record.CanonicalID(nil, []byte(`x\\qy`))
-	if !bytes.Equal(a, b) {
-		t.Errorf("CanonicalID gives %q and %q for the same id", a, b)
-	}
 	// Longer than the function's scratch array.
 	long := bytes.Repeat([]byte(`ab\q`), 200)
 	want := bytes.Repeat([]byte(`ab\\q`), 200)
 	if got := record.CanonicalID([]byte("pre"), long); !bytes.Equal(got, append([]byte("pre"), want...)) {
 		t.Errorf("CanonicalID of a long id = %q…", got[:min(len(got), 40)])
+	}
+}
+
+// TestCheckID: an id is not empty and holds only the four escapes; an
+// unknown escape (x\qy) is refused, not taken for the id x\\qy, and every
+// record parser refuses it.
+func TestCheckID(t *testing.T) {
+	for _, tt := range []struct{ id, err string }{
+		{"a", ""},
+		{`a\tb\n\r\\`, ""},
+		{`\\`, ""},
+		{`#x y`, ""},
+		{"", "empty id"},
+		{`x\qy`, `id x\qy: \q is not an escape`},
+		{`x\\\qy`, `\q is not an escape`},
+		{`x\`, `id x\: a lone backslash ends it`},
+		{`x\\\`, `a lone backslash ends it`},
+		{"x\\\xc3\xa9", `\é is not an escape`},
+	} {
+		err := record.CheckID([]byte(tt.id))
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("CheckID(%q) = %v, want %q", tt.id, err, tt.err)
+		}
+		if tt.err == "" {
+			continue
+		}
+		if _, ok := err.(*record.LineError); !ok {
+			t.Errorf("CheckID(%q) = %T, want a *record.LineError", tt.id, err)
+		}
+		line := []byte(tt.id + "\tb")
+		if _, _, err := record.ParsePair(line); err == nil {
+			t.Errorf("ParsePair(%q) accepted the id", line)
+		}
+		var sk record.Sketch
+		if err := record.ParseSketch(&sk, []byte(tt.id+"\t1\t0000000000000001")); err == nil {
+			t.Errorf("ParseSketch accepted the id %q", tt.id)
+		}
+		if _, _, err := record.SplitShingles([]byte(tt.id + "\t0000000000000001")); err == nil {
+			t.Errorf("SplitShingles accepted the id %q", tt.id)
+		}
 	}
 }

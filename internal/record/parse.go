@@ -130,6 +130,9 @@ func ParseSketch(s *Sketch, line []byte) error {
 	if _, _, more := Cut(vals); more {
 		return Bad("want id TAB size TAB values, found more than 3 fields")
 	}
+	if err := CheckID(id); err != nil {
+		return err
+	}
 	n, ok := ParseUint(size)
 	if !ok {
 		return Bad("size %q is not a number", clip(size))

@@ -29,6 +29,9 @@ func SplitShingles(line []byte) (id, field []byte, err error) {
 	if i < 0 {
 		return nil, nil, Bad("want id TAB shingle hashes, found no TAB")
 	}
+	if err := CheckID(line[:i]); err != nil {
+		return nil, nil, err
+	}
 	return line[:i], line[i+1:], nil
 }
 
@@ -81,8 +84,11 @@ func ParseBand(line []byte) (key, id []byte, err error) {
 		}
 		return nil, nil, Bad("want key TAB id, found %d field(s)", n)
 	}
-	if len(f[0]) == 0 || len(f[1]) == 0 {
-		return nil, nil, Bad("empty key or id")
+	if len(f[0]) == 0 {
+		return nil, nil, Bad("empty key")
+	}
+	if err := CheckID(f[1]); err != nil {
+		return nil, nil, err
 	}
 	return f[0], f[1], nil
 }
@@ -97,10 +103,21 @@ func ParseAnyBand(line []byte) (key, id []byte, err error) {
 	if i := bytes.IndexByte(id, '\t'); i >= 0 {
 		id = id[:i]
 	}
-	if len(key) == 0 || len(id) == 0 {
-		return nil, nil, Bad("empty key or id")
+	if len(key) == 0 {
+		return nil, nil, Bad("empty key")
+	}
+	if err := CheckID(id); err != nil {
+		return nil, nil, err
 	}
 	return key, id, nil
+}
+
+// checkIDs checks the two ids of a pair (CheckID).
+func checkIDs(a, b []byte) error {
+	if err := CheckID(a); err != nil {
+		return err
+	}
+	return CheckID(b)
 }
 
 // AppendBand appends the band record "key TAB id".
@@ -135,6 +152,9 @@ func ParsePair(line []byte) (a, b []byte, err error) {
 		}
 		b = b[:i]
 	}
+	if err := checkIDs(a, b); err != nil {
+		return nil, nil, err
+	}
 	return a, b, nil
 }
 
@@ -157,6 +177,9 @@ func ParsePairScore(line []byte) (a, b, score []byte, err error) {
 	b, rest, ok = Cut(rest)
 	if ok {
 		score, _, _ = Cut(rest)
+	}
+	if err := checkIDs(a, b); err != nil {
+		return nil, nil, nil, err
 	}
 	return a, b, score, nil
 }
@@ -194,6 +217,9 @@ func ParseScored(s *Scored, line []byte) error {
 	f, n := SplitN(buf[:0], line, 5)
 	if n != 3 && n != 5 {
 		return Bad("want idA TAB idB TAB similarity [TAB containment TAB containment], found %d field(s)", n)
+	}
+	if err := checkIDs(f[0], f[1]); err != nil {
+		return err
 	}
 	*s = Scored{A: f[0], B: f[1], Containment: n == 5}
 	var err error
@@ -238,6 +264,9 @@ func ParseDistance(line []byte) (a, b []byte, d int, err error) {
 	f, n := SplitN(buf[:0], line, 3)
 	if n != 3 {
 		return nil, nil, 0, Bad("want id TAB id TAB distance, found %d field(s)", n)
+	}
+	if err := checkIDs(f[0], f[1]); err != nil {
+		return nil, nil, 0, err
 	}
 	v, ok := ParseUint(f[2])
 	if !ok {
@@ -293,6 +322,9 @@ func ParseMember(line []byte) (cluster, id []byte, err error) {
 	if len(f[0]) == 0 || len(f[1]) == 0 {
 		return nil, nil, Bad("empty cluster or id")
 	}
+	if err := checkIDs(f[0], f[1]); err != nil {
+		return nil, nil, err
+	}
 	return f[0], f[1], nil
 }
 
@@ -323,6 +355,9 @@ func ParseClusterReport(r *ClusterReport, line []byte) error {
 	}
 	if len(f[0]) == 0 {
 		return Bad("empty cluster")
+	}
+	if err := CheckID(f[0]); err != nil {
+		return err
 	}
 	r.Cluster = f[0]
 	var ok bool
@@ -387,6 +422,9 @@ func ParseDropped(r *Dropped, line []byte) error {
 		if len(f[i]) == 0 {
 			return Bad("empty %s id", what)
 		}
+		if err := CheckID(f[i]); err != nil {
+			return err
+		}
 	}
 	r.Dropped, r.Kept, r.Via = f[0], f[1], f[2]
 	var err error
@@ -415,6 +453,9 @@ func ParseAttached(line []byte) (b, a []byte, size uint64, values []byte, err er
 	f, n := SplitN(buf[:0], line, 4)
 	if n != 4 {
 		return nil, nil, 0, nil, Bad("want idB TAB idA TAB size TAB values (an attached pair), found %d fields", n)
+	}
+	if err := checkIDs(f[0], f[1]); err != nil {
+		return nil, nil, 0, nil, err
 	}
 	if bytes.Equal(f[0], f[1]) {
 		return nil, nil, 0, nil, Bad("a pair of %s with itself", f[1])

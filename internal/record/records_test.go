@@ -57,8 +57,9 @@ func TestParseBand(t *testing.T) {
 		{"k\tid", "k", "id", ""},
 		{"k\tid\t", "k", "id", ""},
 		{"k", "", "", "want key TAB id, found 1 field(s)"},
-		{"\tid", "", "", "empty key or id"},
-		{"k\t", "", "", "empty key or id"},
+		{"\tid", "", "", "empty key"},
+		{"k\t", "", "", "empty id"},
+		{"k\ta\\qb", "", "", `id a\qb: \q is not an escape`},
 		{"k\ta\tb", "", "", "found 3 fields"},
 	} {
 		k, id, err := record.ParseBand([]byte(c.line))
@@ -74,8 +75,8 @@ func TestParseAnyBand(t *testing.T) {
 		{"k\tid\t0123456789abcdef", "k", "id", ""},
 		{"k\tid\t", "k", "id", ""},
 		{"k", "", "", "want key TAB id, found no TAB"},
-		{"\tid", "", "", "empty key or id"},
-		{"k\t\tfp", "", "", "empty key or id"},
+		{"\tid", "", "", "empty key"},
+		{"k\t\tfp", "", "", "empty id"},
 	} {
 		k, id, err := record.ParseAnyBand([]byte(c.line))
 		if checkErr(t, "ParseAnyBand", c.line, err, c.err) && (string(k) != c.key || string(id) != c.id) {

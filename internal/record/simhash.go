@@ -50,6 +50,9 @@ func ParseSimSketch(s *SimSketch, line []byte) error {
 	if n != 3 {
 		return Bad("want id TAB size TAB fingerprint, found %d field(s)", n)
 	}
+	if err := CheckID(fields[0]); err != nil {
+		return err
+	}
 	size, ok := ParseUint(fields[1])
 	if !ok {
 		return Bad("size %q is not a number", clip(fields[1]))
@@ -80,8 +83,11 @@ func ParseHammingBand(line []byte) (key, id, fp []byte, err error) {
 	if n != 3 {
 		return nil, nil, nil, Bad("want key TAB id TAB fingerprint, found %d field(s)", n)
 	}
-	if len(fields[0]) == 0 || len(fields[1]) == 0 {
-		return nil, nil, nil, Bad("empty key or id")
+	if len(fields[0]) == 0 {
+		return nil, nil, nil, Bad("empty key")
+	}
+	if err := CheckID(fields[1]); err != nil {
+		return nil, nil, nil, err
 	}
 	return fields[0], fields[1], fields[2], nil
 }

@@ -103,6 +103,7 @@ func runSimHash(ctx context.Context, opt Options, inputs []string, stdout, stder
 	defer src.Close()
 	var noCounts sync.Once
 	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.simHashHeader(df))
+	out.RecordsOf = "shingle"
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		if h.Stage != "shingle" {
 			return nil

@@ -10,6 +10,7 @@
 package sketch
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strconv"
@@ -140,6 +141,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.Header())
+	out.RecordsOf = "shingle"
 	return out.RunPool(ctx, src, Workers(&opt))
 }
 
@@ -165,7 +167,10 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
 		id, field, err := record.SplitShingles(line)
 		if err != nil {
-			return record.Bad("want id TAB shingle hashes, found no TAB in %q", clipLine(line))
+			if bytes.IndexByte(line, '\t') < 0 {
+				return record.Bad("want id TAB shingle hashes, found no TAB in %q", clipLine(line))
+			}
+			return err
 		}
 		w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field)
 		if err != nil {

@@ -62,6 +62,10 @@ type Result struct {
 	// Value carries what a worker makes of a chunk when it is not output
 	// bytes (parsed records for a stage that loads a file).
 	Value any
+	// Start is the place of the chunk's first line, and FirstRecord that
+	// of its first record line (Line 0 when it has none), set by Lines:
+	// where the header lines stand among the records (HeaderOrder).
+	Start, FirstRecord record.Pos
 
 	buf *[]byte
 }
@@ -79,6 +83,7 @@ const maxSkippedKept = 10
 func (c *Chunk) Lines(r *Result, skipBad bool, fn func(line []byte, ordinal int64) error) {
 	data := c.Data
 	lineNo := c.FirstLine
+	r.Start = record.Pos{File: c.File, Line: c.FirstLine}
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		var line []byte
@@ -99,6 +104,9 @@ func (c *Chunk) Lines(r *Result, skipBad bool, fn func(line []byte, ordinal int6
 			r.Headers = append(r.Headers, HeaderAt{h, record.Pos{File: c.File, Line: lineNo}})
 			lineNo++
 			continue
+		}
+		if r.FirstRecord.Line == 0 {
+			r.FirstRecord = record.Pos{File: c.File, Line: lineNo}
 		}
 		r.Records++
 		if err := fn(line, c.FirstOrdinal+(lineNo-c.FirstLine)); err != nil {

@@ -27,6 +27,11 @@ type Output struct {
 	// Note, if set before Watch, adds to each progress line what the stage
 	// is doing besides reading (pairs: the pairs tried so far).
 	Note func() string
+	// RecordsOf, if set, names the stage whose records the input holds:
+	// its header must come before them in every file (HeaderOrder).
+	RecordsOf string
+
+	order HeaderOrder
 
 	opt      Common
 	records  atomic.Int64
@@ -39,6 +44,12 @@ const maxSkippedReported = 10
 
 // Sink takes one result; it is the sink argument of Run.
 func (o *Output) Sink(r *Result) error {
+	if o.RecordsOf != "" {
+		o.order.Stage = o.RecordsOf
+		if err := o.order.Check(r); err != nil {
+			return err
+		}
+	}
 	for _, h := range r.Headers {
 		if o.CheckHeader != nil {
 			if err := o.CheckHeader(h.Header, h.Pos); err != nil {

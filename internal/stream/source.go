@@ -94,6 +94,7 @@ type Lines struct {
 	done     int64 // consumed bytes of closed files
 	total    int64
 	peeked   []*Chunk
+	firstPos record.Pos // where Peek found the first record
 
 	mu      sync.Mutex // guards cur, done, reading and closed
 	reading bool       // a call of next is under way
@@ -197,6 +198,7 @@ func (l *Lines) Peek() (headers []HeaderAt, first []byte, err error) {
 			line := record.TrimEOL(data[:j+1])
 			data = data[j+1:]
 			if !record.IsHeader(line) {
+				l.firstPos = record.Pos{File: c.File, Line: lineNo}
 				return headers, line, nil
 			}
 			h, err := record.ParseHeader(line)
@@ -208,6 +210,9 @@ func (l *Lines) Peek() (headers []HeaderAt, first []byte, err error) {
 		}
 	}
 }
+
+// FirstPos returns the place of the record line Peek returned.
+func (l *Lines) FirstPos() record.Pos { return l.firstPos }
 
 func (l *Lines) next() (*Chunk, error) {
 	l.mu.Lock()

@@ -63,3 +63,17 @@ func Slow(t testing.TB) {
 		t.Skip("slow: skipped under -short")
 	}
 }
+
+// FuzzDir returns a new directory for the files of a fuzz target, removed
+// when the test ends: under /dev/shm (a file system in memory) when there is
+// one, since fuzzing on a disk stalls on its I/O, else in t's temporary
+// directory.
+func FuzzDir(t testing.TB) string {
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "neardup-fuzz-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
+}

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/store"
 	"github.com/neardup/neardup/internal/stream"
@@ -39,6 +40,10 @@ func (w *loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		var size uint64
 		if w.needed != nil {
 			id = record.Key(line)
+			// Every id is checked, also those passed over.
+			if err := record.CheckID(id); err != nil {
+				return err
+			}
 			if _, ok := w.needed[string(id)]; !ok {
 				return nil
 			}
@@ -81,25 +86,53 @@ func load(ctx context.Context, name string, sketches bool, needed map[string]str
 	defer src.Close()
 	st := store.New()
 	var headers []stream.HeaderAt
+	order := stream.HeaderOrder{Stage: "shingle"}
+	// MinHash and OPH signatures all have the header's n= values, or
+	// without a header the first one's number.
+	length := band.Length{N: -1}
+	fixed := !sketches
+	if sketches {
+		order.Stage = "sketch"
+	}
 	sink := func(r *stream.Result) error {
+		if err := order.Check(r); err != nil {
+			return err
+		}
 		for _, h := range r.Headers {
 			headers = append(headers, h)
 			if err := w.Secondary(h.Header, h.Pos); err != nil {
 				return err
+			}
+			if sketches && h.Header.Stage == "sketch" && !fixed {
+				fixed = true
+				if m, _ := h.Header.Get("method"); m == "minhash" || m == "oph" {
+					length = band.Length{N: h.Header.Int("n", -1), Pos: h.Pos, FromHeader: true}
+				}
 			}
 		}
 		out.Skip(r.Skipped, r.NSkipped)
 		p := r.Value.(*parsed)
 		start := 0
 		for i, id := range p.ids {
-			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
-				e := record.Errorf(p.pos[i], "id %s appears more than once", id)
+			var e error
+			vals := p.vals[start:p.ends[i]]
+			start = p.ends[i]
+			if !fixed && p.sizes[i] > 0 {
+				fixed = true
+				length = band.Length{N: len(vals), Pos: p.pos[i]}
+			}
+			// An empty document's sketch is not read: it scores 0.
+			if err := length.Check(len(vals)); err != nil && p.sizes[i] > 0 {
+				e = record.Errorf(p.pos[i], "%v", err)
+			} else if !st.Add(id, p.sizes[i], vals) {
+				e = record.Errorf(p.pos[i], "id %s appears more than once", id)
+			}
+			if e != nil {
 				if !opt.SkipBad {
 					return e
 				}
-				out.Skip([]*record.Error{e}, 1)
+				out.Skip([]*record.Error{e.(*record.Error)}, 1)
 			}
-			start = p.ends[i]
 		}
 		return r.Err
 	}

@@ -159,6 +159,10 @@ func (w *sortedWorker) Process(c *stream.Chunk, r *stream.Result) {
 		if sideErr != nil {
 			return sideErr
 		}
+		if _, sig := w.m.(signatures); sig && adoc.size > 0 && bdoc.size > 0 && len(adoc.values) != len(bdoc.values) {
+			// They would score 0.
+			return record.Bad("the signature of %s has %d values, that of %s (%s) %d: signatures of one verify have one length", a, len(adoc.values), b, side.pos[k], len(bdoc.values))
+		}
 		var j, cab, cba float64
 		if cmp < 0 {
 			j, cab, cba = w.m.score(adoc, bdoc)

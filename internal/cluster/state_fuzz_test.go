@@ -1,0 +1,82 @@
+package cluster
+
+import (
+	"context"
+	"encoding/binary"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/neardup/neardup/internal/synthsketch"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+// FuzzLeaderState gives cluster --method leader --state any bytes as its
+// state file, MinHash (banding index) or SimHash (Hamming index): the run
+// continues from it or refuses it as damaged or made otherwise, and never
+// panics. The seeds are the states real runs leave; with sum set the bytes
+// get a valid checksum, so that what follows the header lines is read to
+// its end.
+func FuzzLeaderState(f *testing.F) {
+	dir := testutil.FuzzDir(f)
+	small := synthsketch.Options{Docs: 60, N: 16, CopyFraction: 0.4, MinSimilarity: 0.9, MaxSimilarity: 1, Seed: 3}
+	var sketches strings.Builder
+	if err := synthsketch.Write(&sketches, small); err != nil {
+		f.Fatal(err)
+	}
+	fingerprints, _ := fingerprintStream(rand.New(rand.NewPCG(5, 6)), 60, 64)
+	inputs := [2]string{filepath.Join(dir, "minhash.tsv"), filepath.Join(dir, "simhash.tsv")}
+	for i, text := range []string{sketches.String(), fingerprints} {
+		if err := os.WriteFile(inputs[i], []byte(text), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	options := func(simhash bool, state string) Options {
+		opt := defaults(Leader)
+		opt.Jobs = 1
+		opt.State = state
+		if simhash {
+			opt.Hamming = 3
+		}
+		return opt
+	}
+	// The seeds: the states of both kinds after one run.
+	for i, simhash := range []bool{false, true} {
+		state := filepath.Join(dir, "seed.state")
+		os.Remove(state)
+		if err := Run(context.Background(), options(simhash, state), []string{inputs[i]}, io.Discard, io.Discard); err != nil {
+			f.Fatal(err)
+		}
+		data, err := os.ReadFile(state)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, simhash, false)
+		f.Add(data[:len(data)-8], simhash, true)
+	}
+	f.Add([]byte(stateMagic+"\n\x00\x00"), false, true)
+	// One state file per fuzzing process, rewritten for each input.
+	state := filepath.Join(dir, "fuzz-"+strings.ReplaceAll(f.Name(), "/", "-")+"-"+strconv.Itoa(os.Getpid())+".state")
+	f.Fuzz(func(t *testing.T, data []byte, simhash, sum bool) {
+		if len(data) > 1<<20 {
+			return
+		}
+		if sum {
+			data = binary.LittleEndian.AppendUint64(data, xxhash.Sum64(data))
+		}
+		if err := os.WriteFile(state, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		input := inputs[0]
+		if simhash {
+			input = inputs[1]
+		}
+		Run(context.Background(), options(simhash, state), []string{input}, io.Discard, io.Discard)
+	})
+}
