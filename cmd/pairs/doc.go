@@ -107,6 +107,15 @@
 //	band --hamming 3 fingerprints.tsv | pairs > near.tsv
 //	pairs --against crawl.idx todays-keys.tsv > new-candidates.tsv
 //
+// # Limits
+//
+//	A line read (a document line, a record) is at most 1 GiB (1073741824
+//	bytes) before its newline, and so is a document read whole (--files),
+//	once decompressed; a longer one is bad input, reported with its place.
+//	No stage writes a longer record: shingle refuses (with --skip-bad,
+//	skips and counts) a document whose record would be longer, so every
+//	stage reads what the one before it wrote.
+//
 // # Exit status
 //
 //	0 success, also when the reader of the output goes away (| head);

@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
 )
 
@@ -66,6 +68,16 @@ type Env struct {
 	operands int
 }
 
+// limitsText is the one line limit of the pipeline (stream.MaxLine), in
+// every manual.
+const limitsText = `LIMITS
+   A line read (a document line, a record) is at most 1 GiB (1073741824
+   bytes) before its newline, and so is a document read whole (--files),
+   once decompressed; a longer one is bad input, reported with its place.
+   No stage writes a longer record: shingle refuses (with --skip-bad,
+   skips and counts) a document whose record would be longer, so every
+   stage reads what the one before it wrote.`
+
 const exitStatusText = `EXIT STATUS
    0 success, also when the reader of the output goes away (| head);
    1 a file could not be read or written; 2 bad input, reported as
@@ -77,7 +89,7 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		Name:            s.Name,
 		Usage:           s.Usage,
 		UsageText:       s.Name + " [options] " + s.Args,
-		Description:     strings.TrimSpace(s.Description) + "\n\n" + exitStatusText,
+		Description:     strings.TrimSpace(s.Description) + "\n\n" + limitsText + "\n\n" + exitStatusText,
 		Version:         Version,
 		Flags:           s.Flags,
 		Commands:        s.Commands,
@@ -119,10 +131,22 @@ func checkArgs(c *cli.Context, operands int) error {
 	return nil
 }
 
+// maxLineEnv names the environment variable that sets stream.MaxLine, the
+// longest line, for tests only: they try the limit of 1 GiB on small data.
+const maxLineEnv = "NEARDUP_MAX_LINE"
+
 // Main runs a stage with the process's arguments and streams, and returns
 // the exit status.
 func Main(s Stage) int {
 	growPipes()
+	if v := os.Getenv(maxLineEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "%s: %s=%q: want a number of bytes\n", s.Name, maxLineEnv, v)
+			return ExitBadInput
+		}
+		stream.MaxLine = n
+	}
 	return Run(s, os.Args, os.Stdout, os.Stderr)
 }
 

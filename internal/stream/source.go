@@ -15,8 +15,16 @@ import (
 // stream is answered line by line.
 const ChunkSize = 1 << 20
 
-// DefaultMaxLine is the longest line a reader accepts.
+// DefaultMaxLine is the default of MaxLine: 1 GiB.
 const DefaultMaxLine = 1 << 30
+
+// MaxLine is the one limit of the pipeline: the longest line, in bytes
+// before its newline, that a stage reads (a document line, a record), the
+// largest document read whole (--files, after decompression), and so the
+// longest record a stage may write (shingle refuses a document whose
+// record would be longer), so that every stage reads what the one before
+// it wrote. Tests lower it (cli reads NEARDUP_MAX_LINE).
+var MaxLine = DefaultMaxLine
 
 // Source yields chunks in input order; Next returns nil, nil at the end.
 type Source interface {
@@ -106,7 +114,7 @@ func NewLines(names []string) *Lines {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
-	l := &Lines{names: names, MaxLine: DefaultMaxLine, open: input.Open, ordinal: 1}
+	l := &Lines{names: names, MaxLine: MaxLine, open: input.Open, ordinal: 1}
 	l.total = TotalSize(names)
 	return l
 }
@@ -238,14 +246,25 @@ func (l *Lines) next() (*Chunk, error) {
 }
 
 // read returns the next chunk of the current file, or nil at its end.
+//
+// The buffer holds the start of one line (carried over from the last
+// chunk) and never a newline until read returns, so a read that would let
+// that line pass MaxLine bytes and its newline is never asked for: every
+// line of a chunk is at most MaxLine bytes, and refusing a longer one holds
+// at most MaxLine+1 bytes in the buffer (and, while it doubles, the half
+// as large one before it).
 func (l *Lines) read() (*Chunk, error) {
+	limit := l.MaxLine + 1 // a whole line and its newline
 	size := ChunkSize
 	if len(l.carry) >= size/2 {
 		size = 2 * len(l.carry)
 	}
-	p := getBuf(&inPool, size)
+	p := getBuf(&inPool, min(size, limit))
 	buf := append(*p, l.carry...)
 	l.carry = l.carry[:0]
+	if cap(l.carry) > maxPooled {
+		l.carry = nil // the tail of a rare huge line
+	}
 	for {
 		// buf holds the start of one line, l.line, and not its end.
 		if len(buf) > l.MaxLine {
@@ -262,12 +281,12 @@ func (l *Lines) read() (*Chunk, error) {
 			return l.chunk(p, buf), nil
 		}
 		if len(buf) == cap(buf) {
-			nb := make([]byte, len(buf), 2*cap(buf))
+			nb := make([]byte, len(buf), min(2*cap(buf), limit))
 			copy(nb, buf)
 			buf = nb
 		}
 		start := len(buf)
-		n, err := l.cur.Read(buf[start:cap(buf)])
+		n, err := l.cur.Read(buf[start:min(cap(buf), limit)])
 		buf = buf[:start+n]
 		if err == io.EOF {
 			l.eof = true

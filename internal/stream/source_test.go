@@ -209,6 +209,13 @@ func TestLinesMaxLine(t *testing.T) {
 		// later read.
 		{"over in one read", "a\n" + strings.Repeat("x", 150) + "\nb\n", 100, func(r io.Reader) io.Reader { return &sizedReader{r: r, sizes: []int{4, 148}} }, "f:2: line exceeds 100 bytes"},
 		{"longer than a buffer", numbered("a", 10) + strings.Repeat("x", 3*ChunkSize) + "\n", 1000, func(r io.Reader) io.Reader { return r }, "f:11: line exceeds 1000 bytes"},
+		// The line starts in one buffer and ends in the next, twice as
+		// large: it must not pass for being found whole.
+		{"ends in the doubled buffer", "a\n" + strings.Repeat("x", ChunkSize+100) + "\nb\n", ChunkSize, func(r io.Reader) io.Reader { return r }, fmt.Sprintf("f:2: line exceeds %d bytes", ChunkSize)},
+		{"one over, read whole", "a\n" + strings.Repeat("x", 2*ChunkSize+1) + "\n", 2 * ChunkSize, func(r io.Reader) io.Reader { return r }, fmt.Sprintf("f:2: line exceeds %d bytes", 2*ChunkSize)},
+		{"at the limit, read whole", "a\n" + strings.Repeat("x", 2*ChunkSize) + "\nb\n", 2 * ChunkSize, func(r io.Reader) io.Reader { return r }, ""},
+		{"at the limit at the end", "a\n" + strings.Repeat("x", 100), 100, func(r io.Reader) io.Reader { return r }, ""},
+		{"one over after a line", "a\n" + strings.Repeat("x", 99) + "\n" + strings.Repeat("y", 101) + "\n", 100, func(r io.Reader) io.Reader { return r }, "f:3: line exceeds 100 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,6 +239,46 @@ func TestLinesMaxLine(t *testing.T) {
 				t.Errorf("error %v (%T), want *record.Error %q", err, err, tt.want)
 			}
 		})
+	}
+}
+
+// askReader records the largest read asked of it.
+type askReader struct {
+	r       io.Reader
+	largest int
+}
+
+func (a *askReader) Read(p []byte) (int, error) {
+	a.largest = max(a.largest, len(p))
+	return a.r.Read(p)
+}
+
+// TestLinesMaxLineMemory checks that refusing a long line holds about the
+// limit, not the doubled buffers beyond it: no read asks for more than a
+// line and its newline.
+func TestLinesMaxLineMemory(t *testing.T) {
+	const maxLine = 3 * ChunkSize
+	for _, n := range []int{maxLine, 8 * ChunkSize} {
+		var ask *askReader
+		src := testLines([]file{{"f", "a\n" + strings.Repeat("x", n) + "\n"}}, func(r io.Reader) io.Reader {
+			ask = &askReader{r: r}
+			return ask
+		})
+		src.MaxLine = maxLine
+		var err error
+		for {
+			var c *Chunk
+			if c, err = src.Next(); c == nil || err != nil {
+				break
+			}
+			c.Release()
+		}
+		if (err != nil) != (n > maxLine) {
+			t.Errorf("line of %d bytes: error %v", n, err)
+		}
+		if ask.largest > maxLine+1 {
+			t.Errorf("line of %d bytes: a read asked for %d bytes, more than the limit %d and a newline", n, ask.largest, maxLine)
+		}
 	}
 }
 

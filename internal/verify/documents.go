@@ -136,13 +136,13 @@ type documentWorker struct {
 
 func (w *documentWorker) Process(c *stream.Chunk, r *stream.Result) {
 	p := &parsed{}
-	w.w.Documents(c, r, func(id, text []byte) {
+	w.w.Documents(c, r, func(id, text []byte) error {
 		if p.sample == nil {
 			p.sample = append([]byte{}, id...)
 		}
 		if w.needed != nil {
 			if _, ok := w.needed[string(id)]; !ok {
-				return
+				return nil
 			}
 		}
 		before := len(p.vals)
@@ -152,6 +152,7 @@ func (w *documentWorker) Process(c *stream.Chunk, r *stream.Result) {
 		p.pos = append(p.pos, record.Pos{File: c.File})
 		p.sizes = append(p.sizes, uint64(len(p.vals)-before))
 		p.ends = append(p.ends, len(p.vals))
+		return nil
 	})
 	r.Value = p
 }
