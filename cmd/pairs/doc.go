@@ -120,7 +120,10 @@
 //
 //	0 success, also when the reader of the output goes away (| head);
 //	1 a file could not be read or written; 2 bad input, reported as
-//	file:line: what is wrong, or bad usage; 130 interrupted.
+//	file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
+//	SIGTERM: a stage not done 2 seconds later, or at a second signal, is
+//	ended, and its temporary files are removed; a stage killed outright
+//	leaves .NAME.tmp-* beside an -o file, safe to delete).
 //
 // # Options
 //
