@@ -217,28 +217,46 @@ func TestLinesMaxLine(t *testing.T) {
 		{"at the limit at the end", "a\n" + strings.Repeat("x", 100), 100, func(r io.Reader) io.Reader { return r }, ""},
 		{"one over after a line", "a\n" + strings.Repeat("x", 99) + "\n" + strings.Repeat("y", 101) + "\n", 100, func(r io.Reader) io.Reader { return r }, "f:3: line exceeds 100 bytes"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			src := testLines([]file{{"f", tt.data}}, tt.wrap)
-			src.MaxLine = tt.maxLine
-			var err error
-			for {
-				var c *Chunk
-				c, err = src.Next()
-				if c == nil || err != nil {
-					break
-				}
-			}
-			if tt.want == "" {
-				if err != nil {
-					t.Errorf("error %v", err)
-				}
-				return
-			}
-			if _, ok := err.(*record.Error); !ok || err.Error() != tt.want {
-				t.Errorf("error %v (%T), want *record.Error %q", err, err, tt.want)
-			}
-		})
+	defer func(n int) { hugeLine = n }(hugeLine)
+	for _, huge := range []int{hugeLine, 64} {
+		hugeLine = huge // with 64, a long line's start is held in blocks
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/blocks of %d", tt.name, huge), func(t *testing.T) {
+				testMaxLine(t, tt.data, tt.maxLine, tt.wrap, tt.want)
+			})
+		}
+	}
+}
+
+// testMaxLine reads data with a line limit and checks the error, or that
+// the chunks hold data whole.
+func testMaxLine(t *testing.T, data string, maxLine int, wrap func(io.Reader) io.Reader, want string) {
+	t.Helper()
+	src := testLines([]file{{"f", data}}, wrap)
+	src.MaxLine = maxLine
+	var got strings.Builder
+	var err error
+	for {
+		var c *Chunk
+		if c, err = src.Next(); c == nil || err != nil {
+			break
+		}
+		got.Write(c.Data)
+	}
+	if want == "" {
+		if err != nil {
+			t.Errorf("error %v", err)
+		}
+		if !strings.HasSuffix(data, "\n") {
+			data += "\n"
+		}
+		if got.String() != data {
+			t.Errorf("read %d bytes, not the %d of the input", got.Len(), len(data))
+		}
+		return
+	}
+	if _, ok := err.(*record.Error); !ok || err.Error() != want {
+		t.Errorf("error %v (%T), want *record.Error %q", err, err, want)
 	}
 }
 
@@ -258,7 +276,12 @@ func (a *askReader) Read(p []byte) (int, error) {
 // line and its newline.
 func TestLinesMaxLineMemory(t *testing.T) {
 	const maxLine = 3 * ChunkSize
-	for _, n := range []int{maxLine, 8 * ChunkSize} {
+	defer func(n int) { hugeLine = n }(hugeLine)
+	for _, n := range []int{maxLine, 8 * ChunkSize, -maxLine, -8 * ChunkSize} {
+		hugeLine = 64 << 20
+		if n < 0 {
+			n, hugeLine = -n, ChunkSize // held in blocks
+		}
 		var ask *askReader
 		src := testLines([]file{{"f", "a\n" + strings.Repeat("x", n) + "\n"}}, func(r io.Reader) io.Reader {
 			ask = &askReader{r: r}
