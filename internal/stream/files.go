@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -257,7 +258,12 @@ func readWhole(buf []byte, name string) ([]byte, error) {
 	start := len(buf)
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			buf = growDoc(buf, start)
+			if len(buf)-start >= hugeLine {
+				// Give the buffer it grew from back at once, or a
+				// decompressed file near the limit holds three times it.
+				debug.FreeOSMemory()
+			}
 		}
 		n, err := in.Read(buf[len(buf):min(cap(buf), start+MaxLine+1)])
 		buf = buf[:len(buf)+n]
@@ -271,6 +277,21 @@ func readWhole(buf []byte, name string) ([]byte, error) {
 			return buf[:start], err
 		}
 	}
+}
+
+// growDoc makes room in buf for more of the document that starts at start,
+// of unknown size (decompressed, or read from a pipe). It doubles buf, or
+// grows it to what the largest document needs when that is less than a
+// quarter more.
+func growDoc(buf []byte, start int) []byte {
+	most := start + MaxLine + 1
+	size := min(2*cap(buf), most)
+	if most-size < size/4 {
+		size = most
+	}
+	nb := make([]byte, len(buf), max(size, len(buf)+1))
+	copy(nb, buf)
+	return nb
 }
 
 // notRegularError refuses a file that is a device, pipe or socket: reading

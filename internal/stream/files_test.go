@@ -291,3 +291,39 @@ func TestFilesUnreadableDir(t *testing.T) {
 		t.Errorf("without SkipBad: error %v", err)
 	}
 }
+
+// TestFilesGrowDecompressed checks that a decompressed document larger than
+// a chunk's buffer is read whole up to the limit, and refused one byte past.
+func TestFilesGrowDecompressed(t *testing.T) {
+	defer func(n int) { MaxLine = n }(MaxLine)
+	MaxLine = 3*ChunkSize + 7
+	gz := func(n int) string {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		for i := range n {
+			zw.Write([]byte{byte('a' + i%26)})
+		}
+		zw.Close()
+		return b.String()
+	}
+	dir := tree(t, map[string]string{"small.txt": "s", "at.gz": gz(MaxLine), "over.gz": gz(MaxLine + 1)})
+	src := NewFiles([]string{filepath.Join(dir, "small.txt"), filepath.Join(dir, "at.gz"), filepath.Join(dir, "over.gz")})
+	src.SkipBad = true
+	var got []string
+	for _, c := range readChunks(t, src) {
+		for _, d := range c.Docs {
+			for i, b := range d.Data {
+				if b != byte('a'+i%26) && d.Name != filepath.Join(dir, "small.txt") {
+					t.Fatalf("%s: byte %d is %q", d.Name, i, b)
+				}
+			}
+			got = append(got, fmt.Sprintf("%s %d", filepath.Base(d.Name), len(d.Data)))
+		}
+		for _, e := range c.Skipped {
+			got = append(got, "skipped "+filepath.Base(e.Pos.File))
+		}
+	}
+	if want := fmt.Sprintf("small.txt 1|at.gz %d|skipped over.gz", MaxLine); strings.Join(got, "|") != want {
+		t.Errorf("read %q, want %q", got, want)
+	}
+}
