@@ -89,17 +89,17 @@ func cmdHeadOne(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdInterrupt starts a program, sends it a signal once it has run for a
-// while (300ms, or -after D), and checks that it ends within 10 seconds
+// while (500ms, or -after D), and checks that it ends within 10 seconds
 // with the status given:
 //
-//	interrupt [-after 300ms] INT|TERM STATUS program [args...]
+//	interrupt [-after 500ms] INT|TERM STATUS program [args...]
 //
 // A program the signal kills outright (status 128+N) got it before it could
 // catch it, on a loaded machine: it is run again, waiting twice as long,
 // up to four times. The program's standard output and error go to the
 // script's.
 func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
-	after := 300 * time.Millisecond
+	after := 500 * time.Millisecond
 	if len(args) > 1 && args[0] == "-after" {
 		d, err := time.ParseDuration(args[1])
 		ts.Check(err)
