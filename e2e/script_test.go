@@ -65,6 +65,8 @@ func TestScript(t *testing.T) {
 			"checkrecall": cmdCheckRecall,
 			"hadoop":      cmdHadoop,
 			"samecanon":   cmdSameCanon,
+			"headone":     cmdHeadOne,
+			"interrupt":   cmdInterrupt,
 		},
 	})
 }

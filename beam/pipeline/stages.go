@@ -89,11 +89,15 @@ func (fn *shingleFn) Setup() error {
 
 func (fn *shingleFn) ProcessElement(ctx context.Context, c Chunk, emit func([]byte), emitDoc func(string, []byte), emitHeader func(HeaderLine)) error {
 	var r stream.Result
-	fn.w.Documents(c.streamChunk(), &r, func(id, text []byte) {
-		r.Out = fn.w.AppendRecord(r.Out, id, text)
+	fn.w.Documents(c.streamChunk(), &r, func(id, text []byte) error {
+		var err error
+		if r.Out, err = fn.w.AppendRecord(r.Out, id, text); err != nil {
+			return err
+		}
 		if fn.Docs {
 			emitDoc(string(id), slices.Clone(text))
 		}
+		return nil
 	})
 	for _, h := range r.Headers {
 		emitHeader(HeaderLine{File: h.Pos.File, Line: h.Pos.Line, Text: h.Header.String()})
@@ -268,7 +272,10 @@ func (fn *scoreFn) Setup() error {
 
 // set returns the shingle set of a document, parsed from its record.
 func (fn *scoreFn) set(dst []uint64, id string, text []byte) ([]uint64, error) {
-	fn.rec = fn.w.AppendRecord(fn.rec[:0], []byte(id), text)
+	var err error
+	if fn.rec, err = fn.w.AppendRecord(fn.rec[:0], []byte(id), text); err != nil {
+		return nil, fmt.Errorf("%s: %v", id, err)
+	}
 	_, field, _ := record.SplitShingles(fn.rec[:len(fn.rec)-1])
 	set, _, err := record.ParseShingles(dst[:0], nil, field)
 	if err != nil {

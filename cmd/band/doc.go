@@ -65,11 +65,23 @@
 //	band -b 20 -r 5 sketches.tsv
 //	sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs
 //
+// # Limits
+//
+//	A line read (a document line, a record) is at most 1 GiB (1073741824
+//	bytes) before its newline, and so is a document read whole (--files),
+//	once decompressed; a longer one is bad input, reported with its place.
+//	No stage writes a longer record: shingle refuses (with --skip-bad,
+//	skips and counts) a document whose record would be longer, so every
+//	stage reads what the one before it wrote.
+//
 // # Exit status
 //
 //	0 success, also when the reader of the output goes away (| head);
 //	1 a file could not be read or written; 2 bad input, reported as
-//	file:line: what is wrong, or bad usage; 130 interrupted.
+//	file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
+//	SIGTERM: a stage not done 2 seconds later, or at a second signal, is
+//	ended, and its temporary files are removed; a stage killed outright
+//	leaves .NAME.tmp-* beside an -o file, safe to delete).
 //
 // # Options
 //

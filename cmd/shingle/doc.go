@@ -61,7 +61,12 @@
 // one to a directory is not walked (links can make cycles: name the directory
 // to read it) and is counted, like a dangling symlink or a device, pipe or
 // socket, in a line on standard error ("2 symlink(s) to a directory not walked,
-// such as …"). keep --files and verify --files --documents walk the same way.
+// such as …"). A file named or listed that is a device, pipe or socket is not
+// read either (it may wait for a writer for ever, or never end: /dev/zero) and
+// is counted the same way; a pipe is read as an input FILE without --files
+// (shingle <(zcat x.tsv.gz)). A directory that cannot be read is an error, and
+// with --skip-bad is skipped and counted. keep --files and verify --files
+// --documents walk the same way.
 //
 // Text is lower-cased. Word tokens are runs of letters and digits; each Han,
 // Hiragana, Katakana and Hangul character is a token of its own. A word shingle
@@ -211,11 +216,23 @@
 //	shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv
 //	shingle --id-field url --number-from 1 corpus.jsonl.zst > shingles.tsv
 //
+// # Limits
+//
+//	A line read (a document line, a record) is at most 1 GiB (1073741824
+//	bytes) before its newline, and so is a document read whole (--files),
+//	once decompressed; a longer one is bad input, reported with its place.
+//	No stage writes a longer record: shingle refuses (with --skip-bad,
+//	skips and counts) a document whose record would be longer, so every
+//	stage reads what the one before it wrote.
+//
 // # Exit status
 //
 //	0 success, also when the reader of the output goes away (| head);
 //	1 a file could not be read or written; 2 bad input, reported as
-//	file:line: what is wrong, or bad usage; 130 interrupted.
+//	file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
+//	SIGTERM: a stage not done 2 seconds later, or at a second signal, is
+//	ended, and its temporary files are removed; a stage killed outright
+//	leaves .NAME.tmp-* beside an -o file, safe to delete).
 //
 // # Options
 //

@@ -36,6 +36,9 @@
 // must be given again with --stopwords). With --files each document is read
 // from its own file, its id being its path, and --documents names the files
 // and directories they must be under: only those documents are read. The
+// check is on the paths resolved, so a symlink in the tree to a file outside
+// it is refused (status 2, naming where it leads); --documents / takes every
+// path. The
 // documents are read as the pairs' shingle header says shingle read them
 // (format, id-field, text-field, ids=number from=N), unless a flag says
 // otherwise; a flag that disagrees is refused (status 2) naming both. When
@@ -116,11 +119,23 @@
 //	verify --attach --shingles s.sorted.tsv pairs.tsv |
 //	   LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv
 //
+// # Limits
+//
+//	A line read (a document line, a record) is at most 1 GiB (1073741824
+//	bytes) before its newline, and so is a document read whole (--files),
+//	once decompressed; a longer one is bad input, reported with its place.
+//	No stage writes a longer record: shingle refuses (with --skip-bad,
+//	skips and counts) a document whose record would be longer, so every
+//	stage reads what the one before it wrote.
+//
 // # Exit status
 //
 //	0 success, also when the reader of the output goes away (| head);
 //	1 a file could not be read or written; 2 bad input, reported as
-//	file:line: what is wrong, or bad usage; 130 interrupted.
+//	file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
+//	SIGTERM: a stage not done 2 seconds later, or at a second signal, is
+//	ended, and its temporary files are removed; a stage killed outright
+//	leaves .NAME.tmp-* beside an -o file, safe to delete).
 //
 // # Options
 //

@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
 )
 
@@ -66,10 +69,23 @@ type Env struct {
 	operands int
 }
 
+// limitsText is the one line limit of the pipeline (stream.MaxLine), in
+// every manual.
+const limitsText = `LIMITS
+   A line read (a document line, a record) is at most 1 GiB (1073741824
+   bytes) before its newline, and so is a document read whole (--files),
+   once decompressed; a longer one is bad input, reported with its place.
+   No stage writes a longer record: shingle refuses (with --skip-bad,
+   skips and counts) a document whose record would be longer, so every
+   stage reads what the one before it wrote.`
+
 const exitStatusText = `EXIT STATUS
    0 success, also when the reader of the output goes away (| head);
    1 a file could not be read or written; 2 bad input, reported as
-   file:line: what is wrong, or bad usage; 130 interrupted.`
+   file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
+   SIGTERM: a stage not done 2 seconds later, or at a second signal, is
+   ended, and its temporary files are removed; a stage killed outright
+   leaves .NAME.tmp-* beside an -o file, safe to delete).`
 
 // NewApp builds the urfave/cli App of a stage.
 func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
@@ -77,7 +93,7 @@ func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
 		Name:            s.Name,
 		Usage:           s.Usage,
 		UsageText:       s.Name + " [options] " + s.Args,
-		Description:     strings.TrimSpace(s.Description) + "\n\n" + exitStatusText,
+		Description:     strings.TrimSpace(s.Description) + "\n\n" + limitsText + "\n\n" + exitStatusText,
 		Version:         Version,
 		Flags:           s.Flags,
 		Commands:        s.Commands,
@@ -119,18 +135,61 @@ func checkArgs(c *cli.Context, operands int) error {
 	return nil
 }
 
+// maxLineEnv names the environment variable that sets stream.MaxLine, the
+// longest line, for tests only: they try the limit of 1 GiB on small data.
+const maxLineEnv = "NEARDUP_MAX_LINE"
+
 // Main runs a stage with the process's arguments and streams, and returns
 // the exit status.
 func Main(s Stage) int {
 	growPipes()
-	return Run(s, os.Args, os.Stdout, os.Stderr)
+	if v := os.Getenv(maxLineEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "%s: %s=%q: want a number of bytes\n", s.Name, maxLineEnv, v)
+			return ExitBadInput
+		}
+		stream.MaxLine = n
+	}
+	// A write on a closed pipe returns EPIPE, which report takes for
+	// success, instead of killing the process with SIGPIPE (status 141).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		// The stage returns when it sees the cancellation, and removes
+		// its temporary files. One blocked where it cannot look (opening
+		// a FIFO, reading a slow device) is ended here, as is any stage
+		// on a second signal.
+		select {
+		case <-time.After(interruptGrace):
+		case <-sigs:
+		}
+		disk.RemoveTemps()
+		fmt.Fprintf(os.Stderr, "%s: interrupted\n", s.Name)
+		os.Exit(ExitInterrupted)
+	}()
+	return runCtx(ctx, s, os.Args, os.Stdout, os.Stderr)
 }
 
+// interruptGrace is how long a stage has, after SIGINT or SIGTERM, to end
+// by itself before the process ends without it.
+const interruptGrace = 2 * time.Second
+
 // Run runs a stage with the given arguments and streams and returns the
-// exit status.
+// exit status. SIGINT and SIGTERM cancel it.
 func Run(s Stage, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	return runCtx(ctx, s, args, stdout, stderr)
+}
+
+// runCtx runs a stage under ctx, which a signal cancels.
+func runCtx(ctx context.Context, s Stage, args []string, stdout, stderr io.Writer) int {
 	env := &Env{Ctx: ctx, Stdout: stdout, Stderr: stderr}
 	for i, a := range args {
 		if a == "--" {

@@ -68,7 +68,12 @@ through the link. Inside a walked directory a symlink to a file is followed;
 one to a directory is not walked (links can make cycles: name the directory
 to read it) and is counted, like a dangling symlink or a device, pipe or
 socket, in a line on standard error ("2 symlink(s) to a directory not walked,
-such as …"). keep --files and verify --files --documents walk the same way.
+such as …"). A file named or listed that is a device, pipe or socket is not
+read either (it may wait for a writer for ever, or never end: /dev/zero) and
+is counted the same way; a pipe is read as an input FILE without --files
+(shingle <(zcat x.tsv.gz)). A directory that cannot be read is an error, and
+with --skip-bad is skipped and counted. keep --files and verify --files
+--documents walk the same way.
 
 Text is lower-cased. Word tokens are runs of letters and digits; each Han,
 Hiragana, Katakana and Hangul character is a token of its own. A word shingle

@@ -40,6 +40,9 @@ shingle header of the pairs says (unit, k, hash, seed; a stop-word file
 must be given again with --stopwords). With --files each document is read
 from its own file, its id being its path, and --documents names the files
 and directories they must be under: only those documents are read. The
+check is on the paths resolved, so a symlink in the tree to a file outside
+it is refused (status 2, naming where it leads); --documents / takes every
+path. The
 documents are read as the pairs' shingle header says shingle read them
 (format, id-field, text-field, ids=number from=N), unless a flag says
 otherwise; a flag that disagrees is refused (status 2) naming both. When

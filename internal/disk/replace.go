@@ -63,6 +63,7 @@ func Create(fsys FS, t Target) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	Track(f.Name())
 	return &File{fsys: fsys, f: f, t: t}, nil
 }
 
@@ -79,6 +80,7 @@ func (f *File) Commit() error {
 	if f.inPlace {
 		return tmp.Close()
 	}
+	defer Untrack(tmp.Name())
 	fail := func(err error) error {
 		tmp.Close()
 		f.fsys.Remove(tmp.Name())
@@ -120,6 +122,7 @@ func (f *File) Abort() {
 	f.f.Close()
 	if !f.inPlace {
 		f.fsys.Remove(f.f.Name())
+		Untrack(f.f.Name())
 	}
 	f.f = nil
 }

@@ -34,6 +34,7 @@ func (rs *Runs) Spill(write func(w *bufio.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	Track(f.Name())
 	rs.files = append(rs.files, f)
 	bw := bufio.NewWriterSize(f, runBuffer)
 	if err := write(bw); err != nil {
@@ -66,6 +67,7 @@ func (rs *Runs) Combine(merge func(runs []Run, w *bufio.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	Track(f.Name())
 	bw := bufio.NewWriterSize(f, runBuffer)
 	err = merge(rs.Readers(), bw)
 	if err == nil {
@@ -74,6 +76,7 @@ func (rs *Runs) Combine(merge func(runs []Run, w *bufio.Writer) error) error {
 	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
+		Untrack(f.Name())
 		return fmt.Errorf("merging spilled %s: %w", rs.What, err)
 	}
 	rs.Remove()
@@ -87,6 +90,7 @@ func (rs *Runs) Remove() {
 	for _, f := range rs.files {
 		f.Close()
 		os.Remove(f.Name())
+		Untrack(f.Name())
 	}
 	rs.files = rs.files[:0]
 }

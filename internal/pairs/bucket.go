@@ -317,12 +317,21 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		st.buckets++
 		t := int(entries[i].table)
 		st.noteCap(len(docs), opt.MaxBucket)
-		capPairs(len(docs), opt.MaxBucket, &st.made, func(a, b int) error {
+		tried := 0
+		err := capPairs(len(docs), opt.MaxBucket, &st.made, func(a, b int) error {
+			// One bucket may hold most of the pairs: look for a
+			// cancellation inside it too.
+			if tried++; tried%(1<<20) == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			if s.h == nil || s.keep(t, fps[docs[a]], fps[docs[b]]) {
 				pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
 			}
 			return nil
 		})
+		if err != nil {
+			return err
+		}
 		i = j
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -166,13 +166,18 @@ type Worker struct {
 
 // Process appends to r.Out the shingle record of each document of a chunk.
 func (w *Worker) Process(c *stream.Chunk, r *stream.Result) {
-	w.Documents(c, r, func(id, text []byte) { r.Out = w.AppendRecord(r.Out, id, text) })
+	w.Documents(c, r, func(id, text []byte) error {
+		var err error
+		r.Out, err = w.AppendRecord(r.Out, id, text)
+		return err
+	})
 }
 
 // Documents calls fn with the id (escaped, as records carry it) and the
 // text of each document of a chunk, under the stage's id rules; bad lines
-// go to r as in Process. The slices are valid until fn returns.
-func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte)) {
+// go to r as in Process, and so does an error from fn. The slices are valid
+// until fn returns.
+func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte) error) {
 	if c.Docs != nil || c.Skipped != nil {
 		for _, e := range c.Skipped {
 			r.Fail(e, e.Pos, true)
@@ -180,7 +185,9 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		for _, d := range c.Docs {
 			r.Records++
 			w.id = input.FileID(w.id[:0], d.Name)
-			fn(w.id, d.Data)
+			if err := fn(w.id, d.Data); err != nil && !r.Fail(err, record.Pos{File: d.Name}, w.opt.SkipBad) {
+				return
+			}
 		}
 		return
 	}
@@ -190,18 +197,53 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		if err != nil {
 			return err
 		}
-		fn(id, text)
-		return nil
+		return fn(id, text)
 	})
 }
 
-// AppendRecord appends the shingle record of one document.
-func (w *Worker) AppendRecord(out, id, text []byte) []byte {
+// AppendRecord appends the shingle record of one document. It refuses,
+// with out unchanged, a record longer than stream.MaxLine: the stages after
+// shingle could not read it.
+func (w *Worker) AppendRecord(out, id, text []byte) ([]byte, error) {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
 	w.sorter.Sort(w.hashes)
+	distinct := len(w.hashes)
 	if w.opt.Counts {
-		return record.AppendShingleCounts(out, id, w.hashes)
+		distinct = countDistinct(w.hashes)
+	} else {
+		// Sorted: repeats are neighbours.
+		w.hashes = slices.Compact(w.hashes)
+		distinct = len(w.hashes)
 	}
-	// Sorted: repeats are neighbours.
-	return record.AppendShingles(out, id, slices.Compact(w.hashes))
+	// Each distinct hash takes 17 bytes or more ("h " or "h:c "), and the
+	// id and a TAB come first, less the last space.
+	if n := len(id) + 17*distinct; n > stream.MaxLine {
+		return out, tooLong("at least ", n)
+	}
+	start := len(out)
+	if w.opt.Counts {
+		out = record.AppendShingleCounts(out, id, w.hashes)
+	} else {
+		out = record.AppendShingles(out, id, w.hashes)
+	}
+	if n := len(out) - start - 1; n > stream.MaxLine {
+		return out[:start], tooLong("", n)
+	}
+	return out, nil
+}
+
+// countDistinct counts the distinct values of sorted hashes.
+func countDistinct(hashes []uint64) int {
+	n := 0
+	for i, h := range hashes {
+		if i == 0 || h != hashes[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// tooLong refuses a document whose shingle record would be n bytes.
+func tooLong(atLeast string, n int) error {
+	return record.Bad("the shingle record of this document would be %s%d bytes, more than the longest line the stages read, %d bytes: split the document", atLeast, n, stream.MaxLine)
 }

@@ -8,12 +8,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 )
+
+// readDir is os.ReadDir; tests make it fail (root reads every directory).
+var readDir = os.ReadDir
 
 // maxFilesPerChunk bounds the number of small files in one chunk.
 const maxFilesPerChunk = 256
@@ -30,6 +34,9 @@ type Files struct {
 	mu      sync.Mutex
 	done    int64
 	unread  unread
+	// walkSkipped holds the directories a walk could not read, under
+	// SkipBad, for the chunk being made.
+	walkSkipped []*record.Error
 	// SkipBad makes an unreadable file a skipped document (it goes to the
 	// chunk's Skipped) rather than an error.
 	SkipBad bool
@@ -80,9 +87,16 @@ func (f *Files) nextName() (string, error) {
 // a symlink (it was named). Inside it, a symlink to a file is followed; one
 // to a directory is not walked (links can make cycles) and, like a dangling
 // symlink or a device, pipe or socket, is counted for Report.
+//
+// Under SkipBad a directory that cannot be read is skipped (walkSkipped,
+// then the chunk's Skipped) instead of ending the walk.
 func (f *Files) walk(dir string) error {
-	entries, err := os.ReadDir(dir)
+	entries, err := readDir(dir)
 	if err != nil {
+		if f.SkipBad {
+			f.walkSkipped = append(f.walkSkipped, skipped(dir, err))
+			return nil
+		}
 		return err
 	}
 	for _, e := range entries {
@@ -133,7 +147,8 @@ func (u *unread) note(c *counted, path string) {
 
 // Report writes on stderr, as stage, what the walks of the directories met
 // and did not read: symlinks to directories, dangling symlinks, and files
-// that are neither regular nor symlinks. Call it once the source is read.
+// that are neither regular nor symlinks, and the files named or listed that
+// are not regular files (a device, pipe or socket). Call it once the source is read.
 func (f *Files) Report(stderr io.Writer, stage string) {
 	u := &f.unread
 	if u.dirLinks.n > 0 {
@@ -164,11 +179,18 @@ func (f *Files) Next() (*Chunk, error) {
 		}
 		start := len(*c.buf)
 		*c.buf, err = readWhole(*c.buf, name)
+		var special *notRegularError
+		if errors.As(err, &special) {
+			f.unread.note(&f.unread.special, name)
+			continue
+		}
 		if err != nil && name != "-" {
 			if st, serr := os.Stat(name); serr == nil && st.IsDir() {
 				if err := f.walk(name); err != nil {
 					return nil, err
 				}
+				c.Skipped = append(c.Skipped, f.walkSkipped...)
+				f.walkSkipped = f.walkSkipped[:0]
 				continue
 			}
 		}
@@ -178,12 +200,7 @@ func (f *Files) Next() (*Chunk, error) {
 		f.mu.Unlock()
 		if err != nil {
 			if f.SkipBad {
-				msg := err.Error()
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					msg = pe.Err.Error() // the path is already the place
-				}
-				c.Skipped = append(c.Skipped, &record.Error{Pos: record.Pos{File: name}, Msg: msg})
+				c.Skipped = append(c.Skipped, skipped(name, err))
 				continue
 			}
 			return nil, err
@@ -198,11 +215,34 @@ func (f *Files) Next() (*Chunk, error) {
 	return c, nil
 }
 
+// skipped is the error of a file skipped under SkipBad, its place the path.
+func skipped(name string, err error) *record.Error {
+	var re *record.Error
+	if errors.As(err, &re) {
+		return re
+	}
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error() // the path is already the place
+	}
+	return &record.Error{Pos: record.Pos{File: name}, Msg: msg}
+}
+
 // readWhole appends the contents of a file to buf. Growing buf may move it
-// to a new array; documents sliced from the old one stay valid.
+// to a new array; documents sliced from the old one stay valid. A file that
+// is not a regular file (a device, pipe or socket, but standard input) is
+// refused with a *notRegularError without waiting to open it, and one of
+// more than MaxLine bytes, decompressed, with a *record.Error, having read
+// no more than that.
 func readWhole(buf []byte, name string) ([]byte, error) {
 	if buf, ok, err := readPlain(buf, name); ok {
 		return buf, err
+	}
+	if name != "-" {
+		if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+			return buf, &notRegularError{name}
+		}
 	}
 	in, err := input.Open(name)
 	if err != nil {
@@ -210,15 +250,26 @@ func readWhole(buf []byte, name string) ([]byte, error) {
 	}
 	defer in.Close()
 	if in.Size >= 0 && in.Compression == "" {
+		if in.Size > int64(MaxLine) {
+			return buf, tooLarge(name)
+		}
 		buf = slices.Grow(buf, int(in.Size)+1)
 	}
 	start := len(buf)
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			buf = growDoc(buf, start)
+			if len(buf)-start >= hugeLine {
+				// Give the buffer it grew from back at once, or a
+				// decompressed file near the limit holds three times it.
+				debug.FreeOSMemory()
+			}
 		}
-		n, err := in.Read(buf[len(buf):cap(buf)])
+		n, err := in.Read(buf[len(buf):min(cap(buf), start+MaxLine+1)])
 		buf = buf[:len(buf)+n]
+		if len(buf)-start > MaxLine {
+			return buf[:start], tooLarge(name)
+		}
 		if err == io.EOF {
 			return buf, nil
 		}
@@ -226,6 +277,34 @@ func readWhole(buf []byte, name string) ([]byte, error) {
 			return buf[:start], err
 		}
 	}
+}
+
+// growDoc makes room in buf for more of the document that starts at start,
+// of unknown size (decompressed, or read from a pipe). It doubles buf, or
+// grows it to what the largest document needs when that is less than a
+// quarter more.
+func growDoc(buf []byte, start int) []byte {
+	most := start + MaxLine + 1
+	size := min(2*cap(buf), most)
+	if most-size < size/4 {
+		size = most
+	}
+	nb := make([]byte, len(buf), max(size, len(buf)+1))
+	copy(nb, buf)
+	return nb
+}
+
+// notRegularError refuses a file that is a device, pipe or socket: reading
+// one may never end (a FIFO without a writer, /dev/zero).
+type notRegularError struct{ name string }
+
+func (e *notRegularError) Error() string {
+	return e.name + ": not a regular file (a device, pipe or socket)"
+}
+
+// tooLarge refuses a document read whole that is longer than a line may be.
+func tooLarge(name string) error {
+	return record.Errorf(record.Pos{File: name}, "file exceeds %d bytes (decompressed), the longest document a stage reads", MaxLine)
 }
 
 // Progress reports the bytes read so far; the total is unknown.

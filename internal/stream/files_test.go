@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/neardup/neardup/internal/record"
 )
 
 // tree writes files (path → content) under a new directory and returns it.
@@ -196,5 +199,131 @@ func TestFilesSymlinks(t *testing.T) {
 		if !strings.Contains(report.String(), w) {
 			t.Errorf("report %q lacks %q", report.String(), w)
 		}
+	}
+}
+
+// TestFilesNotRegular checks that a FIFO, named, listed or walked, and a
+// device are counted and not read: opening a FIFO would wait for a writer
+// for ever, reading /dev/zero would never end.
+func TestFilesNotRegular(t *testing.T) {
+	dir := tree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b"})
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "sub", "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{filepath.Join(dir, "a.txt"), fifo, filepath.Join(dir, "sub")}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		names = append(names, "/dev/zero")
+	}
+	done := make(chan []string)
+	src := NewFiles(names)
+	go func() { done <- docs(t, src, dir) }()
+	select {
+	case got := <-done:
+		if want := "a.txt=a|sub/b.txt=b"; strings.Join(got, "|") != want {
+			t.Errorf("documents %q, want %q", got, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a FIFO did not end")
+	}
+	var report bytes.Buffer
+	src.Report(&report, "stage")
+	want := fmt.Sprintf("stage: %d file(s) neither regular nor a symlink (a device, pipe or socket) not read, such as %s\n", len(names)-1, fifo)
+	if report.String() != want {
+		t.Errorf("report %q, want %q", report.String(), want)
+	}
+}
+
+// TestFilesTooLarge checks that a file larger than MaxLine, plain or
+// decompressed (a gzip or zstd bomb), is refused having read no more than
+// MaxLine bytes, and skipped and counted under SkipBad.
+func TestFilesTooLarge(t *testing.T) {
+	defer func(n int) { MaxLine = n }(MaxLine)
+	MaxLine = 100
+	big := strings.Repeat("x", 101)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(big))
+	zw.Close()
+	dir := tree(t, map[string]string{"ok.txt": strings.Repeat("x", 100), "big.txt": big, "big.gz": gz.String()})
+	for _, name := range []string{"big.txt", "big.gz"} {
+		src := NewFiles([]string{filepath.Join(dir, "ok.txt"), filepath.Join(dir, name)})
+		var err error
+		for {
+			var c *Chunk
+			if c, err = src.Next(); c == nil || err != nil {
+				break
+			}
+		}
+		want := filepath.Join(dir, name) + ": file exceeds 100 bytes (decompressed), the longest document a stage reads"
+		if _, ok := err.(*record.Error); !ok || err.Error() != want {
+			t.Errorf("%s: error %v (%T), want *record.Error %q", name, err, err, want)
+		}
+		src = NewFiles([]string{filepath.Join(dir, "ok.txt"), filepath.Join(dir, name)})
+		src.SkipBad = true
+		if got := strings.Join(docs(t, src, dir), "|"); got != "skipped "+name+"|ok.txt="+strings.Repeat("x", 100) {
+			t.Errorf("%s under SkipBad: %q", name, got)
+		}
+	}
+}
+
+// TestFilesUnreadableDir checks that under SkipBad a directory that cannot
+// be read is skipped and counted, and otherwise ends the walk.
+func TestFilesUnreadableDir(t *testing.T) {
+	dir := tree(t, map[string]string{"a.txt": "a", "bad/b.txt": "b", "c/c.txt": "c"})
+	defer func(f func(string) ([]os.DirEntry, error)) { readDir = f }(readDir)
+	readDir = func(name string) ([]os.DirEntry, error) {
+		if filepath.Base(name) == "bad" {
+			return nil, &os.PathError{Op: "open", Path: name, Err: syscall.EACCES}
+		}
+		return os.ReadDir(name)
+	}
+	src := NewFiles([]string{dir})
+	src.SkipBad = true
+	if got, want := strings.Join(docs(t, src, dir), "|"), "skipped bad|a.txt=a|c/c.txt=c"; got != want {
+		t.Errorf("documents %q, want %q", got, want)
+	}
+	src = NewFiles([]string{dir})
+	if _, err := src.Next(); err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Errorf("without SkipBad: error %v", err)
+	}
+}
+
+// TestFilesGrowDecompressed checks that a decompressed document larger than
+// a chunk's buffer is read whole up to the limit, and refused one byte past.
+func TestFilesGrowDecompressed(t *testing.T) {
+	defer func(n int) { MaxLine = n }(MaxLine)
+	MaxLine = 3*ChunkSize + 7
+	gz := func(n int) string {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		for i := range n {
+			zw.Write([]byte{byte('a' + i%26)})
+		}
+		zw.Close()
+		return b.String()
+	}
+	dir := tree(t, map[string]string{"small.txt": "s", "at.gz": gz(MaxLine), "over.gz": gz(MaxLine + 1)})
+	src := NewFiles([]string{filepath.Join(dir, "small.txt"), filepath.Join(dir, "at.gz"), filepath.Join(dir, "over.gz")})
+	src.SkipBad = true
+	var got []string
+	for _, c := range readChunks(t, src) {
+		for _, d := range c.Docs {
+			for i, b := range d.Data {
+				if b != byte('a'+i%26) && d.Name != filepath.Join(dir, "small.txt") {
+					t.Fatalf("%s: byte %d is %q", d.Name, i, b)
+				}
+			}
+			got = append(got, fmt.Sprintf("%s %d", filepath.Base(d.Name), len(d.Data)))
+		}
+		for _, e := range c.Skipped {
+			got = append(got, "skipped "+filepath.Base(e.Pos.File))
+		}
+	}
+	if want := fmt.Sprintf("small.txt 1|at.gz %d|skipped over.gz", MaxLine); strings.Join(got, "|") != want {
+		t.Errorf("read %q, want %q", got, want)
 	}
 }

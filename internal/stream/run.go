@@ -78,7 +78,19 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 		}()
 	}
 
-	for done := range order {
+	for {
+		// The reader may be blocked in Next (opening a FIFO that has no
+		// writer): a cancelled run returns without it.
+		var done chan *Result
+		var ok bool
+		select {
+		case done, ok = <-order:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if !ok {
+			break
+		}
 		var r *Result
 		select {
 		case r = <-done:

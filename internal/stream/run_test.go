@@ -176,3 +176,33 @@ func TestRunCancel(t *testing.T) {
 		t.Errorf("cancelled run went on to the end (%d results)", calls)
 	}
 }
+
+// blockedSource is a source whose Next never returns: a FIFO opened with no
+// writer.
+type blockedSource struct{ release chan struct{} }
+
+func (b *blockedSource) Next() (*Chunk, error)    { <-b.release; return nil, nil }
+func (b *blockedSource) Progress() (int64, int64) { return 0, -1 }
+func (b *blockedSource) Close() error             { return nil }
+
+// TestRunCancelBlockedSource checks that a cancelled run returns while the
+// source is blocked in Next (SIGINT while shingle waits to open a FIFO).
+func TestRunCancelBlockedSource(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	src := &blockedSource{release: make(chan struct{})}
+	defer close(src.release)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, src, Common{Jobs: 2}, echoWorkers(false), func(*Result) error { return nil })
+	}()
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return when cancelled with its source blocked")
+	}
+}

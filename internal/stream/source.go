@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 
 	"github.com/neardup/neardup/internal/input"
@@ -15,8 +16,16 @@ import (
 // stream is answered line by line.
 const ChunkSize = 1 << 20
 
-// DefaultMaxLine is the longest line a reader accepts.
+// DefaultMaxLine is the default of MaxLine: 1 GiB.
 const DefaultMaxLine = 1 << 30
+
+// MaxLine is the one limit of the pipeline: the longest line, in bytes
+// before its newline, that a stage reads (a document line, a record), the
+// largest document read whole (--files, after decompression), and so the
+// longest record a stage may write (shingle refuses a document whose
+// record would be longer), so that every stage reads what the one before
+// it wrote. Tests lower it (cli reads NEARDUP_MAX_LINE).
+var MaxLine = DefaultMaxLine
 
 // Source yields chunks in input order; Next returns nil, nil at the end.
 type Source interface {
@@ -107,7 +116,7 @@ func NewLines(names []string) *Lines {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
-	l := &Lines{names: names, MaxLine: DefaultMaxLine, open: input.Open, ordinal: 1}
+	l := &Lines{names: names, MaxLine: MaxLine, open: input.Open, ordinal: 1}
 	l.total = TotalSize(names)
 	return l
 }
@@ -242,37 +251,64 @@ func (l *Lines) next() (*Chunk, error) {
 	}
 }
 
+// hugeLine is the buffer size past which a line's start is held in blocks
+// of this size rather than in one buffer doubled again and again. Tests
+// lower it.
+var hugeLine = 64 << 20
+
 // read returns the next chunk of the current file, or nil at its end.
+//
+// The buffer holds the start of one line (carried over from the last
+// chunk) and never a newline until read returns, so a read that would let
+// that line pass MaxLine bytes and its newline is never asked for: every
+// line of a chunk is at most MaxLine bytes. Up to hugeLine the buffer
+// doubles; past it the line's start is kept in blocks of hugeLine bytes,
+// joined in one buffer once its newline is found. Refusing a longer line
+// holds MaxLine bytes (and the garbage of the doubling, up to 2·hugeLine);
+// reading one up to the limit holds it twice while the blocks are joined.
 func (l *Lines) read() (*Chunk, error) {
+	limit := l.MaxLine + 1 // a whole line and its newline
 	size := ChunkSize
 	if len(l.carry) >= size/2 {
 		size = 2 * len(l.carry)
 	}
-	p := getBuf(&inPool, size)
+	p := getBuf(&inPool, min(size, limit))
 	buf := append(*p, l.carry...)
 	l.carry = l.carry[:0]
+	if cap(l.carry) > maxPooled {
+		l.carry = nil // the tail of a rare huge line
+	}
+	var blocks [][]byte // the line's start, past hugeLine
+	held := 0           // bytes in blocks
 	for {
-		// buf holds the start of one line, l.line, and not its end.
-		if len(buf) > l.MaxLine {
+		// blocks and buf hold the start of one line, l.line, and not its
+		// end.
+		if held+len(buf) > l.MaxLine {
 			putBuf(&inPool, p)
 			return nil, &record.Error{Pos: record.Pos{File: l.cur.Name, Line: l.line},
 				Msg: fmt.Sprintf("line exceeds %d bytes", l.MaxLine)}
 		}
 		if l.eof {
-			if len(buf) == 0 {
+			if held+len(buf) == 0 {
 				putBuf(&inPool, p)
 				return nil, nil
 			}
-			buf = append(buf, '\n')
+			buf = append(join(blocks, held, buf, 1), '\n')
 			return l.chunk(p, buf), nil
 		}
 		if len(buf) == cap(buf) {
-			nb := make([]byte, len(buf), 2*cap(buf))
-			copy(nb, buf)
-			buf = nb
+			if cap(buf) >= hugeLine {
+				blocks = append(blocks, buf)
+				held += len(buf)
+				buf = make([]byte, 0, min(hugeLine, limit-held))
+			} else {
+				nb := make([]byte, len(buf), min(2*cap(buf), limit))
+				copy(nb, buf)
+				buf = nb
+			}
 		}
 		start := len(buf)
-		n, err := l.cur.Read(buf[start:cap(buf)])
+		n, err := l.cur.Read(buf[start:min(cap(buf), limit-held)])
 		buf = buf[:start+n]
 		if err == io.EOF {
 			l.eof = true
@@ -284,7 +320,9 @@ func (l *Lines) read() (*Chunk, error) {
 			continue
 		}
 		if i := bytes.LastIndexByte(buf[start:], '\n'); i >= 0 {
-			end := start + i + 1
+			end := held + start + i + 1
+			buf = join(blocks, held, buf, 1)
+			blocks, held = nil, 0
 			if end == len(buf) || l.eof {
 				if l.eof && end < len(buf) {
 					buf = append(buf, '\n')
@@ -295,6 +333,24 @@ func (l *Lines) read() (*Chunk, error) {
 			return l.chunk(p, buf[:end]), nil
 		}
 	}
+}
+
+// join returns the blocks, of held bytes, and buf in one buffer, with room
+// for extra bytes more. Without blocks it is buf.
+func join(blocks [][]byte, held int, buf []byte, extra int) []byte {
+	if blocks == nil {
+		return buf
+	}
+	all := make([]byte, 0, held+len(buf)+extra)
+	for _, b := range blocks {
+		all = append(all, b...)
+	}
+	all = append(all, buf...)
+	// The blocks are garbage: give them back now, or they stay resident
+	// beside the line until the heap grows enough for a collection.
+	clear(blocks)
+	debug.FreeOSMemory()
+	return all
 }
 
 func (l *Lines) chunk(p *[]byte, data []byte) *Chunk {

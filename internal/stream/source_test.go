@@ -209,29 +209,99 @@ func TestLinesMaxLine(t *testing.T) {
 		// later read.
 		{"over in one read", "a\n" + strings.Repeat("x", 150) + "\nb\n", 100, func(r io.Reader) io.Reader { return &sizedReader{r: r, sizes: []int{4, 148}} }, "f:2: line exceeds 100 bytes"},
 		{"longer than a buffer", numbered("a", 10) + strings.Repeat("x", 3*ChunkSize) + "\n", 1000, func(r io.Reader) io.Reader { return r }, "f:11: line exceeds 1000 bytes"},
+		// The line starts in one buffer and ends in the next, twice as
+		// large: it must not pass for being found whole.
+		{"ends in the doubled buffer", "a\n" + strings.Repeat("x", ChunkSize+100) + "\nb\n", ChunkSize, func(r io.Reader) io.Reader { return r }, fmt.Sprintf("f:2: line exceeds %d bytes", ChunkSize)},
+		{"one over, read whole", "a\n" + strings.Repeat("x", 2*ChunkSize+1) + "\n", 2 * ChunkSize, func(r io.Reader) io.Reader { return r }, fmt.Sprintf("f:2: line exceeds %d bytes", 2*ChunkSize)},
+		{"at the limit, read whole", "a\n" + strings.Repeat("x", 2*ChunkSize) + "\nb\n", 2 * ChunkSize, func(r io.Reader) io.Reader { return r }, ""},
+		{"at the limit at the end", "a\n" + strings.Repeat("x", 100), 100, func(r io.Reader) io.Reader { return r }, ""},
+		{"one over after a line", "a\n" + strings.Repeat("x", 99) + "\n" + strings.Repeat("y", 101) + "\n", 100, func(r io.Reader) io.Reader { return r }, "f:3: line exceeds 100 bytes"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			src := testLines([]file{{"f", tt.data}}, tt.wrap)
-			src.MaxLine = tt.maxLine
-			var err error
-			for {
-				var c *Chunk
-				c, err = src.Next()
-				if c == nil || err != nil {
-					break
-				}
-			}
-			if tt.want == "" {
-				if err != nil {
-					t.Errorf("error %v", err)
-				}
-				return
-			}
-			if _, ok := err.(*record.Error); !ok || err.Error() != tt.want {
-				t.Errorf("error %v (%T), want *record.Error %q", err, err, tt.want)
-			}
+	defer func(n int) { hugeLine = n }(hugeLine)
+	for _, huge := range []int{hugeLine, 64} {
+		hugeLine = huge // with 64, a long line's start is held in blocks
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/blocks of %d", tt.name, huge), func(t *testing.T) {
+				testMaxLine(t, tt.data, tt.maxLine, tt.wrap, tt.want)
+			})
+		}
+	}
+}
+
+// testMaxLine reads data with a line limit and checks the error, or that
+// the chunks hold data whole.
+func testMaxLine(t *testing.T, data string, maxLine int, wrap func(io.Reader) io.Reader, want string) {
+	t.Helper()
+	src := testLines([]file{{"f", data}}, wrap)
+	src.MaxLine = maxLine
+	var got strings.Builder
+	var err error
+	for {
+		var c *Chunk
+		if c, err = src.Next(); c == nil || err != nil {
+			break
+		}
+		got.Write(c.Data)
+	}
+	if want == "" {
+		if err != nil {
+			t.Errorf("error %v", err)
+		}
+		if !strings.HasSuffix(data, "\n") {
+			data += "\n"
+		}
+		if got.String() != data {
+			t.Errorf("read %d bytes, not the %d of the input", got.Len(), len(data))
+		}
+		return
+	}
+	if _, ok := err.(*record.Error); !ok || err.Error() != want {
+		t.Errorf("error %v (%T), want *record.Error %q", err, err, want)
+	}
+}
+
+// askReader records the largest read asked of it.
+type askReader struct {
+	r       io.Reader
+	largest int
+}
+
+func (a *askReader) Read(p []byte) (int, error) {
+	a.largest = max(a.largest, len(p))
+	return a.r.Read(p)
+}
+
+// TestLinesMaxLineMemory checks that refusing a long line holds about the
+// limit, not the doubled buffers beyond it: no read asks for more than a
+// line and its newline.
+func TestLinesMaxLineMemory(t *testing.T) {
+	const maxLine = 3 * ChunkSize
+	defer func(n int) { hugeLine = n }(hugeLine)
+	for _, n := range []int{maxLine, 8 * ChunkSize, -maxLine, -8 * ChunkSize} {
+		hugeLine = 64 << 20
+		if n < 0 {
+			n, hugeLine = -n, ChunkSize // held in blocks
+		}
+		var ask *askReader
+		src := testLines([]file{{"f", "a\n" + strings.Repeat("x", n) + "\n"}}, func(r io.Reader) io.Reader {
+			ask = &askReader{r: r}
+			return ask
 		})
+		src.MaxLine = maxLine
+		var err error
+		for {
+			var c *Chunk
+			if c, err = src.Next(); c == nil || err != nil {
+				break
+			}
+			c.Release()
+		}
+		if (err != nil) != (n > maxLine) {
+			t.Errorf("line of %d bytes: error %v", n, err)
+		}
+		if ask.largest > maxLine+1 {
+			t.Errorf("line of %d bytes: a read asked for %d bytes, more than the limit %d and a newline", n, ask.largest, maxLine)
+		}
 	}
 }
 

@@ -146,7 +146,13 @@ func (w *attachWorker) Process(c *stream.Chunk, r *stream.Result) {
 		if sideErr != nil {
 			return sideErr
 		}
+		start := len(r.Out)
 		r.Out = record.AppendAttached(r.Out, b, a, size, values)
+		if n := len(r.Out) - start - 1; n > stream.MaxLine {
+			// A shingle record near the limit, with a second id.
+			r.Out = r.Out[:start]
+			return record.Bad("the attached pair would be %d bytes, more than the longest line verify --sorted reads, %d bytes", n, stream.MaxLine)
+		}
 		return nil
 	})
 }

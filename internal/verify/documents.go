@@ -136,13 +136,13 @@ type documentWorker struct {
 
 func (w *documentWorker) Process(c *stream.Chunk, r *stream.Result) {
 	p := &parsed{}
-	w.w.Documents(c, r, func(id, text []byte) {
+	w.w.Documents(c, r, func(id, text []byte) error {
 		if p.sample == nil {
 			p.sample = append([]byte{}, id...)
 		}
 		if w.needed != nil {
 			if _, ok := w.needed[string(id)]; !ok {
-				return
+				return nil
 			}
 		}
 		before := len(p.vals)
@@ -152,6 +152,7 @@ func (w *documentWorker) Process(c *stream.Chunk, r *stream.Result) {
 		p.pos = append(p.pos, record.Pos{File: c.File})
 		p.sizes = append(p.sizes, uint64(len(p.vals)-before))
 		p.ends = append(p.ends, len(p.vals))
+		return nil
 	})
 	r.Value = p
 }
@@ -166,10 +167,15 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 	}
 	slices.Sort(ids)
 	paths := make([]string, len(ids))
+	roots := resolveRoots(opt.Documents.Paths)
 	for i, id := range ids {
 		paths[i] = string(record.Unescape(nil, []byte(id)))
-		if !under(paths[i], opt.Documents.Paths) {
-			return nil, &usageError{fmt.Sprintf("document %s is not under the --documents paths (%s)", id, strings.Join(opt.Documents.Paths, " "))}
+		if real, ok := under(paths[i], roots); !ok {
+			where := ""
+			if real != "" {
+				where = " (a symlink to " + real + ")"
+			}
+			return nil, &usageError{fmt.Sprintf("document %s%s is not under the --documents paths (%s)", id, where, strings.Join(opt.Documents.Paths, " "))}
 		}
 	}
 	jobs := opt.Jobs
@@ -223,16 +229,60 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 	return st, nil
 }
 
-// under reports whether path is one of roots or inside one of them.
-func under(path string, roots []string) bool {
-	clean := filepath.Clean(path)
-	for _, r := range roots {
-		r = filepath.Clean(r)
-		if clean == r || strings.HasPrefix(clean, r+string(filepath.Separator)) || r == "." && !filepath.IsAbs(clean) && !strings.HasPrefix(clean, "..") {
-			return true
-		}
+// root is a --documents path, as given and resolved.
+type root struct{ given, real string }
+
+// resolveRoots resolves the --documents paths (symlinks followed, made
+// absolute).
+func resolveRoots(paths []string) []root {
+	roots := make([]root, len(paths))
+	for i, p := range paths {
+		roots[i] = root{filepath.Clean(p), resolvePath(p)}
 	}
-	return false
+	return roots
+}
+
+// resolvePath follows the symlinks of p and makes it absolute; a path that
+// does not resolve (a missing file, whose reading fails later) is only
+// made absolute.
+func resolvePath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// under tells whether path is under one of roots, both as written and once
+// resolved, so that a symlink inside the tree does not lead reading out of
+// it. When the text is under a root but the file is not, real is where the
+// path leads. The root directory holds every path.
+func under(path string, roots []root) (real string, ok bool) {
+	clean := filepath.Clean(path)
+	if !slices.ContainsFunc(roots, func(r root) bool { return within(clean, r.given) }) {
+		return "", false
+	}
+	real = resolvePath(path)
+	if slices.ContainsFunc(roots, func(r root) bool { return within(real, r.real) }) {
+		return "", true
+	}
+	return real, false
+}
+
+// within tells whether the clean path p is r or under it.
+func within(p, r string) bool {
+	sep := string(filepath.Separator)
+	switch {
+	case p == r:
+		return true
+	case r == ".":
+		return !filepath.IsAbs(p) && p != ".." && !strings.HasPrefix(p, ".."+sep)
+	case strings.HasSuffix(r, sep): // the root directory
+		return strings.HasPrefix(p, r)
+	}
+	return strings.HasPrefix(p, r+sep)
 }
 
 // usageError is a mismatch between the command line and the input: bad
