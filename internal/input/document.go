@@ -82,6 +82,9 @@ func AppendNumber(dst []byte, from, ordinal int64) ([]byte, error) {
 // ordinal (AppendNumber), whatever the line holds.
 func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
 	id, text, err = p.parse(format, line, ordinal)
+	if err == nil {
+		text = p.Text(text)
+	}
 	if err != nil || !p.r.Number {
 		return id, text, err
 	}
@@ -113,6 +116,12 @@ func (p *DocParser) Record(format, file string, rec *Record, ordinal int64) (id,
 		return p.id, text, nil
 	}
 	return id, text, nil
+}
+
+// Text returns the text of a document read whole (a line's text, a file)
+// under the text mode (TextOf): the content, or its visible text for HTML.
+func (p *DocParser) Text(content []byte) []byte {
+	return TextOf(content, nil, p.r, &p.scratch)
 }
 
 func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {

@@ -38,6 +38,9 @@ type StageOptions struct {
 	Number     bool
 	NumberFrom int64
 	IDRequired bool
+	// Text and Main: how a document's text is taken (input.Reading).
+	Text string
+	Main bool
 	// NoID counts the documents whose default id field was missing (their
 	// id is their line number); Run sets it.
 	NoID *atomic.Int64
@@ -73,7 +76,7 @@ func (o *StageOptions) Check() error {
 // Reading returns how the stage reads documents.
 func (o *StageOptions) Reading() input.Reading {
 	return input.Reading{Format: o.Format, IDField: o.IDField, TextField: o.TextField,
-		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired}
+		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired, Text: o.Text, Main: o.Main}
 }
 
 // Header returns the header line the stage writes.
@@ -204,7 +207,7 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 			}
 			r.Records++
 			w.id = input.FileID(w.id[:0], d.Name)
-			fn(w.id, d.Data)
+			fn(w.id, w.doc.Text(d.Data))
 		}
 		return
 	}

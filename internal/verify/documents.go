@@ -77,6 +77,7 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	r := d.reading
 	stage := &shingle.StageOptions{Shingle: so, Format: r.Format, IDField: r.IDField, TextField: r.TextField,
 		Number: r.Number, NumberFrom: r.NumberFrom, IDRequired: r.IDRequired, NoID: new(atomic.Int64),
+		Text: r.Text, Main: r.Main,
 		Common: stream.Common{SkipBad: opt.SkipBad}}
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, stage.NoID)
 	if d.Format == shingle.FormatFiles && needed != nil {

@@ -1,0 +1,173 @@
+package input
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+func warcRecord(typ, uri, block string, extra ...string) string {
+	h := "WARC/1.0\r\nWARC-Type: " + typ + "\r\nWARC-Target-URI: <" + uri + ">\r\nWARC-Record-ID: <urn:uuid:" + typ + uri + ">\r\n"
+	for _, e := range extra {
+		h += e + "\r\n"
+	}
+	return h + "Content-Length: " + itoa(len(block)) + "\r\n\r\n" + block + "\r\n\r\n"
+}
+
+func itoa(n int) string { return fmtInt(n) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func gzipMembers(t testing.TB, recs ...string) []byte {
+	var out bytes.Buffer
+	for _, r := range recs {
+		zw := gzip.NewWriter(&out)
+		zw.Write([]byte(r))
+		zw.Close()
+	}
+	return out.Bytes()
+}
+
+var chunkedHTML = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n" +
+	"e\r\n<p>Hello &amp;\r\n8\r\n world</\r\n2\r\np>\r\n0\r\n\r\n"
+
+func readWARC(t testing.TB, name string, data []byte, r Reading) (ids, texts []string, stored [][]byte) {
+	w := NewWARCReader(name, bytes.NewReader(data), true)
+	var buf []byte
+	var s Scratch
+	for {
+		rec, b, err := w.Next(buf)
+		buf = b
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored = append(stored, rec.Stored)
+		if rec.Kind != RecordDocument {
+			continue
+		}
+		id, text, err := warcDocument(&rec, r, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, texts = append(ids, string(id)), append(texts, string(text))
+	}
+}
+
+func TestWARCReader(t *testing.T) {
+	recs := []string{
+		warcRecord("warcinfo", "", "software: test\r\n"),
+		warcRecord("request", "http://x/a", "GET /a HTTP/1.1\r\n\r\n"),
+		warcRecord("response", "http://x/a", chunkedHTML, "Content-Type: application/http;msgtype=response"),
+		warcRecord("response", "dns:x", "x. 300 IN A 1.2.3.4", "Content-Type: text/dns"),
+		warcRecord("resource", "http://x/b.txt", "plain text"),
+	}
+	r := DefaultReading()
+	r.Text = TextAuto
+	for _, data := range [][]byte{[]byte(strings.Join(recs, "")), gzipMembers(t, recs...)} {
+		ids, texts, stored := readWARC(t, "t.warc", data, r)
+		if strings.Join(ids, " ") != "http://x/a http://x/b.txt" || texts[0] != "Hello & world" || texts[1] != "plain text" {
+			t.Errorf("ids %q texts %q", ids, texts)
+		}
+		if !bytes.Equal(bytes.Join(stored, nil), withoutMember(t, data, 3)) {
+			t.Error("the records as stored are not the input's bytes (but the non-HTTP response)")
+		}
+	}
+}
+
+// withoutMember removes the i-th record from plain or gzip WARC data.
+func withoutMember(t testing.TB, data []byte, i int) []byte {
+	var parts [][]byte
+	w := NewWARCReader("", bytes.NewReader(data), true)
+	w.gz = bytes.HasPrefix(data, gzipMagic)
+	var buf []byte
+	for {
+		var rec Record
+		var err error
+		if w.gz {
+			rec, buf, err = w.nextGzip(buf)
+		} else {
+			rec, buf, err = w.nextPlain(buf)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, rec.Stored)
+	}
+	parts = append(parts[:i], parts[i+1:]...)
+	return bytes.Join(parts, nil)
+}
+
+func TestHTMLText(t *testing.T) {
+	src := `<!doctype html><html><head><title>T</title><script>x()</script><style>p{}</style></head><body>
+<nav class="x">Menu</nav><div id="cookie-banner">Cookies</div><h1>Head&nbsp;line</h1><p>One <b>two</b>
+three<p>Four &lt;5&gt;<template>no</template><noscript>no</noscript></body></html>`
+	if got := string(HTMLText(nil, []byte(src), false)); got != "T\nMenu\nCookies\nHead line\nOne two three\nFour <5>" {
+		t.Errorf("HTMLText = %q", got)
+	}
+	if got := string(HTMLText(nil, []byte(src), true)); got != "T\nHead line\nOne two three\nFour <5>" {
+		t.Errorf("HTMLText main = %q", got)
+	}
+}
+
+func FuzzWARCReader(f *testing.F) {
+	rec := warcRecord("response", "http://x/a", chunkedHTML, "Content-Type: application/http;msgtype=response")
+	f.Add([]byte(rec))
+	f.Add(gzipMembers(f, rec, warcRecord("resource", "u", "t")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		w := NewWARCReader("f", bytes.NewReader(data), true)
+		var buf []byte
+		var s Scratch
+		r := DefaultReading()
+		r.Text = TextAuto
+		for {
+			rec, b, err := w.Next(buf)
+			buf = b
+			if err != nil {
+				return
+			}
+			if !w.gz && !bytes.Contains(data, rec.Stored) {
+				t.Fatal("a plain record's stored bytes are not in the input")
+			}
+			if rec.Kind == RecordDocument {
+				warcDocument(&rec, r, &s)
+			}
+		}
+	})
+}
+
+func BenchmarkWARCReader(b *testing.B) {
+	page := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body>" + strings.Repeat("<p>Some text of a page, with words. </p>", 200) + "</body></html>"
+	var recs []string
+	for i := 0; i < 100; i++ {
+		recs = append(recs, warcRecord("response", "http://x/"+fmtInt(i), page, "Content-Type: application/http;msgtype=response"))
+	}
+	data := gzipMembers(b, recs...)
+	r := DefaultReading()
+	r.Text = TextAuto
+	b.SetBytes(int64(len(strings.Join(recs, ""))))
+	b.ReportAllocs()
+	for b.Loop() {
+		readWARC(b, "b", data, r)
+	}
+}
