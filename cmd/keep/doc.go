@@ -35,7 +35,7 @@
 // only such records lie between them) are written with it when --related is
 // given and it is written, and dropped otherwise; standard error counts them
 // ("keep: WARC request, metadata and revisit records: 4 written with their
-// document, 1 dropped …"), and the records of other kinds (non-HTTP
+// document, 1 dropped with theirs, …"), and the records of other kinds (non-HTTP
 // responses, conversion, continuation), which are not written. --annotate
 // does not go with WARC.
 //

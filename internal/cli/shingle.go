@@ -38,9 +38,9 @@ response records holding HTTP (Content-Type application/http) and resource
 records; their id is the WARC-Target-URI (without its angle brackets), or
 with --id-field record-id the WARC-Record-ID, or with --id-field NAME the
 header field NAME. The text of a response is its HTTP body once a chunked
-transfer encoding and a Content-Encoding gzip or deflate are undone (any
-other, such as br, is bad input: file, record number and byte offset, status
-2, skipped and counted with --skip-bad); a resource's text is its block.
+transfer encoding and a Content-Encoding gzip, deflate or br are undone (any
+other is bad input: file, record number and byte offset, status 2, skipped
+and counted with --skip-bad); a resource's text is its block.
 Other records are not documents: standard error counts them by type ("6 WARC
 record(s) not documents: 1 warcinfo, 4 request, 1 metadata", non-HTTP
 responses too). A gzip member is decompressed whole (up to 1 GiB). keep

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 	"github.com/neardup/neardup/internal/record"
 )
@@ -503,12 +504,12 @@ func httpBody(b []byte, s *Scratch) (body, contentType []byte, err error) {
 	ce, _ := headerField(fields, "Content-Encoding")
 	switch enc := strings.ToLower(string(ce)); enc {
 	case "", "identity":
-	case "gzip", "x-gzip", "deflate":
+	case "gzip", "x-gzip", "deflate", "br":
 		if body, err = decodeContent(enc, body); err != nil {
 			return nil, nil, fmt.Errorf("Content-Encoding %s: %v", enc, err)
 		}
 	default:
-		return nil, nil, fmt.Errorf("Content-Encoding %q: not supported (gzip, deflate)", enc)
+		return nil, nil, fmt.Errorf("Content-Encoding %q: not supported (gzip, deflate, br)", enc)
 	}
 	return body, contentType, nil
 }
@@ -546,13 +547,16 @@ const maxDecoded = 256 << 20
 
 func decodeContent(enc string, b []byte) ([]byte, error) {
 	var r io.Reader
-	if enc == "deflate" {
+	switch enc {
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(b))
+	case "deflate":
 		// "deflate" is zlib-wrapped by the standard, raw by some servers.
 		if len(b) >= 2 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0 && b[0]&0x0f == 8 {
 			b = b[2:]
 		}
 		r = flate.NewReader(bytes.NewReader(b))
-	} else {
+	default:
 		zr, err := gzip.NewReader(bytes.NewReader(b))
 		if err != nil {
 			return nil, err

@@ -2,10 +2,13 @@ package input
 
 import (
 	"bytes"
+	"compress/flate"
+	"compress/zlib"
 	"io"
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -170,4 +173,99 @@ func BenchmarkWARCReader(b *testing.B) {
 	for b.Loop() {
 		readWARC(b, "b", data, r)
 	}
+}
+
+func TestHTTPBodyEncodings(t *testing.T) {
+	body := []byte("<p>the body, encoded</p>")
+	var gz, zl, raw, br bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(body)
+	zw.Close()
+	fw := zlib.NewWriter(&zl)
+	fw.Write(body)
+	fw.Close()
+	rw, _ := flate.NewWriter(&raw, flate.DefaultCompression)
+	rw.Write(body)
+	rw.Close()
+	bw := brotli.NewWriter(&br)
+	bw.Write(body)
+	bw.Close()
+	for _, tc := range []struct {
+		enc  string
+		data []byte
+	}{{"gzip", gz.Bytes()}, {"deflate", zl.Bytes()}, {"deflate", raw.Bytes()}, {"br", br.Bytes()}, {"identity", body}} {
+		resp := "HTTP/1.1 200 OK\r\nContent-Encoding: " + tc.enc + "\r\nContent-Type: text/plain\r\n\r\n" + string(tc.data)
+		got, ct, err := httpBody([]byte(resp), &Scratch{})
+		if err != nil || !bytes.Equal(got, body) || string(ct) != "text/plain" {
+			t.Errorf("%s: %q %q %v", tc.enc, got, ct, err)
+		}
+	}
+	if _, _, err := httpBody([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\nxx"), &Scratch{}); err == nil || !strings.Contains(err.Error(), `"zstd": not supported`) {
+		t.Errorf("an unknown encoding: %v", err)
+	}
+}
+
+func TestWARCErrors(t *testing.T) {
+	good := warcRecord("resource", "u", "text")
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"not WARC", "hello\r\n\r\n", "t.warc: record 1 at byte 0: want a WARC version line"},
+		{"cut short", good + good[:len(good)-6], "t.warc: record 2 at byte " + fmtInt(len(good)) + ": the file ends inside the record"},
+		{"no length", "WARC/1.0\r\nWARC-Type: resource\r\n\r\n", "no Content-Length"},
+		{"bad trailer", strings.Replace(good, "text\r\n\r\n", "textXXXX", 1), "not followed by CRLF CRLF"},
+	} {
+		w := NewWARCReader("t.warc", strings.NewReader(tc.data), false)
+		var err error
+		for err == nil {
+			_, _, err = w.Next(nil)
+		}
+		if err == io.EOF || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// A record of a response whose body can't be decoded names its place.
+	rec := warcRecord("response", "http://x/", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\nnot gzip", "Content-Type: application/http")
+	p := NewReadingParser(DefaultReading(), nil)
+	w := NewWARCReader("t.warc", strings.NewReader(good+rec), false)
+	w.Next(nil)
+	r, _, err := w.Next(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = p.Record(FormatWARC, "t.warc", &r, 2)
+	if err == nil || !strings.HasPrefix(err.Error(), "t.warc: record 2 at byte "+fmtInt(len(good))+": Content-Encoding gzip:") {
+		t.Errorf("a bad body: %v", err)
+	}
+}
+
+func TestWARCIDs(t *testing.T) {
+	data := []byte(warcRecord("resource", "http://x/a", "text"))
+	for field, want := range map[string]string{"id": "http://x/a", "uri": "http://x/a", "record-id": "urn:uuid:resourcehttp://x/a", "WARC-Type": "resource"} {
+		r := DefaultReading()
+		r.IDField = field
+		ids, _, _ := readWARC(t, "t", data, r)
+		if len(ids) != 1 || ids[0] != want {
+			t.Errorf("--id-field %s: %q, want %q", field, ids, want)
+		}
+	}
+}
+
+func FuzzHTMLText(f *testing.F) {
+	f.Add([]byte(`<html><nav class=menu>x</nav><p>a &amp; b<script>c</script></p></html>`), true)
+	f.Add([]byte(`<div><p>unclosed<li>item</div></p></b>`), false)
+	f.Fuzz(func(t *testing.T, src []byte, main bool) {
+		if len(src) > 1<<16 {
+			return
+		}
+		got := HTMLText(nil, src, main)
+		// Text without '<' or '&' has no markup or entity left: taken
+		// again, only its line breaks become spaces.
+		if bytes.IndexByte(got, '<') < 0 && bytes.IndexByte(got, '&') < 0 {
+			want := bytes.ReplaceAll(got, []byte("\n"), []byte(" "))
+			if again := HTMLText(nil, got, main); !bytes.Equal(again, want) {
+				t.Fatalf("HTMLText(%q) = %q, again %q", src, got, again)
+			}
+		}
+	})
 }

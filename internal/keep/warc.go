@@ -130,12 +130,13 @@ func (ww *warcWriter) report(stderr io.Writer) {
 	if ww.written+ww.dropped+ww.unattached == 0 {
 		return
 	}
-	how := "with the documents written"
-	if !ww.related {
-		how = "(give --related to write those of the documents written)"
+	if ww.related {
+		fmt.Fprintf(stderr, "keep: WARC request, metadata and revisit records: %d written with their document, %d dropped with theirs, %d concerning no document dropped\n",
+			ww.written, ww.dropped, ww.unattached)
+		return
 	}
-	fmt.Fprintf(stderr, "keep: WARC request, metadata and revisit records: %d written with their document, %d dropped %s, %d concerning no document dropped\n",
-		ww.written, ww.dropped, how, ww.unattached)
+	fmt.Fprintf(stderr, "keep: WARC request, metadata and revisit records: %d dropped (give --related to write those of the documents written), %d concerning no document dropped\n",
+		ww.dropped, ww.unattached)
 }
 
 // addRecord notes a record of a format read as records (a WARC record):
