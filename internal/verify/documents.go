@@ -118,6 +118,9 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	if files != nil {
 		files.Report(stderr, "verify")
 	}
+	if lines, ok := src.(*stream.Lines); ok {
+		lines.Report(stderr, "verify")
+	}
 	if len(needed) > 0 && st.Len() == 0 && sample != nil {
 		var one string
 		for id := range needed {
