@@ -101,13 +101,8 @@ func (w *WARCReader) errorf(off int64, format string, args ...any) error {
 // continuation) are passed over and counted for Report.
 func (w *WARCReader) Next(buf []byte) (Record, []byte, error) {
 	for {
-		var rec Record
-		var err error
-		if w.gz {
-			rec, buf, err = w.nextGzip(buf)
-		} else {
-			rec, buf, err = w.nextPlain(buf)
-		}
+		rec, b, err := w.next(buf)
+		buf = b
 		if err != nil {
 			return rec, buf, err
 		}
@@ -115,6 +110,14 @@ func (w *WARCReader) Next(buf []byte) (Record, []byte, error) {
 			return rec, buf, nil
 		}
 	}
+}
+
+// next returns the next record of any type.
+func (w *WARCReader) next(buf []byte) (Record, []byte, error) {
+	if w.gz {
+		return w.nextGzip(buf)
+	}
+	return w.nextPlain(buf)
 }
 
 // nextPlain cuts the next record of a plain WARC file.

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"compress/zlib"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,20 +18,7 @@ func warcRecord(typ, uri, block string, extra ...string) string {
 	for _, e := range extra {
 		h += e + "\r\n"
 	}
-	return h + "Content-Length: " + itoa(len(block)) + "\r\n\r\n" + block + "\r\n\r\n"
-}
-
-func itoa(n int) string { return fmtInt(n) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
+	return h + "Content-Length: " + strconv.Itoa(len(block)) + "\r\n\r\n" + block + "\r\n\r\n"
 }
 
 func gzipMembers(t testing.TB, recs ...string) []byte {
@@ -96,16 +84,10 @@ func TestWARCReader(t *testing.T) {
 func withoutMember(t testing.TB, data []byte, i int) []byte {
 	var parts [][]byte
 	w := NewWARCReader("", bytes.NewReader(data), true)
-	w.gz = bytes.HasPrefix(data, gzipMagic)
 	var buf []byte
 	for {
-		var rec Record
-		var err error
-		if w.gz {
-			rec, buf, err = w.nextGzip(buf)
-		} else {
-			rec, buf, err = w.nextPlain(buf)
-		}
+		rec, b, err := w.next(buf)
+		buf = b
 		if err == io.EOF {
 			break
 		}
@@ -163,7 +145,7 @@ func BenchmarkWARCReader(b *testing.B) {
 	page := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body>" + strings.Repeat("<p>Some text of a page, with words. </p>", 200) + "</body></html>"
 	var recs []string
 	for i := 0; i < 100; i++ {
-		recs = append(recs, warcRecord("response", "http://x/"+fmtInt(i), page, "Content-Type: application/http;msgtype=response"))
+		recs = append(recs, warcRecord("response", "http://x/"+strconv.Itoa(i), page, "Content-Type: application/http;msgtype=response"))
 	}
 	data := gzipMembers(b, recs...)
 	r := DefaultReading()
@@ -211,7 +193,7 @@ func TestWARCErrors(t *testing.T) {
 		name, data, want string
 	}{
 		{"not WARC", "hello\r\n\r\n", "t.warc: record 1 at byte 0: want a WARC version line"},
-		{"cut short", good + good[:len(good)-6], "t.warc: record 2 at byte " + fmtInt(len(good)) + ": the file ends inside the record"},
+		{"cut short", good + good[:len(good)-6], "t.warc: record 2 at byte " + strconv.Itoa(len(good)) + ": the file ends inside the record"},
 		{"no length", "WARC/1.0\r\nWARC-Type: resource\r\n\r\n", "no Content-Length"},
 		{"bad trailer", strings.Replace(good, "text\r\n\r\n", "textXXXX", 1), "not followed by CRLF CRLF"},
 	} {
@@ -234,7 +216,7 @@ func TestWARCErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = p.Record(FormatWARC, "t.warc", &r, 2)
-	if err == nil || !strings.HasPrefix(err.Error(), "t.warc: record 2 at byte "+fmtInt(len(good))+": Content-Encoding gzip:") {
+	if err == nil || !strings.HasPrefix(err.Error(), "t.warc: record 2 at byte "+strconv.Itoa(len(good))+": Content-Encoding gzip:") {
 		t.Errorf("a bad body: %v", err)
 	}
 }
