@@ -45,8 +45,10 @@ other is bad input: file, record number and byte offset, status 2, skipped
 and counted with --skip-bad); a resource's text is its block.
 Other records are not documents: standard error counts them by type ("6 WARC
 record(s) not documents: 1 warcinfo, 4 request, 1 metadata", non-HTTP
-responses too). A gzip member is decompressed whole (up to 1 GiB). keep
-writes WARC back (see keep).
+responses too). A gzip member is decompressed whole (up to 1 GiB). A record
+is named in messages by its number and the byte it starts at in the file as
+stored (a zstd-compressed WARC, which is read decompressed: in the
+decompressed stream). keep writes WARC back (see keep).
 
 HTML (--text): raw, the default, shingles the text as it is, markup too;
 html shingles the visible text of HTML (golang.org/x/net/html): the

@@ -75,7 +75,12 @@ type WARCReader struct {
 func openWARC(f *File, _ Reading, stored bool) (RecordReader, error) {
 	r, err := f.Stored()
 	if err != nil {
-		return nil, err
+		if stored {
+			return nil, &record.Error{Pos: record.Pos{File: f.Name}, Msg: f.Compression + "-compressed: keep writes each WARC record as stored, so it reads plain WARC or one gzip member a record: decompress it first"}
+		}
+		// A zstd-compressed WARC: its records are read decompressed (their
+		// byte offsets are then those of the decompressed stream).
+		return NewWARCReader(f.Name, f, false), nil
 	}
 	return NewWARCReader(f.Name, r, stored), nil
 }

@@ -251,3 +251,27 @@ func FuzzHTMLText(f *testing.F) {
 		}
 	})
 }
+
+// TestWARCZstd: a zstd-compressed WARC is read decompressed, but can't be
+// read as stored (keep).
+func TestWARCZstd(t *testing.T) {
+	data := zstded(t, []byte(warcRecord("resource", "http://x/a", "text")))
+	f, err := Wrap("t.warc.zst", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Sniffed != FormatWARC {
+		t.Errorf("Sniffed = %q", f.Sniffed)
+	}
+	rr, err := openWARC(f, DefaultReading(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := rr.Next(nil)
+	if err != nil || rec.Kind != RecordDocument {
+		t.Errorf("Next: %v %v", rec.Kind, err)
+	}
+	if _, err := openWARC(f, DefaultReading(), true); err == nil || !strings.Contains(err.Error(), "t.warc.zst: zstd-compressed: keep writes each WARC record as stored") {
+		t.Errorf("stored: %v", err)
+	}
+}
