@@ -3,10 +3,12 @@ module github.com/neardup/neardup
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.1.1
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/klauspost/compress v1.20.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/net v0.59.0
 	golang.org/x/sys v0.49.0
 )
 

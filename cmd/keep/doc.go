@@ -22,6 +22,23 @@
 //	              document kept. With --drop: the documents removed,
 //	              annotated.
 //
+// # Warc
+//
+// WARC input (see shingle: --format warc, or recognised by its first line)
+// is written back as WARC, each record written byte for byte as stored: for
+// a .warc.gz, its gzip member copied unchanged, so that the output is a valid
+// .warc.gz (a member that holds several records can't be copied one by one:
+// keep stops, naming the record; recompress the file record by record).
+// warcinfo records are written. request, metadata and revisit records that
+// concern a document (one names the other by WARC-Concurrent-To or
+// WARC-Refers-To, or, failing that, it has the document's WARC-Target-URI and
+// only such records lie between them) are written with it when --related is
+// given and it is written, and dropped otherwise; standard error counts them
+// ("keep: WARC request, metadata and revisit records: 4 written with their
+// document, 1 dropped with theirs, …"), and the records of other kinds (non-HTTP
+// responses, conversion, continuation), which are not written. --annotate
+// does not go with WARC.
+//
 // WHAT A DEDUP DROPS (--pairs)
 // The documents are read in arrival order (the input order; across
 // incremental batches, batch after batch). A document is dropped when it has
@@ -152,14 +169,17 @@
 //   - --report FILE: write to FILE a line per document dropped: dropped TAB
 //     kept TAB via TAB similarity
 //   - --annotate: write every document with its cluster (default: false)
+//   - --related: WARC: write the request, metadata and revisit records that
+//     concern a document written with it (dropped and counted otherwise)
+//     (default: false)
 //   - --cluster-field NAME: --annotate, JSON Lines: the NAME of the field added
 //     (default: "cluster")
 //   - --temp-dir DIR: directory DIR for the copy of standard input that two
 //     passes need (default: the system's)
 //   - --stats: print on standard error how many documents were read, in
 //     clusters or pairs, kept, dropped and written (default: false)
-//   - --format value: document format: tsv, jsonl, files or lines (default:
-//     from the file name)
+//   - --format value: document format: tsv, jsonl, files, lines or warc
+//     (default: from the file's first bytes, else its name)
 //   - --files: each FILE (or each path read from standard input) is one
 //     document; same as --format files (default: false)
 //   - --lines: each line is one document, its id the line number; same as
@@ -167,6 +187,13 @@
 //   - --id-field NAME: JSON Lines: the NAME of the id field (default: "id")
 //   - --text-field NAME: JSON Lines: the NAME of the text field (default:
 //     "text")
+//   - --text MODE: how a document's text is taken: MODE raw (as it is), html
+//     (the visible text of HTML) or auto (html for HTML documents: a WARC
+//     record's Content-Type text/html, else a start <!doctype html or <html)
+//     (default: "raw")
+//   - --main: with --text html or auto: only the main content of HTML (nav,
+//     header, footer, aside and elements whose class or id says menu, nav,
+//     footer, sidebar, cookie dropped) (default: false)
 //   - --number-from N: the ids are the documents' arrival numbers, N for the
 //     first line read (counted across all inputs), 12 digits zero-padded
 //     (default: 0)

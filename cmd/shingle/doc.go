@@ -16,8 +16,10 @@
 // file per document (--files; the id is the path; directories are walked; with
 // no FILE the paths are read from standard input, one a line; see SYMLINKS)
 // or one line per document (--lines; the id is the line number, counted
-// across all inputs). Without --format the format comes from each file name
-// (.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV. gzip
+// across all inputs). Without --format the format comes from each file's
+// first bytes (WARC: see below), else from its name (.tsv, .jsonl, .json,
+// .warc, also under .gz or .zst); standard input is TSV unless its first bytes
+// say otherwise. gzip
 // and zstd input is recognised by its first bytes and read transparently. A
 // TSV line without a TAB that starts with '{' is reported with the hint "the
 // input looks like JSON Lines: give --format jsonl", and a line read as JSON
@@ -29,6 +31,39 @@
 // a JSON string id is escaped. An empty id (a TSV line that starts with a TAB,
 // "id":"") is bad input too, reported with the file and line of the document.
 // (In the text, a backslash before anything else stands for itself.)
+//
+// WARC (--format warc, or any file whose first line is WARC/1.0 or WARC/1.1,
+// also inside gzip, under the default --format): WARC/1.0 and 1.1 files,
+// plain or gzip-compressed record by record (.warc.gz). The documents are
+// response records holding HTTP (Content-Type application/http) and resource
+// records; their id is the WARC-Target-URI (without its angle brackets), or
+// with --id-field record-id the WARC-Record-ID, or with --id-field NAME the
+// header field NAME. The text of a response is its HTTP body once a chunked
+// transfer encoding and a Content-Encoding gzip, deflate or br are undone (any
+// other is bad input: file, record number and byte offset, status 2, skipped
+// and counted with --skip-bad); a resource's text is its block.
+// Other records are not documents: standard error counts them by type ("6 WARC
+// record(s) not documents: 1 warcinfo, 4 request, 1 metadata", non-HTTP
+// responses too). A gzip member is decompressed whole (up to 1 GiB). A record
+// is named in messages by its number and the byte it starts at in the file as
+// stored (a zstd-compressed WARC, which is read decompressed: in the
+// decompressed stream). keep writes WARC back (see keep).
+//
+// HTML (--text): raw, the default, shingles the text as it is, markup too;
+// html shingles the visible text of HTML (golang.org/x/net/html): the
+// content of script, style, template, noscript, svg, math, iframe, object
+// and select dropped, tags dropped, entities decoded, runs of white space one
+// space, a line break between block elements (p, div, li, h1-h6, br, tr, td,
+// …); auto takes html for HTML documents (a WARC response whose HTTP
+// Content-Type is text/html or application/xhtml+xml; other documents that
+// start with <!doctype html or <html) and raw for the others. --main keeps
+// only the main content: nav, header, footer and aside dropped, and elements
+// whose class or id holds menu, nav, footer, sidebar, cookie, breadcrumb or
+// related (or whose role is navigation, banner or contentinfo). They apply to
+// every format. The header records them (text=html, main=yes; nothing for
+// raw), so that verify --documents and keep read the text the same way, and
+// records shingled in other modes do not compare. Measured on Python's HTML
+// documentation: see docs/DESIGN.md.
 //
 // A JSON Lines document without the id field: when --id-field is given, the
 // line is bad input (file:line, status 2; skipped and counted with --skip-bad);
@@ -43,7 +78,8 @@
 // not read. It does not go with --files (a file's id is its path).
 //
 // The header says how the documents were read, after the shingling keys:
-// format= (tsv, jsonl, files, lines, or auto when taken from each file name),
+// format= (tsv, jsonl, files, lines, warc, or auto when taken from each
+// file's first bytes or name),
 // id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
 // ids=given (the id field, TSV first field, path or line number) or
 // ids=number from=N. keep and verify --documents read the documents again the
@@ -248,8 +284,8 @@
 //     (default: false)
 //   - --stopwords FILE: read the stop words from FILE (white-space separated; #
 //     comments) instead of the built-in English list
-//   - --format value: document format: tsv, jsonl, files or lines (default:
-//     from the file name)
+//   - --format value: document format: tsv, jsonl, files, lines or warc
+//     (default: from the file's first bytes, else its name)
 //   - --files: each FILE (or each path read from standard input) is one
 //     document; same as --format files (default: false)
 //   - --lines: each line is one document, its id the line number; same as
@@ -257,6 +293,13 @@
 //   - --id-field NAME: JSON Lines: the NAME of the id field (default: "id")
 //   - --text-field NAME: JSON Lines: the NAME of the text field (default:
 //     "text")
+//   - --text MODE: how a document's text is taken: MODE raw (as it is), html
+//     (the visible text of HTML) or auto (html for HTML documents: a WARC
+//     record's Content-Type text/html, else a start <!doctype html or <html)
+//     (default: "raw")
+//   - --main: with --text html or auto: only the main content of HTML (nav,
+//     header, footer, aside and elements whose class or id says menu, nav,
+//     footer, sidebar, cookie dropped) (default: false)
 //   - --number-from N: the ids are the documents' arrival numbers, N for the
 //     first line read (counted across all inputs), 12 digits zero-padded
 //     (default: 0)

@@ -143,8 +143,8 @@
 //   - --documents FILE [ --documents FILE ]: the documents themselves (FILE;
 //     with --files the files and directories they are under; repeat for more),
 //     shingled again as the pairs' shingle header says, for exact similarity
-//   - --format value: --documents: document format, tsv, jsonl, files or lines
-//     (default: from the file name)
+//   - --format value: --documents: document format, tsv, jsonl, files, lines or
+//     warc (default: from the file's first bytes, else its name)
 //   - --files: --documents: each document is a file, its id its path; same as
 //     --format files (default: false)
 //   - --lines: --documents: each line is a document; same as --format lines
@@ -153,6 +153,13 @@
 //     (default: "id")
 //   - --text-field NAME: --documents, JSON Lines: the NAME of the text field
 //     (default: "text")
+//   - --text MODE: --documents, how a document's text is taken: MODE raw (as it
+//     is), html (the visible text of HTML) or auto (html for HTML documents: a
+//     WARC record's Content-Type text/html, else a start <!doctype html or
+//     <html) (default: "raw")
+//   - --main: --documents, with --text html or auto: only the main content of
+//     HTML (nav, header, footer, aside and elements whose class or id says
+//     menu, nav, footer, sidebar, cookie dropped) (default: false)
 //   - --number-from N: --documents, the ids are the documents' arrival numbers,
 //     N for the first line read (counted across all inputs), 12 digits
 //     zero-padded (default: 0)

@@ -112,6 +112,8 @@ func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
 		&cli.BoolFlag{Name: "lines", Category: catInput, Usage: lines},
 		&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the id field"},
 		&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the text field"},
+		&cli.StringFlag{Name: "text", Value: "raw", Category: catInput, Usage: jsonPrefix + "how a document's text is taken: `MODE` raw (as it is), html (the visible text of HTML) or auto (html for HTML documents: a WARC record's Content-Type text/html, else a start <!doctype html or <html)"},
+		&cli.BoolFlag{Name: "main", Category: catInput, Usage: jsonPrefix + "with --text html or auto: only the main content of HTML (nav, header, footer, aside and elements whose class or id says menu, nav, footer, sidebar, cookie dropped)"},
 		&cli.Int64Flag{Name: "number-from", Category: catInput, Usage: jsonPrefix + "the ids are the documents' arrival numbers, `N` for the first line read (counted across all inputs), 12 digits zero-padded"},
 	}
 }
@@ -119,18 +121,16 @@ func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
 // inputDocumentFlags are the document flags of a stage whose input is the
 // documents (shingle, keep).
 func inputDocumentFlags() []cli.Flag {
-	return documentFlags("document format: tsv, jsonl, files or lines (default: from the file name)",
+	return documentFlags("document format: "+input.FormatNames()+" (default: from the file's first bytes, else its name)",
 		"each FILE (or each path read from standard input) is one document; same as --format files",
 		"each line is one document, its id the line number; same as --format lines", "")
 }
 
 // documentFormat reads --format, --files and --lines.
 func documentFormat(c *cli.Context) (string, error) {
-	format := c.String("format")
-	switch format {
-	case "", input.FormatTSV, input.FormatJSONL, input.FormatFiles, input.FormatLines:
-	default:
-		return "", usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
+	format, err := input.ParseFormat(c.String("format"))
+	if err != nil {
+		return "", usagef("%v", err)
 	}
 	if c.Bool("files") && c.Bool("lines") {
 		return "", usagef("--files and --lines exclude each other")
@@ -166,6 +166,16 @@ func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
 		f.FormatFlag = "--format " + format
 	}
 	f.IDFieldSet, f.TextFieldSet, f.NumberSet = c.IsSet("id-field"), c.IsSet("text-field"), c.IsSet("number-from")
+	if f.Text, err = input.ParseText(c.String("text")); err != nil {
+		return f, usagef("%v", err)
+	}
+	if f.Text == input.TextRaw {
+		f.Text = ""
+	}
+	f.Main, f.TextSet, f.MainSet = c.Bool("main"), c.IsSet("text"), c.IsSet("main")
+	if f.Main && f.Text == "" && f.TextSet {
+		return f, usagef("--main is for --text html or auto")
+	}
 	if f.Number && f.NumberFrom < 0 {
 		return f, usagef("--number-from %d: want a number from 0", f.NumberFrom)
 	}

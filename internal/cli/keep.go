@@ -26,6 +26,22 @@ they came in (a last line without a line end gets one):
                  document kept. With --drop: the documents removed,
                  annotated.
 
+WARC
+WARC input (see shingle: --format warc, or recognised by its first line)
+is written back as WARC, each record written byte for byte as stored: for
+a .warc.gz, its gzip member copied unchanged, so that the output is a valid
+.warc.gz (a member that holds several records can't be copied one by one:
+keep stops, naming the record; recompress the file record by record).
+warcinfo records are written. request, metadata and revisit records that
+concern a document (one names the other by WARC-Concurrent-To or
+WARC-Refers-To, or, failing that, it has the document's WARC-Target-URI and
+only such records lie between them) are written with it when --related is
+given and it is written, and dropped otherwise; standard error counts them
+("keep: WARC request, metadata and revisit records: 4 written with their
+document, 1 dropped with theirs, …"), and the records of other kinds (non-HTTP
+responses, conversion, continuation), which are not written. --annotate
+does not go with WARC.
+
 WHAT A DEDUP DROPS (--pairs)
 The documents are read in arrival order (the input order; across
 incremental batches, batch after batch). A document is dropped when it has
@@ -129,6 +145,7 @@ EXAMPLES
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
 			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
+			&cli.BoolFlag{Name: "related", Usage: "WARC: write the request, metadata and revisit records that concern a document written with it (dropped and counted otherwise)"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters or pairs, kept, dropped and written"},
@@ -151,6 +168,7 @@ func keepAction(c *cli.Context, env *Env) error {
 		Prefer:       c.String("prefer"),
 		Drop:         c.Bool("drop"),
 		Annotate:     c.Bool("annotate"),
+		Related:      c.Bool("related"),
 		ClusterField: c.String("cluster-field"),
 		Given:        rf,
 		TempDir:      c.String("temp-dir"),

@@ -24,8 +24,10 @@ text written \t, \n, \r, \\), JSON Lines (--id-field, --text-field), one
 file per document (--files; the id is the path; directories are walked; with
 no FILE the paths are read from standard input, one a line; see SYMLINKS)
 or one line per document (--lines; the id is the line number, counted
-across all inputs). Without --format the format comes from each file name
-(.tsv, .jsonl, .json, also under .gz or .zst); standard input is TSV. gzip
+across all inputs). Without --format the format comes from each file's
+first bytes (WARC: see below), else from its name (.tsv, .jsonl, .json,
+.warc, also under .gz or .zst); standard input is TSV unless its first bytes
+say otherwise. gzip
 and zstd input is recognised by its first bytes and read transparently. A
 TSV line without a TAB that starts with '{' is reported with the hint "the
 input looks like JSON Lines: give --format jsonl", and a line read as JSON
@@ -37,6 +39,39 @@ backslash at its end) is bad input (file:line, status 2), never the id a\\qb;
 a JSON string id is escaped. An empty id (a TSV line that starts with a TAB,
 "id":"") is bad input too, reported with the file and line of the document.
 (In the text, a backslash before anything else stands for itself.)
+
+WARC (--format warc, or any file whose first line is WARC/1.0 or WARC/1.1,
+also inside gzip, under the default --format): WARC/1.0 and 1.1 files,
+plain or gzip-compressed record by record (.warc.gz). The documents are
+response records holding HTTP (Content-Type application/http) and resource
+records; their id is the WARC-Target-URI (without its angle brackets), or
+with --id-field record-id the WARC-Record-ID, or with --id-field NAME the
+header field NAME. The text of a response is its HTTP body once a chunked
+transfer encoding and a Content-Encoding gzip, deflate or br are undone (any
+other is bad input: file, record number and byte offset, status 2, skipped
+and counted with --skip-bad); a resource's text is its block.
+Other records are not documents: standard error counts them by type ("6 WARC
+record(s) not documents: 1 warcinfo, 4 request, 1 metadata", non-HTTP
+responses too). A gzip member is decompressed whole (up to 1 GiB). A record
+is named in messages by its number and the byte it starts at in the file as
+stored (a zstd-compressed WARC, which is read decompressed: in the
+decompressed stream). keep writes WARC back (see keep).
+
+HTML (--text): raw, the default, shingles the text as it is, markup too;
+html shingles the visible text of HTML (golang.org/x/net/html): the
+content of script, style, template, noscript, svg, math, iframe, object
+and select dropped, tags dropped, entities decoded, runs of white space one
+space, a line break between block elements (p, div, li, h1-h6, br, tr, td,
+…); auto takes html for HTML documents (a WARC response whose HTTP
+Content-Type is text/html or application/xhtml+xml; other documents that
+start with <!doctype html or <html) and raw for the others. --main keeps
+only the main content: nav, header, footer and aside dropped, and elements
+whose class or id holds menu, nav, footer, sidebar, cookie, breadcrumb or
+related (or whose role is navigation, banner or contentinfo). They apply to
+every format. The header records them (text=html, main=yes; nothing for
+raw), so that verify --documents and keep read the text the same way, and
+records shingled in other modes do not compare. Measured on Python's HTML
+documentation: see docs/DESIGN.md.
 
 A JSON Lines document without the id field: when --id-field is given, the
 line is bad input (file:line, status 2; skipped and counted with --skip-bad);
@@ -51,7 +86,8 @@ of a group are its earliest documents. TSV ids and JSON id fields are then
 not read. It does not go with --files (a file's id is its path).
 
 The header says how the documents were read, after the shingling keys:
-format= (tsv, jsonl, files, lines, or auto when taken from each file name),
+format= (tsv, jsonl, files, lines, warc, or auto when taken from each
+file's first bytes or name),
 id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
 ids=given (the id field, TSV first field, path or line number) or
 ids=number from=N. keep and verify --documents read the documents again the
@@ -255,6 +291,9 @@ func shingleAction(c *cli.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	if rf.Main && rf.Text == "" {
+		return usagef("--main is for --text html or auto")
+	}
 	opt := shingle.StageOptions{
 		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},
 		Format:     rf.Format,
@@ -263,6 +302,8 @@ func shingleAction(c *cli.Context, env *Env) error {
 		Number:     rf.Number,
 		NumberFrom: rf.NumberFrom,
 		IDRequired: rf.IDFieldSet,
+		Text:       rf.Text,
+		Main:       rf.Main,
 		Counts:     c.Bool("counts"),
 	}
 	if name := c.String("stopwords"); name != "" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/verify"
 	"github.com/urfave/cli/v2"
 )
@@ -124,7 +125,7 @@ EXAMPLES
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
 			&cli.StringSliceFlag{Name: "documents", Usage: "the documents themselves (`FILE`; with --files the files and directories they are under; repeat for more), shingled again as the pairs' shingle header says, for exact similarity"},
-		}, documentFlags("--documents: document format, tsv, jsonl, files or lines (default: from the file name)",
+		}, documentFlags("--documents: document format, "+input.FormatNames()+" (default: from the file's first bytes, else its name)",
 			"--documents: each document is a file, its id its path; same as --format files",
 			"--documents: each line is a document; same as --format lines", "--documents, "), []cli.Flag{
 			&cli.StringFlag{Name: "stopwords", Category: catInput, Usage: "--documents: the stop-word `FILE` shingle was given"},

@@ -36,6 +36,10 @@ type Reading struct {
 	// IDRequired makes a JSON Lines document without the id field a bad
 	// line; otherwise its id is its line number, counted (NoID).
 	IDRequired bool
+	// Text is how a document's text is taken: TextRaw ("" too), TextHTML
+	// or TextAuto; Main keeps only the main content of HTML.
+	Text string
+	Main bool
 }
 
 // DefaultReading is how documents are read without flags or a header.
@@ -50,8 +54,19 @@ func (r Reading) formatName() string {
 	return r.Format
 }
 
-// readsJSON says whether JSON Lines may be read: format jsonl or auto.
-func (r Reading) readsJSON() bool { return r.Format == FormatAuto || r.Format == FormatJSONL }
+// readsJSON says whether documents with named fields may be read: format
+// jsonl, warc (the id field names a WARC header field) or auto.
+func (r Reading) readsJSON() bool {
+	return r.Format == FormatAuto || r.Format == FormatJSONL || r.Format == FormatWARC
+}
+
+// textMode is the text mode, TextRaw for "".
+func (r Reading) textMode() string {
+	if r.Text == "" {
+		return TextRaw
+	}
+	return r.Text
+}
 
 // CheckHeader refuses field names a header line can't hold (white space).
 func (r Reading) CheckHeader() error {
@@ -76,6 +91,15 @@ func (r Reading) Params() []record.Param {
 	} else {
 		ps = append(ps, record.Param{Key: "ids", Value: "given"})
 	}
+	// The text mode changes the shingles: text= and main= are not document
+	// keys (record.IsDocumentKey), so that records of other modes do not
+	// compare. Raw text, as before they existed, writes neither.
+	if r.textMode() != TextRaw {
+		ps = append(ps, record.Param{Key: "text", Value: r.Text})
+		if r.Main {
+			ps = append(ps, record.Param{Key: "main", Value: "yes"})
+		}
+	}
 	return ps
 }
 
@@ -90,19 +114,30 @@ func ReadingFromHeader(h record.Header) (r Reading, ok bool, err error) {
 		return r, false, nil
 	}
 	r = DefaultReading()
-	switch f {
-	case "auto", "": // no format= (a header written by hand): as auto
+	switch _, known := Lookup(f); {
+	case f == "auto" || f == "": // no format= (a header written by hand): as auto
 		r.Format = FormatAuto
-	case FormatTSV, FormatJSONL, FormatFiles, FormatLines:
+	case known:
 		r.Format = f
 	default:
-		return r, false, fmt.Errorf("the shingle header has format=%s: want auto, tsv, jsonl, files or lines", f)
+		return r, false, fmt.Errorf("the shingle header has format=%s: want auto, %s", f, FormatNames())
 	}
 	if v, ok := h.Get("id-field"); ok {
 		r.IDField = v
 	}
 	if v, ok := h.Get("text-field"); ok {
 		r.TextField = v
+	}
+	if v, ok := h.Get("text"); ok {
+		if r.Text, err = ParseText(v); err != nil {
+			return r, false, fmt.Errorf("the shingle header has text=%s: want raw, html or auto", v)
+		}
+		if r.Text == TextRaw {
+			r.Text = ""
+		}
+	}
+	if v, ok := h.Get("main"); ok {
+		r.Main = v == "yes"
 	}
 	switch ids, _ := h.Get("ids"); ids {
 	case "given", "":
@@ -127,6 +162,8 @@ type ReadingFlags struct {
 	// "--files", "--lines"), empty when none did.
 	FormatFlag                          string
 	IDFieldSet, TextFieldSet, NumberSet bool
+	// TextSet and MainSet: --text and --main were given.
+	TextSet, MainSet bool
 }
 
 // Resolve returns how a stage reads the documents: as the shingle header h
@@ -161,7 +198,14 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 	if f.FormatFlag == "" {
 		r.Format = hr.Format
 	}
-	if hr.readsJSON() && (r.Format == FormatAuto || r.Format == FormatJSONL) {
+	if f.TextSet && f.textMode() != hr.textMode() {
+		return r, disagree("--text "+f.textMode(), "text", hr.textMode())
+	}
+	if f.MainSet && f.Main != hr.Main {
+		return r, disagree("--main", "main", "no")
+	}
+	r.Text, r.Main = hr.Text, hr.Main
+	if hr.readsJSON() && r.readsJSON() {
 		if f.IDFieldSet && f.IDField != hr.IDField {
 			return r, disagree("--id-field "+f.IDField, "id-field", hr.IDField)
 		}

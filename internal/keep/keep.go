@@ -66,6 +66,10 @@ type Options struct {
 	// ClusterField for JSON Lines, a last column otherwise.
 	Annotate     bool
 	ClusterField string
+	// Related writes the WARC request, metadata and revisit records that
+	// concern a document written with it (warc.go); otherwise they are
+	// dropped and counted.
+	Related bool
 
 	// Format, IDField and TextField read the documents as shingle does.
 	// Given, when set, holds the document flags instead: the documents are

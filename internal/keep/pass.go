@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -45,6 +47,9 @@ type doc struct {
 	cluster int64
 	member  uint32
 	length  int64
+	// record is, for a record of a format read as records (WARC), 1 + its
+	// index in the batch's related.
+	record int
 }
 
 const (
@@ -57,6 +62,8 @@ type batch struct {
 	ids  []byte
 	// firstID is the id of the chunk's first document.
 	firstID []byte
+	// related holds the links of WARC records (warc.go).
+	related []relatedRecord
 }
 
 // pass reads the documents once: the first of two passes notes each
@@ -77,7 +84,9 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 			}()
 		}
 	} else {
-		src = stream.NewLines(inputs)
+		lines := stream.NewLines(inputs)
+		lines.Reading, lines.Stored = &k.opt.reading, true
+		src = lines
 	}
 	defer func() {
 		// After a sink error stream.Run returns while its reader may still
@@ -91,6 +100,7 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	}
 	w := out.W
 	k.docNo = 0
+	ww := &warcWriter{related: k.opt.Related}
 	newWorker := func() stream.Worker {
 		return &worker{k: k, parser: input.NewReadingParser(k.opt.reading, k.noID)}
 	}
@@ -106,12 +116,41 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 			if d.cluster >= 0 {
 				k.seen[d.member] = true
 			}
-			if d.cluster != isHeader {
+			switch d.cluster {
+			case isRecord:
+				if !k.first {
+					if _, err := w.Write(r.Out[d.start:d.end]); err != nil {
+						return err
+					}
+				}
+				continue
+			case isRelated:
+				if !k.first {
+					rel := b.related[d.idStart]
+					rel.data = slices.Clone(r.Out[d.start:d.end])
+					if err := ww.relatedRecord(w, rel); err != nil {
+						return err
+					}
+				}
+				continue
+			case isHeader:
+			default:
 				k.anyDoc = true
 			}
 			write, name, err := k.keep(d, b)
 			if err != nil {
 				return err
+			}
+			if d.record > 0 {
+				if k.opt.Annotate {
+					return status.Usagef("--annotate does not go with WARC input: a record can't carry its cluster's name (keep writes WARC records byte for byte)")
+				}
+				if !k.first {
+					if err := ww.document(w, b.related[d.record-1], write, r.Out[d.start:d.end]); err != nil {
+						return err
+					}
+				}
+				continue
 			}
 			if !write {
 				continue
@@ -134,6 +173,13 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	if k.first {
 		return nil
 	}
+	if err := ww.finish(w); err != nil {
+		return err
+	}
+	if lines, ok := src.(*stream.Lines); ok {
+		lines.Report(out.Stderr, "keep")
+	}
+	ww.report(out.Stderr)
 	return out.Finish()
 }
 
@@ -255,14 +301,24 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		for _, e := range c.Skipped {
 			r.Fail(e, e.Pos, true)
 		}
+		ordinal := c.FirstOrdinal
 		for _, d := range c.Docs {
+			if d.Record != nil {
+				if d.Record.Kind == input.RecordDocument {
+					ordinal++
+				}
+				if !w.addRecord(r, b, c, d.Record, ordinal-1) {
+					return
+				}
+				continue
+			}
 			r.Records++
 			w.id = input.FileID(w.id[:0], d.Name)
-			w.add(r, b, input.FormatFiles, w.id, []byte{'\n'}, w.id, int64(len(d.Data)))
+			w.add(r, b, input.FormatFiles, w.id, []byte{'\n'}, w.id, int64(len(w.parser.Text(d.Data))))
 		}
 		return
 	}
-	format := input.ResolveFormat(w.k.opt.Format, c.File)
+	format := c.Format
 	data, lineNo := c.Data, c.FirstLine
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')

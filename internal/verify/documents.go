@@ -77,6 +77,7 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	r := d.reading
 	stage := &shingle.StageOptions{Shingle: so, Format: r.Format, IDField: r.IDField, TextField: r.TextField,
 		Number: r.Number, NumberFrom: r.NumberFrom, IDRequired: r.IDRequired, NoID: new(atomic.Int64),
+		Text: r.Text, Main: r.Main,
 		Common: stream.Common{SkipBad: opt.SkipBad}}
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, stage.NoID)
 	if d.Format == shingle.FormatFiles && needed != nil {
@@ -89,7 +90,9 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 		files.SkipBad = opt.SkipBad
 		src = files
 	} else {
-		src = stream.NewLines(d.Paths)
+		lines := stream.NewLines(d.Paths)
+		lines.Reading = &r
+		src = lines
 	}
 	defer src.Close()
 	st := store.New()
@@ -114,6 +117,9 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	}
 	if files != nil {
 		files.Report(stderr, "verify")
+	}
+	if lines, ok := src.(*stream.Lines); ok {
+		lines.Report(stderr, "verify")
 	}
 	if len(needed) > 0 && st.Len() == 0 && sample != nil {
 		var one string
