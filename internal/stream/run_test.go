@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -174,5 +175,61 @@ func TestRunCancel(t *testing.T) {
 	}
 	if calls >= 500 {
 		t.Errorf("cancelled run went on to the end (%d results)", calls)
+	}
+}
+
+// bigWorker writes 64 KiB for each record line, the line repeated, and
+// passes its output on as it goes (Flush).
+type bigWorker struct{ flush bool }
+
+func (w bigWorker) Process(c *Chunk, r *Result) {
+	c.Lines(r, false, func(line []byte, _ int64) error {
+		for range (64 << 10) / (len(line) + 1) {
+			r.Out = append(append(r.Out, line...), '\n')
+		}
+		if w.flush {
+			return r.Flush()
+		}
+		return nil
+	})
+}
+
+// A worker whose output per chunk is far larger than the chunk passes it on
+// in pieces of about FlushSize, in order, whatever the number of workers.
+func TestRunFlush(t *testing.T) {
+	files := []file{{"a", "#neardup stage=shingle k=9\n" + numbered("a", 400)}, {"b", numbered("b", 300)}}
+	run := func(jobs int, flush bool) (string, int) {
+		src := testLines(files, func(r io.Reader) io.Reader { return r })
+		defer src.Close()
+		var out bytes.Buffer
+		o := &Output{Stage: "test", W: record.NewWriter(&out, false, false)}
+		largest := 0
+		sink := func(r *Result) error {
+			largest = max(largest, len(r.Out))
+			return o.Sink(r)
+		}
+		if err := Run(context.Background(), src, Common{Jobs: jobs}, func() Worker { return bigWorker{flush} }, sink); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Records(); got != 700 {
+			t.Errorf("-j %d: %d records counted, want 700", jobs, got)
+		}
+		return out.String(), largest
+	}
+	want, whole := run(1, false)
+	if whole < 2*FlushSize {
+		t.Fatalf("the test needs chunks whose output is over 2×FlushSize, got %d", whole)
+	}
+	for _, jobs := range []int{1, 2, 8} {
+		got, largest := run(jobs, true)
+		if got != want {
+			t.Fatalf("-j %d: flushed output differs from the whole chunks' output", jobs)
+		}
+		if largest > FlushSize+64<<10 {
+			t.Errorf("-j %d: a result held %d bytes, want at most FlushSize+64 KiB (%d)", jobs, largest, FlushSize+64<<10)
+		}
 	}
 }
