@@ -166,7 +166,13 @@ type Worker struct {
 
 // Process appends to r.Out the shingle record of each document of a chunk.
 func (w *Worker) Process(c *stream.Chunk, r *stream.Result) {
-	w.Documents(c, r, func(id, text []byte) { r.Out = w.AppendRecord(r.Out, id, text) })
+	w.Documents(c, r, func(id, text []byte) {
+		r.Out = w.AppendRecord(r.Out, id, text)
+		// Many short documents can make output several times the
+		// chunk: pass it on as it grows. An error here is the run
+		// being stopped, which the pool reports.
+		_ = r.Flush()
+	})
 }
 
 // Documents calls fn with the id (escaped, as records carry it) and the

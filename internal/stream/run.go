@@ -110,7 +110,7 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 // FlushSize is the output a worker holds before it passes it on
 // (Result.Flush): a chunk whose records each make a lot of output (a query
 // that finds thousands of answers) is written as it goes, not held whole.
-const FlushSize = 4 * ChunkSize
+const FlushSize = ChunkSize
 
 // Flush passes on what the result holds so far (output, headers, counts,
 // skipped lines) as a partial result of its chunk, in order, when the output
