@@ -96,7 +96,7 @@
 // KB with 20 tables). Followers cost nothing. The peak resident memory is
 // about twice what the leaders hold (arrays grow by doubling, the old beside
 // the new, and memory they left is handed back to the system as they grow)
-// plus 16 MiB and 3 MiB per job for the runtime and the input in flight;
+// plus 24 MiB and 4 MiB per job for the runtime and the input in flight;
 // --stats prints both (leader and greedy alike), and agreed with the measured
 // peak within 1.1 times on 19,000 leaders or clusters
 // (examples/degenerate-bench.sh).

@@ -34,13 +34,13 @@ type assigner interface {
 const releaseGrowth = 8 << 20
 
 // fixedBytes is the memory of the stage besides its structures: the Go
-// runtime and the input chunks and batches in flight, about 16 MiB, and 3
-// MiB per job (measured, examples/degenerate-bench.sh).
+// runtime and the input chunks and parsed batches in flight, about 24 MiB,
+// and 4 MiB per job (measured, examples/degenerate-bench.sh).
 func fixedBytes(jobs int) int64 {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	return 16<<20 + 3<<20*int64(jobs)
+	return 24<<20 + 4<<20*int64(jobs)
 }
 
 // memoryLine is what --stats says about memory: what the structures hold,
