@@ -666,17 +666,6 @@ func BenchmarkSearchBatch(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(qs)), "ns/query")
 }
 
-// largestWrite records the largest single write.
-type largestWrite struct {
-	bytes.Buffer
-	largest int
-}
-
-func (w *largestWrite) Write(b []byte) (int, error) {
-	w.largest = max(w.largest, len(b))
-	return w.Buffer.Write(b)
-}
-
 // A fingerprint shared by thousands of documents: a chunk of queries that
 // each find all of them is answered as it goes (issue 16), not held whole,
 // and the answers are the same for any number of workers.
@@ -698,7 +687,7 @@ func TestQueryStreams(t *testing.T) {
 	}
 	var want string
 	for _, jobs := range []int{1, 2, 4} {
-		var out largestWrite
+		var out testutil.LargestWrite
 		opt := Options{Distance: -1, Common: stream.Common{Jobs: jobs}}
 		if err := RunQuery(context.Background(), opt, path, []string{qfile}, &out, io.Discard); err != nil {
 			t.Fatal(err)
@@ -711,8 +700,8 @@ func TestQueryStreams(t *testing.T) {
 		} else if out.String() != want {
 			t.Errorf("-j %d: answers differ from -j 1", jobs)
 		}
-		if out.largest > stream.FlushSize+shared*64 {
-			t.Errorf("-j %d: one write of %d bytes: the answers of a chunk of queries were held whole", jobs, out.largest)
+		if out.Largest > stream.FlushSize+shared*64 {
+			t.Errorf("-j %d: one write of %d bytes: the answers of a chunk of queries were held whole", jobs, out.Largest)
 		}
 	}
 }

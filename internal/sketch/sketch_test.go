@@ -152,17 +152,6 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// largestWrite records the largest single write.
-type largestWrite struct {
-	strings.Builder
-	largest int
-}
-
-func (w *largestWrite) Write(b []byte) (int, error) {
-	w.largest = max(w.largest, len(b))
-	return w.Builder.Write(b)
-}
-
 // One-hash records make sketches a hundred times their size: a chunk's
 // output is passed on as it grows, not held whole (issue 16: 844 MB on a
 // million one-word documents), and is the same for any -j.
@@ -175,7 +164,7 @@ func TestShortRecordsStream(t *testing.T) {
 	path := testutil.WriteFile(t, "s.tsv", b.String())
 	var want string
 	for _, jobs := range []int{1, 2} {
-		var out largestWrite
+		var out testutil.LargestWrite
 		opt := Options{N: 128, Method: MinHash, Common: stream.Common{Jobs: jobs}}
 		if err := Run(t.Context(), opt, []string{path}, &out, io.Discard); err != nil {
 			t.Fatal(err)
@@ -185,8 +174,8 @@ func TestShortRecordsStream(t *testing.T) {
 		} else if out.String() != want {
 			t.Errorf("-j %d: output differs from -j 1", jobs)
 		}
-		if out.largest > stream.FlushSize+4096 {
-			t.Errorf("-j %d: one write of %d bytes: a chunk's sketches were held whole", jobs, out.largest)
+		if out.Largest > stream.FlushSize+4096 {
+			t.Errorf("-j %d: one write of %d bytes: a chunk's sketches were held whole", jobs, out.Largest)
 		}
 	}
 }
