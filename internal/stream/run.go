@@ -76,7 +76,13 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 				}
 				t.chunk.Release()
 				r.final = true
-				t.done <- r
+				// A partial result (Flush) may fill the channel: when the
+				// run has stopped nobody takes them, and the worker must not
+				// wait.
+				select {
+				case t.done <- r:
+				case <-ctx.Done():
+				}
 			}
 		}()
 	}

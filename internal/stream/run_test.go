@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -231,5 +232,30 @@ func TestRunFlush(t *testing.T) {
 		if largest > FlushSize+64<<10 {
 			t.Errorf("-j %d: a result held %d bytes, want at most FlushSize+64 KiB (%d)", jobs, largest, FlushSize+64<<10)
 		}
+	}
+}
+
+// A sink that stops the run while workers hold partial results leaves no
+// worker waiting to hand on a result that nobody will take.
+func TestRunFlushStopped(t *testing.T) {
+	files := []file{{"a", numbered("a", 300000)}}
+	before := runtime.NumGoroutine()
+	src := testLines(files, func(r io.Reader) io.Reader { return r })
+	stop := errors.New("stop")
+	err := Run(context.Background(), src, Common{Jobs: 4}, func() Worker { return bigWorker{true} }, func(*Result) error {
+		// Time for the other workers to pass on partial results.
+		time.Sleep(100 * time.Millisecond)
+		return stop
+	})
+	src.Close()
+	if err != stop {
+		t.Fatalf("got %v, want the sink's error", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left running after the run stopped (%d before)", n-before, before)
 	}
 }
