@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench scale copies-bench larger-than-memory fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench scale copies-bench larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
 
 all: build
 
@@ -69,6 +69,13 @@ copies-bench: build
 # against the in-memory pipeline (examples/larger-than-memory-bench.sh; DOCS, LIMIT).
 larger-than-memory: build
 	./examples/larger-than-memory-bench.sh
+
+# Each stage's peak resident memory on degenerate input (one-word documents,
+# one huge document, one huge bucket, one fingerprint shared by thousands)
+# against the bound its man page states (examples/degenerate-bench.sh; N,
+# SHARED, QUERIES, BUCKET, HUGE_MB, JOBS). Run it on a quiet machine.
+degenerate-bench: build
+	./examples/degenerate-bench.sh
 
 # Every fuzz target of every package of the module (./...: internal/, cmd/,
 # e2e/; beam/ is its own module and has none), each for FUZZTIME: 30

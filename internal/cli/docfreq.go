@@ -23,11 +23,22 @@ sketch --method simhash --weight idf reads (--df FILE):
 
 count is the number of documents whose shingle record holds the hash.
 
-The pass is a map/reduce keyed on the hash. Counting holds one entry per
-distinct hash, about 36 bytes each; when the table would outgrow --memory it
-is written sorted to a run file in --temp-dir and counting starts again, and
-the runs are merged at the end: any input size works, at the cost of disk
-space for the runs.
+The pass is a map/reduce keyed on the hash. Counting keeps every hash it
+reads, 8 bytes each, in one buffer of 8/9 of --memory (the rest is the
+scratch of sorting it); when the buffer is full it is sorted in place (by
+the top 8 bits, then each part by up to 8 jobs) and the distinct hashes with
+their counts are written to a run file in --temp-dir, 9 to 18 bytes each,
+and counting starts again. The runs are merged at the end, 64 at most at
+once (past 64 the runs are merged into one on the way): any input size
+works, at the cost of disk space for the runs. Sorting is a few linear
+passes over the buffer, so counting takes about as long as sketch on the
+same shingles.
+
+Memory: the peak resident size is at most --memory plus about 10 MiB, plus
+10 MiB per job (the chunks in flight and their parsed hashes), whatever the
+input: one-word documents, one huge document or one hash in every document.
+Pages of the buffer that are never written are never resident, so a small
+input takes little whatever --memory says.
 
 With --merge it instead merges tables sorted by hash, streaming, with one
 line per input in memory: the tables of shards counted apart (on other
@@ -48,7 +59,7 @@ EXAMPLES
 		SeeAlso: []string{"shingle", "sketch"},
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "merge", Usage: "merge tables sorted by hash instead of counting shingle records"},
-			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "counting table `SIZE` before it spills a sorted run to disk (K, M, G suffixes)"},
+			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "counting buffer `SIZE` before it spills a sorted run to disk (K, M, G suffixes)"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
 			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), countersFlag(),
 		},

@@ -116,8 +116,12 @@ online query reads, in each table, the directory entries of its key and the
 blocks that hold the key (one or a few of about 360 bytes), and for each
 answer a block of the first table and its block of ids; the pages it reads
 stay mapped, so a long run of queries ends with most of the file resident.
-A batch reads every block. index stats gives the file's and the directory's
-sizes. build and add hold the records they read (8 bytes per fingerprint,
+A batch reads every block. An online query holds its own answers (about
+40 bytes each and the id) while it sorts them, and each job passes its
+output on whenever it reaches 1 MiB, in input order: memory does not grow
+with the answers of the queries around it, however many documents share a
+fingerprint, and the first answers leave at once (| head -1). index stats
+gives the file's and the directory's sizes. build and add hold the records they read (8 bytes per fingerprint,
 the id and 8 bytes more) and, per job, one table being encoded: 8 bytes per
 fingerprint and its compressed bytes. query --batch holds the queries (the
 id and 16 bytes each), about 50 bytes per query while the tables are merged

@@ -242,7 +242,9 @@ names the scheme so that records of different schemes are never compared.
 
 Memory: one document at a time per worker, plus its shingles (8 bytes
 each, and as much again to sort them), and up to 2×workers+2 chunks of
-about 1 MiB of input and their output; it streams. Measured peak resident memory (make bench, make scale; two cores):
+about 1 MiB of input and their output, which each worker passes on
+whenever it reaches 1 MiB; it streams (26 MiB with -j2 on 1 million
+one-word documents; examples/degenerate-bench.sh). Measured peak resident memory (make bench, make scale; two cores):
 72 MiB with -j1 and 110-130 MiB with -j2 on the Go source tree (12,183
 files, 145 MB); 78 MiB on 1 million synthetic documents (5.1 GB): it does not
 grow with the corpus.

@@ -55,7 +55,11 @@ escape other than \t, \n, \r, \\.
 Memory: one record at a time per worker; it streams. Measured peak resident memory (make bench, make scale; two cores):
 45-70 MiB with -j1 or -j2 on the shingles of the Go source tree (12,183
 documents); 21 MiB on 1 million synthetic documents (5.1 GB of
-text): it does not grow with the corpus.
+text): it does not grow with the corpus. A short record makes a sketch
+many times its size (n values of 17 bytes), so each worker passes its
+output on, in order, whenever it reaches 1 MiB: on 1 million one-word
+documents 23 MiB with -j1 and 32 MiB with -j2 (425 MiB before it did;
+examples/degenerate-bench.sh).
 
 EXAMPLES
    shingle --unit word corpus.jsonl | sketch -n 128 > sketches.tsv

@@ -3,7 +3,6 @@ package cluster
 import (
 	"bytes"
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/neardup/neardup/internal/minhash"
@@ -293,14 +292,11 @@ func (g *greedy) stats(s *sizeStats) {
 	}
 }
 
-func (g *greedy) memory() string {
-	n := int64(len(g.sizes))
-	if n == 0 {
-		return "no clusters"
-	}
+// held returns the bytes the clusters' structures hold and their number.
+func (g *greedy) held() (int64, int64, string) {
 	total := g.table.bytes() + 8*int64(cap(g.posts)) + int64(cap(g.names)) + 8*int64(cap(g.nameEnds)) + 12*int64(cap(g.sizes)) + 8*int64(cap(g.founders))
 	for _, p := range g.pop {
 		total += 16 * int64(len(p.count))
 	}
-	return fmt.Sprintf("%d clusters, %d bytes each", n, total/n)
+	return total, int64(len(g.sizes)), "clusters"
 }

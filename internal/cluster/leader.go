@@ -3,7 +3,6 @@ package cluster
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"slices"
 
@@ -233,11 +232,8 @@ func (l *leaders) stats(s *sizeStats) {
 	}
 }
 
-func (l *leaders) memory() string {
-	n := int64(len(l.sizes))
-	if n == 0 {
-		return "no leaders"
-	}
+// held returns the bytes the leaders' structures hold and their number.
+func (l *leaders) held() (int64, int64, string) {
 	total := l.index.Bytes() + int64(cap(l.names)) + 8*int64(cap(l.nameEnds)) + 4*int64(cap(l.sizes))
-	return fmt.Sprintf("%d leaders, %d bytes each", n, total/n)
+	return total, int64(len(l.sizes)), "leaders"
 }

@@ -6,11 +6,11 @@
 //	#neardup stage=docfreq docs=N     N documents were counted
 //	hash TAB count                    ascending by hash, each hash once
 //
-// The pass is a map/reduce keyed on the shingle hash. Counting (Run) holds
-// one hash table of the distinct hashes seen (about 36 bytes each); when it
-// would outgrow the memory it is given, it writes its counts sorted to a run
-// file and starts again, and the runs are merged at the end, so the input
-// can be larger than memory. Merging (Merge) streams key-sorted tables: the
+// The pass is a map/reduce keyed on the shingle hash. Counting (Run) keeps
+// every hash it reads, 8 bytes each, in one buffer; when the buffer is full
+// it sorts it in place and writes the distinct hashes and their counts to a
+// run file, and the runs are merged at the end, so the input can be larger
+// than memory (count.go). Merging (Merge) streams key-sorted tables: the
 // partial tables of shards counted apart, or one stream sorted by hash
 // (LC_ALL=C sort) in which equal hashes are adjacent, as a Hadoop reducer
 // gets them. It sums the counts of equal hashes and the document counts of
@@ -23,10 +23,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
+	"runtime"
 	"strconv"
 
-	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -35,16 +34,13 @@ import (
 // Stage is the stage name in headers.
 const Stage = "docfreq"
 
-// BytesPerHash is what counting holds per distinct hash (a Go map entry,
-// measured between growths).
-const BytesPerHash = 36
-
-// DefaultMemoryBytes bounds the counting table before it spills.
+// DefaultMemoryBytes bounds the counting buffer and its sorting scratch.
 const DefaultMemoryBytes = 1 << 30
 
 // Options configure the stage.
 type Options struct {
-	// MemoryBytes bounds the counting table; 0 means DefaultMemoryBytes.
+	// MemoryBytes bounds the counting buffer and its sorting scratch; 0
+	// means DefaultMemoryBytes.
 	MemoryBytes int64
 	// TempDir holds spilled runs ("" is the system's).
 	TempDir string
@@ -60,11 +56,6 @@ func header(docs uint64) record.Header {
 // Run counts the documents of the shingle records read from inputs
 // (standard input when there are none) per hash and writes the table.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
-	maxEntries := int(max(limit/BytesPerHash, 16))
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	out := stream.NewOutput(Stage, opt.Common, stdout, stderr, header(0))
@@ -76,78 +67,40 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return nil
 	}
 	defer out.Watch(src)()
-	counts := map[uint64]uint32{}
-	var docs uint64
-	runs := &disk.Runs{Dir: opt.TempDir, Pattern: "neardup-docfreq-*", What: "counts"}
-	defer runs.Remove()
-	spill := func() error {
-		err := runs.Spill(func(w *bufio.Writer) error { return writeSorted(w, counts) })
-		clear(counts)
-		return err
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
 	}
+	c := newCounter(&opt, jobs)
+	defer c.runs.Remove()
+	var docs uint64
+	// The workers' hash slices come back for reuse: garbage as large as
+	// the input would sit beside the buffer until the collector ran.
+	free := make(chan *chunkCounts, 3*jobs+3)
 	sink := func(r *stream.Result) error {
 		if err := out.Sink(r); err != nil {
 			return err
 		}
-		c := r.Value.(*chunkCounts)
-		docs += c.docs
-		for _, h := range c.hashes {
-			counts[h]++
-			if len(counts) >= maxEntries {
-				if err := spill(); err != nil {
-					return err
-				}
-			}
+		cc := r.Value.(*chunkCounts)
+		docs += cc.docs
+		err := c.add(cc.hashes)
+		select {
+		case free <- cc:
+		default:
 		}
-		return nil
+		return err
 	}
-	newWorker := func() stream.Worker { return &worker{skipBad: opt.SkipBad} }
+	newWorker := func() stream.Worker { return &worker{skipBad: opt.SkipBad, free: free} }
 	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
 		return err
 	}
 	w.SetOwn(header(docs))
-	if runs.Len() == 0 {
-		if len(counts) > 0 {
-			if err := writeSorted(w, counts); err != nil {
-				return err
-			}
-		}
-		return out.Finish()
-	}
-	if len(counts) > 0 {
-		if err := spill(); err != nil {
+	if c.n > 0 || c.runs.Len() > 0 {
+		if err := c.finish(ctx, w); err != nil {
 			return err
 		}
 	}
-	readers := runs.Readers()
-	ins := make([]*tableReader, len(readers))
-	for i, r := range readers {
-		ins[i] = &tableReader{name: r.Name, r: r.R}
-	}
-	if err := merge(ctx, ins, w); err != nil {
-		return err
-	}
 	return out.Finish()
-}
-
-// writeSorted writes the counts ascending by hash.
-func writeSorted(w io.Writer, counts map[uint64]uint32) error {
-	keys := make([]uint64, 0, len(counts))
-	for h := range counts {
-		keys = append(keys, h)
-	}
-	slices.Sort(keys)
-	var buf []byte
-	for i, h := range keys {
-		buf = record.AppendDocFreq(buf, h, uint64(counts[h]))
-		if len(buf) >= 1<<16 || i == len(keys)-1 {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	return nil
 }
 
 // chunkCounts is what a worker makes of a chunk: every record's distinct
@@ -159,10 +112,17 @@ type chunkCounts struct {
 
 type worker struct {
 	skipBad bool
+	free    chan *chunkCounts
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
-	cc := &chunkCounts{}
+	var cc *chunkCounts
+	select {
+	case cc = <-w.free:
+		cc.hashes, cc.docs = cc.hashes[:0], 0
+	default:
+		cc = &chunkCounts{}
+	}
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
 		_, field, err := record.SplitShingles(line)
 		if err != nil {
@@ -192,6 +152,8 @@ type tableReader struct {
 	started  bool
 	closer   io.Closer
 }
+
+func (t *tableReader) entry() (uint64, uint64) { return t.hash, t.count }
 
 func (t *tableReader) close() {
 	if t.closer != nil {
@@ -243,64 +205,6 @@ func (t *tableReader) next() (bool, error) {
 	}
 }
 
-// merge merges tables whose first entries have not been read yet, summing
-// the counts of equal hashes, and writes the result to w.
-func merge(ctx context.Context, ins []*tableReader, w io.Writer) error {
-	var h []*tableReader
-	for _, t := range ins {
-		ok, err := t.next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			h = append(h, t)
-		}
-	}
-	return mergeHeap(ctx, h, w)
-}
-
-// mergeHeap merges readers positioned on their first entry.
-func mergeHeap(ctx context.Context, h []*tableReader, w io.Writer) error {
-	var buf []byte
-	var cur, sum uint64
-	have := false
-	n := 0
-	less := func(a, b *tableReader) bool { return a.hash < b.hash }
-	err := disk.Merge(h, less, func(t *tableReader) (bool, error) {
-		if have && t.hash != cur {
-			buf = record.AppendDocFreq(buf, cur, sum)
-			sum = 0
-		}
-		cur, have = t.hash, true
-		sum += t.count
-		ok, err := t.next()
-		if err != nil {
-			return false, err
-		}
-		if len(buf) >= 1<<16 {
-			if _, err := w.Write(buf); err != nil {
-				return false, err
-			}
-			buf = buf[:0]
-		}
-		if n++; n%(1<<16) == 0 && ctx.Err() != nil {
-			return false, ctx.Err()
-		}
-		return ok, nil
-	})
-	if err != nil {
-		return err
-	}
-	if have {
-		buf = record.AppendDocFreq(buf, cur, sum)
-	}
-	if len(buf) > 0 {
-		_, err := w.Write(buf)
-		return err
-	}
-	return nil
-}
-
 // Merge merges document-frequency tables, each sorted by hash, read from
 // inputs (standard input when there are none), into one.
 func Merge(ctx context.Context, inputs []string, stdout io.Writer) error {
@@ -329,7 +233,7 @@ func Merge(ctx context.Context, inputs []string, stdout io.Writer) error {
 			t.close()
 		}
 	}()
-	var h []*tableReader
+	var h []source
 	for _, name := range inputs {
 		in, err := input.Open(name)
 		if err != nil {
@@ -353,7 +257,7 @@ func Merge(ctx context.Context, inputs []string, stdout io.Writer) error {
 	if parts > 0 {
 		w.Touch()
 	}
-	if err := mergeHeap(ctx, h, w); err != nil {
+	if err := mergeStarted(ctx, h, textWriter(w)); err != nil {
 		return err
 	}
 	return w.Close()

@@ -22,14 +22,24 @@ type Sorter struct {
 const smallSort = 64
 
 // Sort sorts a in ascending order.
-func (s *Sorter) Sort(a []uint64) {
+func (s *Sorter) Sort(a []uint64) { s.SortShared(a, 0) }
+
+// SortShared sorts a in ascending order when the top bits of its values
+// (top of them) are the same in all: a part of hashes already
+// cut by their top bits. The values are spread by the bits after those.
+func (s *Sorter) SortShared(a []uint64, top int) {
 	n := len(a)
 	if n < smallSort {
 		insertion(a, a)
 		return
 	}
 	b := bits.Len(uint(n))
-	shift := 64 - b
+	shift := 64 - top - b
+	if shift < 0 {
+		slices.Sort(a)
+		return
+	}
+	mask := uint64(1)<<b - 1
 	nb := 1 << b
 	if cap(s.counts) < nb+1 {
 		s.counts = make([]uint32, nb+1)
@@ -37,7 +47,7 @@ func (s *Sorter) Sort(a []uint64) {
 	counts := s.counts[:nb+1]
 	clear(counts)
 	for _, x := range a {
-		counts[x>>shift+1]++
+		counts[x>>shift&mask+1]++
 	}
 	large := uint32(0) // the largest bucket
 	for i := 1; i <= nb; i++ {
@@ -50,7 +60,7 @@ func (s *Sorter) Sort(a []uint64) {
 	tmp := s.tmp[:n]
 	// counts[i] is now the start of bucket i; advance as we place.
 	for _, x := range a {
-		i := x >> shift
+		i := x >> shift & mask
 		tmp[counts[i]] = x
 		counts[i]++
 	}

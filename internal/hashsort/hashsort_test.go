@@ -47,6 +47,28 @@ func TestSortMatchesSlicesSort(t *testing.T) {
 	}
 }
 
+// Values that share their top bits (a part of hashes cut by them) are
+// sorted, and spread by the bits after those: the buckets stay small.
+func TestSortShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	for _, top := range []int{0, 8, 16, 40, 60} {
+		for _, n := range []int{0, 5, 64, 1000, 70000} {
+			a := make([]uint64, n)
+			prefix := r.Uint64() &^ (^uint64(0) >> top)
+			for i := range a {
+				a[i] = prefix | r.Uint64()>>top
+			}
+			want := slices.Clone(a)
+			slices.Sort(want)
+			var s Sorter
+			s.SortShared(a, top)
+			if !slices.Equal(a, want) {
+				t.Fatalf("top=%d n=%d: not sorted like slices.Sort", top, n)
+			}
+		}
+	}
+}
+
 func BenchmarkSort(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000, 100000} {
 		r := rand.New(rand.NewPCG(1, uint64(n)))

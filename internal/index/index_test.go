@@ -2,9 +2,11 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/neardup/neardup/internal/disk/disktest"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
 )
 
@@ -661,4 +664,44 @@ func BenchmarkSearchBatch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(qs)), "ns/query")
+}
+
+// A fingerprint shared by thousands of documents: a chunk of queries that
+// each find all of them is answered as it goes (issue 16), not held whole,
+// and the answers are the same for any number of workers.
+func TestQueryStreams(t *testing.T) {
+	c := &corpus{}
+	const shared, queries = 3000, 400
+	fp := uint64(0x0123456789abcdef)
+	for i := range shared {
+		c.add(fp, fmt.Sprintf("doc%06d", i))
+	}
+	path := build(t, c, BuildOptions{K: 3})
+	var in strings.Builder
+	for i := range queries {
+		fmt.Fprintf(&in, "q%04d\t100\t%016x\n", i, flipBits(fp, i%64))
+	}
+	qfile := filepath.Join(t.TempDir(), "q.tsv")
+	if err := os.WriteFile(qfile, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, jobs := range []int{1, 2, 4} {
+		var out testutil.LargestWrite
+		opt := Options{Distance: -1, Common: stream.Common{Jobs: jobs}}
+		if err := RunQuery(context.Background(), opt, path, []string{qfile}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(out.String(), "\n"); n != 1+shared*queries {
+			t.Fatalf("-j %d: %d lines, want %d", jobs, n, 1+shared*queries)
+		}
+		if jobs == 1 {
+			want = out.String()
+		} else if out.String() != want {
+			t.Errorf("-j %d: answers differ from -j 1", jobs)
+		}
+		if out.Largest > stream.FlushSize+shared*64 {
+			t.Errorf("-j %d: one write of %d bytes: the answers of a chunk of queries were held whole", jobs, out.Largest)
+		}
+	}
 }

@@ -254,7 +254,10 @@ func (w *queryWorker) Process(c *stream.Chunk, r *stream.Result) {
 		for _, res := range w.results {
 			r.Out = record.AppendDistance(r.Out, qid, res.ID, res.Dist)
 		}
-		return nil
+		// A query may have thousands of answers (a fingerprint that many
+		// documents share): pass them on as they come, so that memory
+		// holds one query's answers, not a chunk's.
+		return r.Flush()
 	})
 }
 

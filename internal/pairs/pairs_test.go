@@ -272,3 +272,36 @@ func TestCapWarnsWithoutArrivalNumbers(t *testing.T) {
 		}
 	}
 }
+
+// The pair buffer of the sorted mode holds at most --memory: its arrays
+// whole (not only what they hold), the sorting scratch, and the old array
+// beside the new one while one grows (issue 16: it peaked near 3×).
+func TestPairBufferWithinLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, limit := range []int64{300, 5000, 1 << 20} {
+		s := newSpiller(&Options{MemoryBytes: limit, TempDir: t.TempDir()})
+		peak := int64(0)
+		for i := range 50000 {
+			a := fmt.Sprintf("doc%0*d", 1+rng.IntN(20), i)
+			b := a + "x"
+			if !s.buf.room(len(a)+len(b)+2, limit) {
+				if err := s.spill(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := s.buf.size()
+			if err := s.add([]byte(a), []byte(b)); err != nil {
+				t.Fatal(err)
+			}
+			// Growing holds the old arrays and the new ones.
+			peak = max(peak, s.buf.size()+min(before, s.buf.size()-before))
+		}
+		if peak > limit {
+			t.Errorf("--memory %d: the buffer held %d bytes", limit, peak)
+		}
+		if s.runs.Len() == 0 {
+			t.Errorf("--memory %d: never spilled", limit)
+		}
+		s.runs.Remove()
+	}
+}

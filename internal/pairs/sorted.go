@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"runtime/debug"
 	"slices"
 
 	"github.com/neardup/neardup/internal/disk"
@@ -33,7 +34,80 @@ func (p *pairBuffer) add(a, b []byte) {
 	p.spans = append(p.spans, s)
 }
 
-func (p *pairBuffer) size() int64 { return int64(len(p.arena) + 24*len(p.spans)) }
+// spanBytes is what the buffer holds per pair besides its record: its span,
+// and the byte per element that sorting in parallel holds.
+const spanBytes = 24 + 1
+
+// size is what the buffer holds: its arrays whole (what append reserved),
+// and the sorting scratch.
+func (p *pairBuffer) size() int64 { return int64(cap(p.arena) + spanBytes*cap(p.spans)) }
+
+// minGrow is the least the buffer's arrays grow by.
+const minGrow = 1 << 16
+
+// room makes room for a pair record of n bytes within limit bytes, growing
+// the arrays (doubling them) if need be; it returns false when they would
+// outgrow limit, counting the old array and the new one that are both held
+// while an array grows, and the buffer must be spilled first. An empty
+// buffer always makes room, for a pair larger than limit.
+func (p *pairBuffer) room(n int, limit int64) bool {
+	needArena, needSpans := len(p.arena)+n > cap(p.arena), len(p.spans) == cap(p.spans)
+	if !needArena && !needSpans {
+		return true
+	}
+	arena, spans := cap(p.arena), cap(p.spans)
+	least := int(min(minGrow, limit/4))
+	peak := int64(0)
+	if needArena {
+		arena = max(2*arena, len(p.arena)+n, least)
+		peak += int64(cap(p.arena))
+	}
+	if needSpans {
+		spans = max(2*spans, least/spanBytes, 1)
+		peak += int64(24 * cap(p.spans))
+	}
+	if peak+int64(arena+spanBytes*spans) > limit && len(p.spans) > 0 {
+		return false
+	}
+	p.grow(arena, spans)
+	return true
+}
+
+// fit gives the buffer, empty after a spill, arrays that take all of limit
+// in the proportion of the pairs it held (avg bytes per record), unless it
+// has most of it already: the old arrays are let go first, so the two are
+// never held at once.
+func (p *pairBuffer) fit(avg int, limit int64) {
+	if p.size() >= limit*3/4 || avg <= 0 {
+		return
+	}
+	spans := int(limit / int64(avg+spanBytes))
+	arena := int(limit) - spanBytes*spans
+	if arena <= cap(p.arena) && spans <= cap(p.spans) {
+		return
+	}
+	p.arena, p.spans = nil, nil
+	debug.FreeOSMemory()
+	p.arena, p.spans = make([]byte, 0, arena), make([]span, 0, spans)
+}
+
+// grow gives the arrays the capacities arena and spans, and hands what
+// they held before back to the operating system at once when it was large:
+// else the old arrays would stay resident beside the new ones until the
+// collector and the scavenger got to them, and the buffer would cost up to
+// twice what it holds.
+func (p *pairBuffer) grow(arena, spans int) {
+	old := cap(p.arena) + 24*cap(p.spans)
+	if arena > cap(p.arena) {
+		p.arena = append(make([]byte, 0, arena), p.arena...)
+	}
+	if spans > cap(p.spans) {
+		p.spans = append(make([]span, 0, spans), p.spans...)
+	}
+	if old >= 16<<20 {
+		debug.FreeOSMemory()
+	}
+}
 
 func (p *pairBuffer) pair(s span) (a, b []byte) {
 	return p.arena[s.start:s.tab], p.arena[s.tab+1 : s.end]
@@ -90,17 +164,29 @@ func newSpiller(opt *Options) *spiller {
 
 // add keeps the pair a, b (a < b).
 func (s *spiller) add(a, b []byte) error {
-	s.buf.add(a, b)
-	if s.buf.size() >= s.limit {
-		return s.spill()
+	n := len(a) + len(b) + 2
+	if !s.buf.room(n, s.limit) {
+		if err := s.spill(); err != nil {
+			return err
+		}
+		s.buf.room(n, s.limit)
 	}
+	s.buf.add(a, b)
 	return nil
 }
 
 func (s *spiller) spill() error {
+	avg := 0
+	if n := len(s.buf.spans); n > 0 {
+		avg = len(s.buf.arena)/n + 1
+	}
 	err := s.runs.Spill(func(w *bufio.Writer) error { return s.buf.sortUnique(w, s.jobs) })
-	if err != nil || s.runs.Len() < maxOpenRuns {
+	if err != nil {
 		return err
+	}
+	s.buf.fit(avg, s.limit)
+	if s.runs.Len() < maxOpenRuns {
+		return nil
 	}
 	// Merge the runs into one, so that no more than maxOpenRuns files are
 	// ever open at once.
@@ -117,6 +203,9 @@ func (s *spiller) finish(w io.Writer) error {
 			return err
 		}
 	}
+	// The buffer is no longer needed: let the merge have its memory.
+	s.buf = pairBuffer{}
+	debug.FreeOSMemory()
 	return mergeRuns(s.runs.Readers(), w)
 }
 
@@ -128,14 +217,24 @@ type run struct {
 }
 
 func (r *run) advance() (bool, error) {
-	line, err := r.r.ReadBytes('\n')
-	if err == io.EOF && len(line) == 0 {
-		return false, nil
+	// Into the run's own buffer, reused: allocating each line would leave
+	// garbage as large as the runs for the collector.
+	r.line = r.line[:0]
+	for {
+		part, err := r.r.ReadSlice('\n')
+		r.line = append(r.line, part...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(r.line) == 0 {
+			return false, nil
+		}
+		if err != nil && err != io.EOF {
+			return false, err
+		}
+		break
 	}
-	if err != nil && err != io.EOF {
-		return false, err
-	}
-	r.line = record.TrimEOL(line)
+	r.line = record.TrimEOL(r.line)
 	r.a, r.b, _ = record.ParsePair(r.line)
 	return true, nil
 }

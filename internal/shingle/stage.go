@@ -178,8 +178,14 @@ type Worker struct {
 func (w *Worker) Process(c *stream.Chunk, r *stream.Result) {
 	w.Documents(c, r, func(id, text []byte) error {
 		var err error
-		r.Out, err = w.AppendRecord(r.Out, id, text)
-		return err
+		if r.Out, err = w.AppendRecord(r.Out, id, text); err != nil {
+			return err
+		}
+		// Many short documents can make output several times the
+		// chunk: pass it on as it grows. An error here is the run
+		// being stopped, which the pool reports.
+		_ = r.Flush()
+		return nil
 	})
 }
 

@@ -155,6 +155,6 @@ func (w *simWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		fp := w.s.Fingerprint()
 		r.Out = record.AppendSimSketch(r.Out, id, uint64(len(w.hashes)), fp.Hi, fp.Lo, w.s.Bits())
-		return nil
+		return r.Flush()
 	})
 }

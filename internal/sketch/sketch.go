@@ -178,7 +178,10 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		w.vals = w.sk.values(w.vals, w.hashes)
 		r.Out = record.AppendSketch(r.Out, id, uint64(len(w.hashes)), w.vals)
-		return nil
+		// A record of a few hashes makes a sketch of n values: a chunk of
+		// short documents makes output many times its size, passed on as
+		// it grows.
+		return r.Flush()
 	})
 }
 

@@ -2,6 +2,7 @@ package sketch
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -147,6 +148,34 @@ func TestCheck(t *testing.T) {
 		err := c.opt.Check()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%+v: Check() = %v, want %q", c.opt, err, c.want)
+		}
+	}
+}
+
+// One-hash records make sketches a hundred times their size: a chunk's
+// output is passed on as it grows, not held whole (issue 16: 844 MB on a
+// million one-word documents), and is the same for any -j.
+func TestShortRecordsStream(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#neardup stage=shingle unit=word k=5 hash=tok64 seed=0 counts=no\n")
+	for d := range 40000 {
+		fmt.Fprintf(&b, "d%d\t%016x\n", d, uint64(d)*0x9e3779b97f4a7c15)
+	}
+	path := testutil.WriteFile(t, "s.tsv", b.String())
+	var want string
+	for _, jobs := range []int{1, 2} {
+		var out testutil.LargestWrite
+		opt := Options{N: 128, Method: MinHash, Common: stream.Common{Jobs: jobs}}
+		if err := Run(t.Context(), opt, []string{path}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if jobs == 1 {
+			want = out.String()
+		} else if out.String() != want {
+			t.Errorf("-j %d: output differs from -j 1", jobs)
+		}
+		if out.Largest > stream.FlushSize+4096 {
+			t.Errorf("-j %d: one write of %d bytes: a chunk's sketches were held whole", jobs, out.Largest)
 		}
 	}
 }

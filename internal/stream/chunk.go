@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"context"
 
 	"github.com/neardup/neardup/internal/input"
 
@@ -75,6 +76,11 @@ type Result struct {
 	Start, FirstRecord record.Pos
 
 	buf *[]byte
+	// done and ctx pass partial results on (Flush); final marks the last
+	// result of a chunk.
+	done  chan *Result
+	ctx   context.Context
+	final bool
 }
 
 // maxSkippedKept is how many skipped-line errors a result keeps for the

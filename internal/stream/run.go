@@ -25,7 +25,9 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 
 	type task struct {
 		chunk *Chunk
-		done  chan *Result
+		// done carries the chunk's partial results (Result.Flush), then
+		// its final one.
+		done chan *Result
 	}
 	tasks := make(chan task, jobs)
 	order := make(chan chan *Result, 2*jobs+2)
@@ -66,14 +68,21 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 			defer wg.Done()
 			w := newWorker()
 			for t := range tasks {
-				r := &Result{Seq: t.chunk.Seq}
+				r := &Result{Seq: t.chunk.Seq, done: t.done, ctx: ctx}
 				r.buf = getBuf(&outPool, ChunkSize)
 				r.Out = *r.buf
 				if ctx.Err() == nil {
 					w.Process(t.chunk, r)
 				}
 				t.chunk.Release()
-				t.done <- r
+				r.final = true
+				// A partial result (Flush) may fill the channel: when the
+				// run has stopped nobody takes them, and the worker must not
+				// wait.
+				select {
+				case t.done <- r:
+				case <-ctx.Done():
+				}
 			}
 		}()
 	}
@@ -91,19 +100,24 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 		if !ok {
 			break
 		}
-		var r *Result
-		select {
-		case r = <-done:
-		case <-ctx.Done():
-			// The reader gives up a chunk it could not hand to a worker,
-			// whose result would never come.
-			return ctx.Err()
-		}
-		err := sink(r)
-		r.release()
-		if err != nil {
-			// The reader may be blocked on a slow input: do not wait for it.
-			return err
+		// A chunk's result may come in pieces (Result.Flush), the last
+		// one final.
+		for final := false; !final; {
+			var r *Result
+			select {
+			case r = <-done:
+			case <-ctx.Done():
+				// The reader gives up a chunk it could not hand to a worker,
+				// whose result would never come.
+				return ctx.Err()
+			}
+			final = r.final
+			err := sink(r)
+			r.release()
+			if err != nil {
+				// The reader may be blocked on a slow input: do not wait for it.
+				return err
+			}
 		}
 	}
 	wg.Wait()
@@ -111,6 +125,36 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 		return readErr
 	}
 	return ctx.Err()
+}
+
+// FlushSize is the output a worker holds before it passes it on
+// (Result.Flush): a chunk whose records each make a lot of output (a query
+// that finds thousands of answers) is written as it goes, not held whole.
+const FlushSize = ChunkSize
+
+// Flush passes on what the result holds so far (output, headers, counts,
+// skipped lines) as a partial result of its chunk, in order, when the output
+// has reached FlushSize; the result goes on empty. A worker whose output per
+// chunk can be much larger than the chunk calls it after each record. It
+// waits while the partial result before it has not been taken, so that a
+// worker holds at most two partial results; it returns the context's error
+// when the run is stopped. Outside Run (no channel) it does nothing.
+func (r *Result) Flush() error {
+	if r.done == nil || len(r.Out) < FlushSize || r.Err != nil {
+		return nil
+	}
+	p := &Result{Seq: r.Seq, Out: r.Out, Headers: r.Headers, Records: r.Records,
+		Skipped: r.Skipped, NSkipped: r.NSkipped, buf: r.buf}
+	*r = Result{Seq: r.Seq, done: r.done, ctx: r.ctx}
+	r.buf = getBuf(&outPool, ChunkSize)
+	r.Out = *r.buf
+	select {
+	case r.done <- p:
+		return nil
+	case <-r.ctx.Done():
+		p.release()
+		return r.ctx.Err()
+	}
 }
 
 func (r *Result) release() {

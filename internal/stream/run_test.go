@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -204,5 +206,86 @@ func TestRunCancelBlockedSource(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return when cancelled with its source blocked")
+	}
+}
+
+// bigWorker writes 64 KiB for each record line, the line repeated, and
+// passes its output on as it goes (Flush).
+type bigWorker struct{ flush bool }
+
+func (w bigWorker) Process(c *Chunk, r *Result) {
+	c.Lines(r, false, func(line []byte, _ int64) error {
+		for range (64 << 10) / (len(line) + 1) {
+			r.Out = append(append(r.Out, line...), '\n')
+		}
+		if w.flush {
+			return r.Flush()
+		}
+		return nil
+	})
+}
+
+// A worker whose output per chunk is far larger than the chunk passes it on
+// in pieces of about FlushSize, in order, whatever the number of workers.
+func TestRunFlush(t *testing.T) {
+	files := []file{{"a", "#neardup stage=shingle k=9\n" + numbered("a", 400)}, {"b", numbered("b", 300)}}
+	run := func(jobs int, flush bool) (string, int) {
+		src := testLines(files, func(r io.Reader) io.Reader { return r })
+		defer src.Close()
+		var out bytes.Buffer
+		o := &Output{Stage: "test", W: record.NewWriter(&out, false, false)}
+		largest := 0
+		sink := func(r *Result) error {
+			largest = max(largest, len(r.Out))
+			return o.Sink(r)
+		}
+		if err := Run(context.Background(), src, Common{Jobs: jobs}, func() Worker { return bigWorker{flush} }, sink); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Records(); got != 700 {
+			t.Errorf("-j %d: %d records counted, want 700", jobs, got)
+		}
+		return out.String(), largest
+	}
+	want, whole := run(1, false)
+	if whole < 2*FlushSize {
+		t.Fatalf("the test needs chunks whose output is over 2×FlushSize, got %d", whole)
+	}
+	for _, jobs := range []int{1, 2, 8} {
+		got, largest := run(jobs, true)
+		if got != want {
+			t.Fatalf("-j %d: flushed output differs from the whole chunks' output", jobs)
+		}
+		if largest > FlushSize+64<<10 {
+			t.Errorf("-j %d: a result held %d bytes, want at most FlushSize+64 KiB (%d)", jobs, largest, FlushSize+64<<10)
+		}
+	}
+}
+
+// A sink that stops the run while workers hold partial results leaves no
+// worker waiting to hand on a result that nobody will take.
+func TestRunFlushStopped(t *testing.T) {
+	files := []file{{"a", numbered("a", 300000)}}
+	before := runtime.NumGoroutine()
+	src := testLines(files, func(r io.Reader) io.Reader { return r })
+	stop := errors.New("stop")
+	err := Run(context.Background(), src, Common{Jobs: 4}, func() Worker { return bigWorker{true} }, func(*Result) error {
+		// Time for the other workers to pass on partial results.
+		time.Sleep(100 * time.Millisecond)
+		return stop
+	})
+	src.Close()
+	if err != stop {
+		t.Fatalf("got %v, want the sink's error", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left running after the run stopped (%d before)", n-before, before)
 	}
 }

@@ -77,3 +77,16 @@ func FuzzDir(t testing.TB) string {
 	}
 	return t.TempDir()
 }
+
+// LargestWrite is a writer that keeps what is written and the size of the
+// largest single write: a stage that holds its output before writing it
+// shows as one large write.
+type LargestWrite struct {
+	bytes.Buffer
+	Largest int
+}
+
+func (w *LargestWrite) Write(b []byte) (int, error) {
+	w.Largest = max(w.Largest, len(b))
+	return w.Buffer.Write(b)
+}

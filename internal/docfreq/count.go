@@ -1,0 +1,317 @@
+package docfreq
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/hashsort"
+	"github.com/neardup/neardup/internal/record"
+)
+
+// Counting keeps every hash it reads, 8 bytes each, in one buffer; when the
+// buffer is full it sorts it in place and writes the run of distinct hashes
+// and their counts (which is what the buffer's duplicates come to) to a file.
+// A map from hash to count costs about 36 bytes per distinct hash and a
+// cache miss per hash read; sorting costs a few linear passes.
+
+// maxSortJobs bounds the goroutines that sort the buffer, and with them the
+// sorting scratch.
+const maxSortJobs = 8
+
+// maxOpenRuns bounds the runs kept open (their read buffers are counted in
+// the fixed memory): when there are that many they are merged into one.
+const maxOpenRuns = 64
+
+// buckets is the number of parts the buffer is cut into by the top bits of
+// the hashes before each part is sorted.
+const buckets = 256
+
+// slotsFor returns the number of hashes the buffer holds under the memory
+// limit: 8 bytes each, and the sorting scratch, 16 bytes per hash of a
+// bucket of up to twice the mean per sorting goroutine (larger buckets are
+// sorted in place), one eighth of that.
+func slotsFor(limit int64) int {
+	return int(max(limit/9, 1<<12))
+}
+
+// counter counts hashes in a buffer that spills sorted runs.
+type counter struct {
+	buf     []uint64
+	n       int
+	runs    disk.Runs
+	jobs    int
+	sorters []hashsort.Sorter
+}
+
+func newCounter(opt *Options, jobs int) *counter {
+	limit := opt.MemoryBytes
+	if limit <= 0 {
+		limit = DefaultMemoryBytes
+	}
+	jobs = min(max(jobs, 1), maxSortJobs)
+	return &counter{
+		// The whole buffer at once: the pages that are never written
+		// are never resident, and no growth leaves copies behind.
+		buf:     make([]uint64, slotsFor(limit)),
+		runs:    disk.Runs{Dir: opt.TempDir, Pattern: "neardup-docfreq-*", What: "counts"},
+		jobs:    jobs,
+		sorters: make([]hashsort.Sorter, jobs),
+	}
+}
+
+// add counts hashes, spilling when the buffer fills.
+func (c *counter) add(hashes []uint64) error {
+	for len(hashes) > 0 {
+		k := copy(c.buf[c.n:], hashes)
+		c.n += k
+		hashes = hashes[k:]
+		if c.n == len(c.buf) {
+			if err := c.spill(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// spill writes the buffer as a sorted run of (hash, count) and empties it.
+func (c *counter) spill() error {
+	err := c.runs.Spill(func(w *bufio.Writer) error { return c.each(binaryWriter(w)) })
+	if err != nil || c.runs.Len() < maxOpenRuns {
+		return err
+	}
+	return c.runs.Combine(func(runs []disk.Run, w *bufio.Writer) error {
+		return mergeSum(context.Background(), runSources(runs), binaryWriter(w))
+	})
+}
+
+// each sorts the buffer and calls emit with each distinct hash and its
+// count, ascending; the buffer is then empty.
+func (c *counter) each(emit func(h, n uint64) error) error {
+	a := c.buf[:c.n]
+	c.n = 0
+	c.sort(a)
+	for i := 0; i < len(a); {
+		j := i + 1
+		for j < len(a) && a[j] == a[i] {
+			j++
+		}
+		if err := emit(a[i], uint64(j-i)); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+// sort sorts a in place: the values go to their buckets by their top 8 bits
+// (following the cycles of the permutation), then the buckets are sorted
+// by the sorting goroutines.
+func (c *counter) sort(a []uint64) {
+	var count [buckets]int
+	for _, x := range a {
+		count[x>>56]++
+	}
+	var next, end [buckets]int
+	s := 0
+	for b := range buckets {
+		next[b] = s
+		s += count[b]
+		end[b] = s
+	}
+	for b := range buckets {
+		for next[b] < end[b] {
+			x := a[next[b]]
+			for d := int(x >> 56); d != b; d = int(x >> 56) {
+				a[next[d]], x = x, a[next[d]]
+				next[d]++
+			}
+			a[next[b]] = x
+			next[b]++
+		}
+	}
+	large := 2*len(a)/buckets + 64
+	var bucket atomic.Int32
+	var wg sync.WaitGroup
+	for j := range c.jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b := int(bucket.Add(1)) - 1
+				if b >= buckets {
+					return
+				}
+				part := a[end[b]-count[b] : end[b]]
+				if len(part) > large {
+					slices.Sort(part)
+				} else {
+					c.sorters[j].SortShared(part, 8)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// finish writes the table of everything counted to w.
+func (c *counter) finish(ctx context.Context, w io.Writer) error {
+	emit := textWriter(w)
+	if c.runs.Len() == 0 {
+		if err := c.each(emit); err != nil {
+			return err
+		}
+		return emit(0, 0)
+	}
+	if c.n > 0 {
+		if err := c.spill(); err != nil {
+			return err
+		}
+	}
+	c.buf = nil
+	return mergeSum(ctx, runSources(c.runs.Readers()), emit)
+}
+
+// textWriter returns an emit function that writes table lines to w, 64 KiB
+// at a time; a count of 0 flushes.
+func textWriter(w io.Writer) func(h, n uint64) error {
+	var buf []byte
+	return func(h, n uint64) error {
+		if n > 0 {
+			buf = record.AppendDocFreq(buf, h, n)
+		}
+		if len(buf) >= 1<<16 || (n == 0 && len(buf) > 0) {
+			_, err := w.Write(buf)
+			buf = buf[:0]
+			return err
+		}
+		return nil
+	}
+}
+
+// binaryWriter returns an emit function that writes run entries to w: the
+// hash in 8 bytes, little-endian, and the count as a uvarint. A count of 0
+// does nothing.
+func binaryWriter(w *bufio.Writer) func(h, n uint64) error {
+	var b [8 + binary.MaxVarintLen64]byte
+	return func(h, n uint64) error {
+		if n == 0 {
+			return nil
+		}
+		binary.LittleEndian.PutUint64(b[:8], h)
+		k := binary.PutUvarint(b[8:], n)
+		_, err := w.Write(b[:8+k])
+		return err
+	}
+}
+
+// source is a sorted table being merged.
+type source interface {
+	// next reads the next entry; it returns false at the end.
+	next() (bool, error)
+	entry() (hash, count uint64)
+}
+
+// runReader reads a spilled run.
+type runReader struct {
+	name        string
+	r           *bufio.Reader
+	hash, count uint64
+	b           [8]byte
+}
+
+func runSources(runs []disk.Run) []source {
+	s := make([]source, len(runs))
+	for i, r := range runs {
+		s[i] = &runReader{name: r.Name, r: r.R}
+	}
+	return s
+}
+
+func (r *runReader) entry() (uint64, uint64) { return r.hash, r.count }
+
+func (r *runReader) next() (bool, error) {
+	b := r.b[:]
+	if _, err := io.ReadFull(r.r, b); err != nil {
+		if err == io.EOF {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading spilled counts %s: %w", r.name, err)
+	}
+	n, err := binary.ReadUvarint(r.r)
+	if err != nil {
+		return false, fmt.Errorf("reading spilled counts %s: %w", r.name, err)
+	}
+	r.hash, r.count = binary.LittleEndian.Uint64(b), n
+	return true, nil
+}
+
+// started positions each table on its first entry and returns those that
+// have one.
+func started(ins []source) ([]source, error) {
+	var h []source
+	for _, t := range ins {
+		ok, err := t.next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			h = append(h, t)
+		}
+	}
+	return h, nil
+}
+
+// mergeSum merges sorted tables whose first entries have not been read
+// yet, summing the counts of equal hashes, and emits each hash once; a last
+// call with count 0 ends the output.
+func mergeSum(ctx context.Context, ins []source, emit func(h, n uint64) error) error {
+	h, err := started(ins)
+	if err != nil {
+		return err
+	}
+	return mergeStarted(ctx, h, emit)
+}
+
+// mergeStarted is mergeSum of tables positioned on their first entry.
+func mergeStarted(ctx context.Context, h []source, emit func(h, n uint64) error) error {
+	var cur, sum uint64
+	have := false
+	n := 0
+	less := func(a, b source) bool {
+		x, _ := a.entry()
+		y, _ := b.entry()
+		return x < y
+	}
+	err := disk.Merge(h, less, func(t source) (bool, error) {
+		hash, count := t.entry()
+		if have && hash != cur {
+			if err := emit(cur, sum); err != nil {
+				return false, err
+			}
+			sum = 0
+		}
+		cur, have = hash, true
+		sum += count
+		if n++; n%(1<<16) == 0 && ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		return t.next()
+	})
+	if err != nil {
+		return err
+	}
+	if have {
+		if err := emit(cur, sum); err != nil {
+			return err
+		}
+	}
+	return emit(0, 0)
+}
