@@ -72,6 +72,9 @@ EXAMPLES
 			&cli.IntFlag{Name: "hamming", Usage: "key SimHash fingerprints for distance at most `K` bits"},
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "Hamming `SCHEME`: manku (C(B,k) tables of B-k blocks) or pigeonhole (k+1 blocks)"},
 			&cli.IntFlag{Name: "blocks", Usage: "Hamming blocks `B` for the manku scheme (default k+3)"},
+			&cli.Float64Flag{Name: "containment", Usage: "read shingle records and write containment keys: every pair with containment at least `T` becomes a candidate"},
+			&cli.StringFlag{Name: "df", Usage: "with --containment, the document-frequency `TABLE` (docfreq) that orders the shingles"},
+			&cli.StringFlag{Name: "containment-mode", Value: band.ContainCorpus, Usage: "with --containment, `MODE`: corpus (the documents the table counts), stored (for a band index that queries are paired with) or query (documents the table does not count, against such an index)"},
 		}, commonFlags()),
 		Action: bandAction,
 	}
@@ -91,6 +94,16 @@ func bandAction(c *cli.Context, env *Env) error {
 		// -b and -r alone: no threshold chose them, none goes in the
 		// header.
 		opt.Threshold = 0
+	}
+	if c.IsSet("containment") {
+		if opt.B != 0 || opt.R != 0 || c.IsSet("threshold") || c.IsSet("hamming") || c.IsSet("fp-weight") || c.IsSet("fn-weight") || c.IsSet("recall-at-threshold") {
+			return usagef("--containment keys shingle records by a prefix filter: -b, -r, --threshold, its weights and --hamming are for signatures")
+		}
+		opt.Containment = &band.ContainmentOptions{Threshold: c.Float64("containment"), DF: c.String("df"), Mode: c.String("containment-mode")}
+		return runStream(c, env, &opt, &opt.Common, band.Run)
+	}
+	if c.IsSet("df") || c.IsSet("containment-mode") {
+		return usagef("--df and --containment-mode are for --containment T")
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))

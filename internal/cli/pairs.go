@@ -128,11 +128,12 @@ func pairsAction(c *cli.Context, env *Env) error {
 		return usagef("--memory: %v", err)
 	}
 	opt := pairs.Options{
-		MaxBucket:   c.Int("max-bucket"),
-		Sorted:      c.Bool("sorted"),
-		MemoryBytes: mem,
-		TempDir:     c.String("temp-dir"),
-		Against:     c.String("against"),
+		MaxBucket:    c.Int("max-bucket"),
+		Sorted:       c.Bool("sorted"),
+		MemoryBytes:  mem,
+		TempDir:      c.String("temp-dir"),
+		Against:      c.String("against"),
+		MaxBucketSet: c.IsSet("max-bucket"),
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))

@@ -57,6 +57,12 @@ type scheme struct{ h *lsh.Hamming }
 func (s scheme) parse(line []byte, b *bandRecord) (err error) {
 	if s.h == nil {
 		b.key, b.id, err = record.ParseAnyBand(line)
+		if err == nil && len(b.key)+1+len(b.id) < len(line) {
+			var c record.ContainBand
+			if record.ParseContainBand(&c, line) == nil {
+				return record.Bad("a containment band record (band --containment) among band records without a containment band header: pairs needs the header (scheme=containment containment=T) to pair it")
+			}
+		}
 		return err
 	}
 	b.key, b.id, b.table, b.fp, err = parseHammingBand(line, s.h)
