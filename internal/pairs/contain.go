@@ -163,7 +163,7 @@ func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.
 		defer ix.Close()
 		w := out.W
 		sc.OnHeader = func(h record.Header, pos record.Pos) error {
-			if err := ix.CheckHeader(h, pos); err != nil {
+			if err := ix.CheckQueryHeader(h, pos); err != nil {
 				return err
 			}
 			return w.Header(h, pos)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/bandindex"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/testutil"
 )
@@ -198,5 +199,66 @@ func TestContainmentComplete(t *testing.T) {
 			}
 			t.Logf("T=%g trial %d: %d pairs with c ≥ T, all candidates; %d candidates in all (%.2f per true pair)", threshold, trial, len(want), len(got), float64(len(got))/float64(len(want)))
 		}
+	}
+}
+
+// TestContainmentQuery checks query mode: a corpus banded --containment-mode
+// stored into a band index, and queries the table does not count banded
+// --containment-mode query and paired --against it: every pair of a query
+// and a stored document with containment at least T either way is a
+// candidate.
+func TestContainmentQuery(t *testing.T) {
+	for _, threshold := range []float64{0.6, 0.9} {
+		rng := rand.New(rand.NewPCG(7, uint64(threshold*100)))
+		c := newContainCorpus(rng, 120, threshold)
+		// Reorder: the stored documents first, then the queries: the A of
+		// even pairs is a query (contained in a stored B), the B of odd
+		// pairs (holding a stored A).
+		var stored, queries []int
+		for i := 0; i < len(c.ids); i += 2 {
+			if i/2%2 == 0 {
+				stored, queries = append(stored, i+1), append(queries, i)
+			} else {
+				stored, queries = append(stored, i), append(queries, i+1)
+			}
+		}
+		order := append(slices.Clone(stored), queries...)
+		r := &containCorpus{}
+		for _, i := range order {
+			r.add(c.ids[i], c.sets[i])
+		}
+		ns := len(stored)
+		df := testutil.WriteFile(t, "df.tsv", r.docfreq(0, ns))
+		keys := bandContain(t, band.ContainmentOptions{Threshold: threshold, DF: df, Mode: band.ContainStored}, r.shingles(0, ns))
+		dir := t.TempDir() + "/idx"
+		var errb bytes.Buffer
+		if err := bandindex.RunBuild(context.Background(), bandindex.Options{}, dir, []string{testutil.WriteFile(t, "stored.tsv", keys)}, &errb); err != nil {
+			t.Fatalf("bandindex build: %v (%s)", err, errb.String())
+		}
+		qkeys := bandContain(t, band.ContainmentOptions{Threshold: threshold, DF: df, Mode: band.ContainQuery}, r.shingles(ns, len(r.ids)))
+		out, stderr, err := runStage(t, Options{Against: dir}, testutil.WriteFile(t, "q.tsv", qkeys))
+		if err != nil {
+			t.Fatalf("pairs --against: %v (%s)", err, stderr)
+		}
+		got := parsePairs(t, out)
+		var is, js []int
+		for i := range ns {
+			js = append(js, i)
+		}
+		for i := ns; i < len(r.ids); i++ {
+			is = append(is, i)
+		}
+		want := r.truth(is, js, threshold)
+		missed := 0
+		for p := range want {
+			if !got[p] {
+				missed++
+				t.Errorf("T=%g: query pair %s %s (containment ≥ T) is not a candidate", threshold, p[0], p[1])
+			}
+		}
+		if missed > 0 || len(want) < 50 {
+			t.Fatalf("T=%g: %d of %d query pairs missed", threshold, missed, len(want))
+		}
+		t.Logf("T=%g: %d query pairs with c ≥ T, all candidates; %d candidates", threshold, len(want), len(got))
 	}
 }
