@@ -156,8 +156,8 @@ type containWorker struct {
 	skipBad bool
 	st      *containStats
 	hashes  []uint64
+	dfs     []uint64
 	order   []ranked
-	probe   map[uint64]bool
 	key     []byte
 }
 
@@ -190,32 +190,37 @@ func (w *containWorker) Process(c *stream.Chunk, r *stream.Result) {
 func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 	n := uint64(len(hashes))
 	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
-	w.order = w.order[:0]
+	w.order, w.dfs = w.order[:0], w.dfs[:0]
 	for _, h := range hashes {
-		w.order = append(w.order, ranked{w.rank(w.df.DF(h)), h})
+		df := w.df.DF(h)
+		w.dfs = append(w.dfs, df)
+		w.order = append(w.order, ranked{w.rank(df), h})
 	}
-	slices.SortFunc(w.order, func(a, b ranked) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.hash, b.hash)
-	})
-	if w.probe == nil {
-		w.probe = map[uint64]bool{}
+	// A shingle is in the prefix when it comes no later in the order than
+	// the prefix's last one.
+	var last ranked
+	if prefix < len(w.order) {
+		slices.SortFunc(w.order, compareRanked)
+		last = w.order[prefix-1]
+	} else {
+		last = slices.MaxFunc(w.order, compareRanked)
 	}
-	clear(w.probe)
-	for _, o := range w.order[:prefix] {
-		w.probe[o.hash] = true
-	}
-	for _, h := range hashes {
-		probe := w.probe[h]
-		if !w.written(w.df.DF(h), probe) {
+	for i, h := range hashes {
+		probe := compareRanked(ranked{w.rank(w.dfs[i]), h}, last) <= 0
+		if !w.written(w.dfs[i], probe) {
 			continue
 		}
 		w.key = record.AppendHex64(w.key[:0], h)
 		dst = record.AppendContainBand(dst, w.key, id, probe, n)
 	}
 	return dst
+}
+
+func compareRanked(a, b ranked) int {
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.hash, b.hash)
 }
 
 // rank places a shingle of document frequency df (0 when the table does not

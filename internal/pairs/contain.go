@@ -2,9 +2,11 @@ package pairs
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/band"
@@ -182,7 +184,14 @@ func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.
 	}
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: parse}
 	var err error
-	if opt.Sorted {
+	switch {
+	case opt.Against == "" && !opt.Sorted:
+		err = c.numbered(ctx, r, jobs(&opt), out.W)
+		if err != nil {
+			return err
+		}
+		return nil
+	case opt.Sorted:
 		err = scanSorted(ctx, r, st, 1, func(key []byte, _ int, ms []member) error {
 			c.tails = c.tails[:0]
 			for _, m := range ms {
@@ -190,7 +199,7 @@ func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.
 			}
 			return c.bucket(key, c.tails)
 		})
-	} else {
+	default:
 		err = c.memory(ctx, r)
 	}
 	if err != nil {
@@ -249,6 +258,129 @@ func (c *containBuckets) report(w io.Writer) {
 func checkContainCap(opt *Options) error {
 	if opt.MaxBucketSet && opt.MaxBucket != 0 {
 		return status.Usagef("--max-bucket %d: the input holds containment keys (band --containment), whose buckets are never capped: a cap would lose pairs with containment above the threshold", opt.MaxBucket)
+	}
+	return nil
+}
+
+// numbered holds every record in memory as numbers, like runMemory: the
+// key (key128), the document's number and whether it probes, 24 bytes a
+// record, and per distinct id its length, its size and about 50 bytes; the
+// pairs, 8 bytes each, are sorted and written at the end.
+func (c *containBuckets) numbered(ctx context.Context, r *bandReader, jobs int, w io.Writer) error {
+	index := map[string]uint32{}
+	var ids []string
+	var sizes []uint64
+	var entries []entry
+	var rec record.ContainBand
+	for {
+		b, err := r.next()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		if err := record.ParseContainTail(&rec, b.id); err != nil {
+			return err
+		}
+		d, seen := index[string(rec.ID)]
+		if !seen {
+			if len(ids) == 1<<32-1 {
+				return fmt.Errorf("more than %d distinct ids: use --sorted", 1<<32-1)
+			}
+			d = uint32(len(ids))
+			ids = append(ids, string(rec.ID))
+			sizes = append(sizes, rec.Size)
+			index[ids[d]] = d
+		} else if sizes[d] != rec.Size {
+			return record.Errorf(r.sc.Pos(), "id %s comes with sizes %d and %d", rec.ID, sizes[d], rec.Size)
+		}
+		probe := uint32(0)
+		if rec.Probe {
+			probe = 1
+		}
+		entries = append(entries, entry{key: parseKey(b.key), doc: d, table: probe})
+		if c.st.records%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	index = nil
+	order := make([]uint32, len(ids))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	byID := func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) }
+	parallelSort(order, jobs, byID, func(p []uint32) { slices.SortFunc(p, byID) })
+	rank := make([]uint32, len(ids))
+	for r, d := range order {
+		rank[d] = uint32(r)
+	}
+	need := make([]uint64, len(ids))
+	ranked := make([]uint64, len(ids))
+	for d, s := range sizes {
+		ranked[rank[d]] = s
+		need[rank[d]] = band.ContainNeed(c.threshold, s)
+	}
+	sizes = ranked
+	for i := range entries {
+		entries[i].doc = rank[entries[i].doc]
+	}
+	rank = nil
+	sortEntries(entries, jobs)
+	var pairs []uint64
+	var docs []uint32
+	var probes []bool
+	for i := 0; i < len(entries); {
+		j := i + 1
+		anyProbe := entries[i].table != 0
+		for j < len(entries) && entries[j].key == entries[i].key {
+			anyProbe = anyProbe || entries[j].table != 0
+			j++
+		}
+		c.st.buckets++
+		c.largest = max(c.largest, j-i)
+		if !anyProbe || j-i < 2 {
+			i = j
+			continue
+		}
+		docs, probes = docs[:0], probes[:0]
+		for _, e := range entries[i:j] {
+			if n := len(docs); n > 0 && docs[n-1] == e.doc {
+				c.st.duplicates++
+				probes[n-1] = probes[n-1] || e.table != 0
+				continue
+			}
+			docs, probes = append(docs, e.doc), append(probes, e.table != 0)
+		}
+		for x, p := range docs {
+			if !probes[x] {
+				continue
+			}
+			for _, q := range docs {
+				if q == p || sizes[q] < need[p] {
+					continue
+				}
+				pairs = append(pairs, uint64(min(p, q))<<32|uint64(max(p, q)))
+			}
+			c.st.made.Add(int64(len(docs)))
+		}
+		i = j
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	entries = nil
+	parallelSort(pairs, jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
+	pairs = slices.Compact(pairs)
+	var buf []byte
+	for i, p := range pairs {
+		buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
+		if len(buf) >= 1<<16 || i == len(pairs)-1 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
 	}
 	return nil
 }
