@@ -2,11 +2,9 @@ package pairs
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/band"
@@ -158,39 +156,18 @@ func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.
 	}
 	parse := parseContain
 	if opt.Against != "" {
-		ix, err := bandindex.Open(opt.Against)
+		ix, p, err := openAgainst(&opt, sc, out, (*bandindex.Index).CheckQueryHeader, parseContain)
 		if err != nil {
 			return err
 		}
 		defer ix.Close()
-		w := out.W
-		sc.OnHeader = func(h record.Header, pos record.Pos) error {
-			if err := ix.CheckQueryHeader(h, pos); err != nil {
-				return err
-			}
-			return w.Header(h, pos)
-		}
-		c.lookup = ix.NewLookup()
-		first := true
-		parse = func(line []byte, b *bandRecord) error {
-			if first {
-				first = false
-				if err := ix.CheckComplete(w.Upstream(), sc.Pos()); err != nil {
-					return err
-				}
-			}
-			return parseContain(line, b)
-		}
+		c.lookup, parse = ix.NewLookup(), p
 	}
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: parse}
 	var err error
 	switch {
 	case opt.Against == "" && !opt.Sorted:
-		err = c.numbered(ctx, r, jobs(&opt), out.W)
-		if err != nil {
-			return err
-		}
-		return nil
+		return c.numbered(ctx, r, jobs(&opt), out.W)
 	case opt.Sorted:
 		err = scanSorted(ctx, r, st, 1, func(key []byte, _ int, ms []member) error {
 			c.tails = c.tails[:0]
@@ -200,51 +177,12 @@ func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.
 			return c.bucket(key, c.tails)
 		})
 	default:
-		err = c.memory(ctx, r)
+		err = holdBuckets(ctx, r, st, c.bucket)
 	}
 	if err != nil {
 		return err
 	}
 	return sp.finish(out.W)
-}
-
-// memory holds every record, sorts them by key and tail, and pairs each
-// bucket.
-func (c *containBuckets) memory(ctx context.Context, r *bandReader) error {
-	var e bandindex.Entries
-	for {
-		b, err := r.next()
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			break
-		}
-		e.Add(b.key, b.id)
-	}
-	c.st.duplicates += int64(e.Sort())
-	for i := 0; i < e.Len(); {
-		key, _ := e.At(i)
-		c.tails = c.tails[:0]
-		for ; i < e.Len(); i++ {
-			k, tail := e.At(i)
-			if !bytes.Equal(k, key) {
-				break
-			}
-			c.tails = append(c.tails, tail)
-		}
-		if len(c.tails) < 2 && c.lookup == nil {
-			c.st.buckets++
-			continue
-		}
-		if err := c.bucket(key, c.tails); err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // reportContain says that containment buckets were not capped, and their
@@ -305,16 +243,7 @@ func (c *containBuckets) numbered(ctx context.Context, r *bandReader, jobs int, 
 		}
 	}
 	index = nil
-	order := make([]uint32, len(ids))
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	byID := func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) }
-	parallelSort(order, jobs, byID, func(p []uint32) { slices.SortFunc(p, byID) })
-	rank := make([]uint32, len(ids))
-	for r, d := range order {
-		rank[d] = uint32(r)
-	}
+	order, rank := rankIDs(ids, jobs)
 	need := make([]uint64, len(ids))
 	ranked := make([]uint64, len(ids))
 	for d, s := range sizes {
@@ -370,17 +299,5 @@ func (c *containBuckets) numbered(ctx context.Context, r *bandReader, jobs int, 
 		}
 	}
 	entries = nil
-	parallelSort(pairs, jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
-	pairs = slices.Compact(pairs)
-	var buf []byte
-	for i, p := range pairs {
-		buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
-		if len(buf) >= 1<<16 || i == len(pairs)-1 {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	return nil
+	return writeRanked(w, pairs, ids, order, jobs)
 }
