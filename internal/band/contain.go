@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -109,10 +108,15 @@ func runContainment(ctx context.Context, opt Options, inputs []string, stdout, s
 	if co.Mode == ContainQuery {
 		least = 1
 	}
-	df, err := docfreq.LoadAtLeast(ctx, co.DF, opt.Jobs, least)
+	full, err := docfreq.LoadAtLeast(ctx, co.DF, opt.Jobs, least)
 	if err != nil {
 		return err
 	}
+	// The lookups go to a hash table; the sorted table's arrays are let go,
+	// keeping what the header and the checks need.
+	dfm := newDFMap(full)
+	df := &docfreq.Table{Docs: full.Docs, ID: full.ID, Shingle: full.Shingle, ShinglePos: full.ShinglePos}
+	full = nil
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
@@ -127,7 +131,7 @@ func runContainment(ctx context.Context, opt Options, inputs []string, stdout, s
 	}
 	var st containStats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, co, df) }
-	return out.RunPool(ctx, src, ContainWorkers(co, df, opt.SkipBad, &st))
+	return out.RunPool(ctx, src, ContainWorkers(co, dfm, opt.SkipBad, &st))
 }
 
 // containStats count what containment keys leave out.
@@ -146,13 +150,13 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 
 // ContainWorkers returns the factory of the workers that turn shingle
 // records into containment band records.
-func ContainWorkers(co ContainmentOptions, df *docfreq.Table, skipBad bool, st *containStats) stream.WorkerFactory {
+func ContainWorkers(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) stream.WorkerFactory {
 	return func() stream.Worker { return &containWorker{co: co, df: df, skipBad: skipBad, st: st} }
 }
 
 type containWorker struct {
 	co      ContainmentOptions
-	df      *docfreq.Table
+	df      *dfMap
 	skipBad bool
 	st      *containStats
 	hashes  []uint64
@@ -198,13 +202,7 @@ func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 	}
 	// A shingle is in the prefix when it comes no later in the order than
 	// the prefix's last one.
-	var last ranked
-	if prefix < len(w.order) {
-		slices.SortFunc(w.order, compareRanked)
-		last = w.order[prefix-1]
-	} else {
-		last = slices.MaxFunc(w.order, compareRanked)
-	}
+	last := selectRanked(w.order, prefix-1)
 	for i, h := range hashes {
 		probe := compareRanked(ranked{w.rank(w.dfs[i]), h}, last) <= 0
 		if !w.written(w.dfs[i], probe) {
@@ -214,6 +212,39 @@ func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 		dst = record.AppendContainBand(dst, w.key, id, probe, n)
 	}
 	return dst
+}
+
+// selectRanked returns the element of rank k (from 0) of a in the order
+// of compareRanked, reordering a (quickselect: linear time on average; the
+// pivot is the middle element, and the elements are distinct).
+func selectRanked(a []ranked, k int) ranked {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		p := a[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for compareRanked(a[i], p) < 0 {
+				i++
+			}
+			for compareRanked(a[j], p) > 0 {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
 }
 
 func compareRanked(a, b ranked) int {

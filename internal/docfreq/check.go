@@ -28,3 +28,10 @@ func (t *Table) CheckShingles(name string, h record.Header, pos record.Pos) erro
 	}
 	return nil
 }
+
+// Each calls fn with every hash the table holds and its count, ascending.
+func (t *Table) Each(fn func(hash uint64, count uint32)) {
+	for i, h := range t.hashes {
+		fn(h, t.counts[i])
+	}
+}
