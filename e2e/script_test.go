@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"github.com/neardup/neardup/internal/cli"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/synth"
+	"github.com/neardup/neardup/internal/tools/containtruth/truth"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -29,6 +31,9 @@ func TestMain(m *testing.M) {
 		"gencorpus":  func() { os.Exit(synth.Main(os.Args[1:], os.Stdout, os.Stderr)) },
 		"firstvalue": func() { os.Exit(firstValue()) },
 		"peakrss":    func() { os.Exit(peakRSS()) },
+		"containtruth": func() {
+			os.Exit(truth.Main(os.Args[1:], os.Stdout, os.Stderr))
+		},
 	}
 	for _, s := range cli.Stages() {
 		commands[s.Name] = func() { os.Exit(cli.Main(s)) }
@@ -50,6 +55,15 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		// [exists:PATH] holds when PATH exists on this machine (the
+		// licences and copyright files some scripts read).
+		Condition: func(cond string) (bool, error) {
+			if p, ok := strings.CutPrefix(cond, "exists:"); ok {
+				_, err := os.Stat(p)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			// ROOT is the repository (for examples/), STAGES the name of
 			// every stage.

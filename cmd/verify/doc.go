@@ -18,7 +18,9 @@
 // Without --threshold, the threshold is the one band chose its banding for,
 // read from the pairs' band header (threshold=T, said on standard error:
 // "verify: threshold 0.7 from band's header"); when the header has none
-// (band -b and -r, or no header), 0.8.
+// (band -b and -r, or no header), 0.8. Candidates of containment keys (band
+// --containment T) need --containment (refused without it) and take T from
+// the header the same way.
 //
 // With --shingles FILE the similarity is the exact Jaccard similarity
 // |A∩B|/|A∪B| of the two documents' shingle sets, and --containment adds the

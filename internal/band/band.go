@@ -38,10 +38,17 @@ type Options struct {
 	// Hamming, when set, keys SimHash fingerprints by the tables of a
 	// Hamming scheme instead of banding MinHash signatures.
 	Hamming *HammingOptions
+
+	// Containment, when set, writes containment keys of shingle records
+	// instead (contain.go).
+	Containment *ContainmentOptions
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
+	if o.Containment != nil {
+		return o.Containment.Check()
+	}
 	if (o.B == 0) != (o.R == 0) {
 		return status.Usagef("give both -b and -r, or neither (then --threshold chooses them)")
 	}
@@ -74,6 +81,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	if opt.Hamming != nil {
 		return runHamming(ctx, opt, inputs, stdout, stderr)
+	}
+	if opt.Containment != nil {
+		return runContainment(ctx, opt, inputs, stdout, stderr)
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()

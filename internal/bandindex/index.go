@@ -214,10 +214,10 @@ func checkScheme(h record.Header, pos record.Pos) error {
 	if h.Stage != "band" {
 		return nil
 	}
-	if s, ok := h.Get("scheme"); ok && s != "minhash" {
-		return record.Errorf(pos, "a band index holds MinHash band keys; these band records are of the %s scheme (SimHash fingerprints go to index)", s)
+	if s, ok := h.Get("scheme"); ok && s != "minhash" && s != band.SchemeContainment {
+		return record.Errorf(pos, "a band index holds MinHash band keys; these band records are of the %s scheme (SimHash fingerprints go to index; containment keys are held too)", s)
 	}
-	return nil
+	return checkContainMode(h, pos)
 }
 
 // Lookup finds the ids stored under band keys asked for in ascending

@@ -51,7 +51,12 @@ func readBatch(ctx context.Context, opt *Options, inputs []string, stderr io.Wri
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()
-	sc.OnHeader = onHeader
+	contain := false
+	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		contain = contain || isContainment(h)
+		return onHeader(h, pos)
+	}
+	var cb record.ContainBand
 	// The output is the index: records go nowhere, bad lines are reported.
 	out := stream.NewOutput("bandindex", opt.Common, nil, stderr)
 	defer out.Watch(src)()
@@ -64,6 +69,14 @@ func readBatch(ctx context.Context, opt *Options, inputs []string, stderr io.Wri
 		}
 		first = false
 		key, id, err := record.ParseBand(sc.Line())
+		if contain {
+			// The record's tail after its key is stored as its id.
+			if err = record.ParseContainBand(&cb, sc.Line()); err == nil {
+				key, id = cb.Key, sc.Line()[len(cb.Key)+1:]
+			}
+		} else if err != nil && record.ParseContainBand(&cb, sc.Line()) == nil {
+			err = record.Bad("a containment band record (band --containment) without a containment band header: the index needs the header (scheme=containment) to check it")
+		}
 		if err != nil {
 			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
 				return err

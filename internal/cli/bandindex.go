@@ -34,6 +34,29 @@ between two old ones, each once (see pairs(1)). The daily cycle:
    bandindex add crawl.idx new-keys.tsv
    bandindex merge --max-runs 8 crawl.idx
 
+It keeps containment keys too (band --containment T --containment-mode
+stored: "key TAB id TAB role TAB size", stored as the key and the rest of
+the record), for a query mode: a few documents the corpus's docfreq table
+does not count (a licence, an article) against the stored corpus, without
+banding it again. Every stored document that holds a query at
+containment >= T, and every one the query holds, becomes a candidate:
+
+   shingle --unit word -k 5 --files corpus > corpus.tsv
+   docfreq corpus.tsv > df.tsv
+   band --containment 0.9 --df df.tsv --containment-mode stored corpus.tsv |
+       bandindex build -o corpus.idx
+   shingle --unit word -k 5 --files query > query.tsv
+   band --containment 0.9 --df df.tsv --containment-mode query query.tsv |
+       pairs --against corpus.idx |
+       verify --shingles both.tsv --containment --threshold 0.9
+
+(both.tsv: the corpus's and the queries' shingle records, cat corpus.tsv
+query.tsv). build and add take containment keys of mode=stored only (corpus
+keys leave out shingles a query may share; query keys are paired, never
+added), and add only under the same table (df= in the band header); pairs
+--against takes a batch of mode=query or stored under the same parameters
+otherwise. MinHash and containment keys never share an index.
+
 The index is a log-structured set of sorted runs: each run (NNNNNN.run)
 holds records sorted by key, then id, in zstd-compressed blocks of about
 64 KiB, each key sharing its prefix with the one before, and a footer that

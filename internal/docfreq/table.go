@@ -59,9 +59,18 @@ func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 
 // Load reads a document-frequency table written by docfreq.
 func Load(ctx context.Context, name string, jobs int) (*Table, error) {
+	return LoadAtLeast(ctx, name, jobs, 0)
+}
+
+// LoadAtLeast reads a document-frequency table written by docfreq and keeps
+// only the hashes of at least least documents (DF gives 0 for the others);
+// its ID is that of the whole table.
+func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Table, error) {
 	src := stream.NewLines([]string{name})
 	defer src.Close()
 	t := &Table{}
+	d := xxhash.New()
+	var buf [12]byte
 	parts := 0
 	var prevPos record.Pos
 	sink := func(r *stream.Result) error {
@@ -101,8 +110,15 @@ func Load(ctx context.Context, name string, jobs int) (*Table, error) {
 			prevPos = tc.pos[0]
 			prevPos.Line += int64(len(tc.hashes) - 1)
 		}
-		t.hashes = append(t.hashes, tc.hashes...)
-		t.counts = append(t.counts, tc.counts...)
+		for i, h := range tc.hashes {
+			binary.LittleEndian.PutUint64(buf[:8], h)
+			binary.LittleEndian.PutUint32(buf[8:], tc.counts[i])
+			d.Write(buf[:])
+			if tc.counts[i] >= least {
+				t.hashes = append(t.hashes, h)
+				t.counts = append(t.counts, tc.counts[i])
+			}
+		}
 		return nil
 	}
 	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{} }, sink); err != nil {
@@ -111,11 +127,14 @@ func Load(ctx context.Context, name string, jobs int) (*Table, error) {
 	if parts == 0 {
 		return nil, fmt.Errorf("%s: no docfreq header (docs=N): not a document-frequency table made by docfreq", name)
 	}
+	binary.LittleEndian.PutUint64(buf[:8], t.Docs)
+	d.Write(buf[:8])
+	t.ID = string(record.AppendHex64(nil, d.Sum64()))
 	t.index()
 	return t, nil
 }
 
-// index builds the directory and the identity.
+// index builds the directory.
 func (t *Table) index() {
 	n := len(t.hashes)
 	b := max(bits.Len(uint(n/2)), 1)
@@ -130,16 +149,6 @@ func (t *Table) index() {
 	for ; p < len(t.dir); p++ {
 		t.dir[p] = uint32(n)
 	}
-	d := xxhash.New()
-	var buf [12]byte
-	for i, h := range t.hashes {
-		binary.LittleEndian.PutUint64(buf[:8], h)
-		binary.LittleEndian.PutUint32(buf[8:], t.counts[i])
-		d.Write(buf[:])
-	}
-	binary.LittleEndian.PutUint64(buf[:8], t.Docs)
-	d.Write(buf[:8])
-	t.ID = string(record.AppendHex64(nil, d.Sum64()))
 }
 
 // Len returns the number of hashes.

@@ -26,34 +26,18 @@ import (
 
 // runAgainst pairs a batch of band records with the index opt.Against.
 func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
-	ix, err := bandindex.Open(opt.Against)
+	ix, parse, err := openAgainst(&opt, sc, out, (*bandindex.Index).CheckHeader, func(line []byte, b *bandRecord) (err error) {
+		b.key, b.id, err = record.ParseBand(line)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	w := out.W
-	sc.OnHeader = func(h record.Header, pos record.Pos) error {
-		if err := ix.CheckHeader(h, pos); err != nil {
-			return err
-		}
-		return w.Header(h, pos)
-	}
 	sp := newSpiller(&opt)
 	defer sp.runs.Remove()
 	a := &againstBuckets{opt: &opt, lookup: ix.NewLookup(), sp: sp, st: st}
-
-	first := true
-	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: func(line []byte, b *bandRecord) (err error) {
-		if first {
-			// The batch's headers come before its first record.
-			first = false
-			if err := ix.CheckComplete(w.Upstream(), sc.Pos()); err != nil {
-				return err
-			}
-		}
-		b.key, b.id, err = record.ParseBand(line)
-		return err
-	}}
+	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: parse}
 	if opt.Sorted {
 		err = scanSorted(ctx, r, st, 1, a.sortedBucket)
 	} else {
@@ -62,7 +46,38 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 	if err != nil {
 		return err
 	}
-	return sp.finish(w)
+	return sp.finish(out.W)
+}
+
+// openAgainst opens the index opt.Against and has check (CheckHeader, or
+// CheckQueryHeader) check each header line of the batch against it as it
+// is read; it returns the index and parse wrapped to check, at the batch's
+// first record, that its headers name every stage the index's records went
+// through.
+func openAgainst(opt *Options, sc *stream.Scanner, out *stream.Output, check func(*bandindex.Index, record.Header, record.Pos) error,
+	parse func([]byte, *bandRecord) error) (*bandindex.Index, func([]byte, *bandRecord) error, error) {
+	ix, err := bandindex.Open(opt.Against)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := out.W
+	sc.OnHeader = func(h record.Header, pos record.Pos) error {
+		if err := check(ix, h, pos); err != nil {
+			return err
+		}
+		return w.Header(h, pos)
+	}
+	first := true
+	return ix, func(line []byte, b *bandRecord) error {
+		if first {
+			// The batch's headers come before its first record.
+			first = false
+			if err := ix.CheckComplete(w.Upstream(), sc.Pos()); err != nil {
+				return err
+			}
+		}
+		return parse(line, b)
+	}, nil
 }
 
 // againstBuckets pairs the buckets of a batch, keys ascending, with the
@@ -79,6 +94,16 @@ type againstBuckets struct {
 
 // memory holds the batch, sorts it by key and id, and pairs each bucket.
 func (a *againstBuckets) memory(ctx context.Context, r *bandReader) error {
+	return holdBuckets(ctx, r, a.st, func(key []byte, ids [][]byte) error {
+		a.st.buckets++
+		return a.bucket(key, ids)
+	})
+}
+
+// holdBuckets holds every record read (its key and id, and 16 bytes),
+// sorts them by key and id, drops repeated ones (counted in st), and calls
+// fn with each key and its ids, ascending.
+func holdBuckets(ctx context.Context, r *bandReader, st *stats, fn func(key []byte, ids [][]byte) error) error {
 	var e bandindex.Entries
 	for {
 		b, err := r.next()
@@ -90,7 +115,7 @@ func (a *againstBuckets) memory(ctx context.Context, r *bandReader) error {
 		}
 		e.Add(b.key, b.id)
 	}
-	a.st.duplicates += int64(e.Sort())
+	st.duplicates += int64(e.Sort())
 	var ids [][]byte
 	for i := 0; i < e.Len(); {
 		key, _ := e.At(i)
@@ -102,8 +127,7 @@ func (a *againstBuckets) memory(ctx context.Context, r *bandReader) error {
 			}
 			ids = append(ids, id)
 		}
-		a.st.buckets++
-		if err := a.bucket(key, ids); err != nil {
+		if err := fn(key, ids); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"sync/atomic"
 
@@ -57,6 +58,12 @@ type scheme struct{ h *lsh.Hamming }
 func (s scheme) parse(line []byte, b *bandRecord) (err error) {
 	if s.h == nil {
 		b.key, b.id, err = record.ParseAnyBand(line)
+		if err == nil && len(b.key)+1+len(b.id) < len(line) {
+			var c record.ContainBand
+			if record.ParseContainBand(&c, line) == nil {
+				return record.Bad("a containment band record (band --containment) among band records without a containment band header: pairs needs the header (scheme=containment containment=T) to pair it")
+			}
+		}
 		return err
 	}
 	b.key, b.id, b.table, b.fp, err = parseHammingBand(line, s.h)
@@ -275,18 +282,7 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		}
 	}
 	index = nil
-	// Number the ids in byte order, so that pairs of numbers sort as pairs
-	// of ids.
-	order := make([]uint32, len(ids))
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	byID := func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) }
-	parallelSort(order, jobs(&opt), byID, func(p []uint32) { slices.SortFunc(p, byID) })
-	rank := make([]uint32, len(ids))
-	for r, d := range order {
-		rank[d] = uint32(r)
-	}
+	order, rank := rankIDs(ids, jobs(&opt))
 	if s.h != nil {
 		ranked := make([]simhash.Fingerprint, len(fps))
 		for d, fp := range fps {
@@ -338,13 +334,35 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		}
 	}
 	entries = nil
-	parallelSort(pairs, jobs(&opt), cmp.Compare[uint64], slices.Sort[[]uint64])
+	return writeRanked(out.W, pairs, ids, order, jobs(&opt))
+}
+
+// rankIDs numbers the ids in byte order, so that pairs of numbers sort as
+// pairs of ids: order[r] is the id of rank r, rank[d] the rank of id d.
+func rankIDs(ids []string, jobs int) (order, rank []uint32) {
+	order = make([]uint32, len(ids))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	byID := func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) }
+	parallelSort(order, jobs, byID, func(p []uint32) { slices.SortFunc(p, byID) })
+	rank = make([]uint32, len(ids))
+	for r, d := range order {
+		rank[d] = uint32(r)
+	}
+	return order, rank
+}
+
+// writeRanked sorts pairs of ranks (rankIDs; a<<32 | b), drops repeated
+// ones and writes them as pairs of ids.
+func writeRanked(w io.Writer, pairs []uint64, ids []string, order []uint32, jobs int) error {
+	parallelSort(pairs, jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
 	pairs = slices.Compact(pairs)
 	var buf []byte
 	for i, p := range pairs {
 		buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
 		if len(buf) >= 1<<16 || i == len(pairs)-1 {
-			if _, err := out.W.Write(buf); err != nil {
+			if _, err := w.Write(buf); err != nil {
 				return err
 			}
 			buf = buf[:0]

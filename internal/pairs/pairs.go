@@ -48,6 +48,10 @@ type Options struct {
 	// Against names a band index (bandindex) that the input, a batch of
 	// new band records, is paired with (against.go).
 	Against string
+
+	// MaxBucketSet says MaxBucket was given, not the default: containment
+	// keys, which are never capped, refuse it (contain.go).
+	MaxBucketSet bool
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -117,10 +121,27 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	containment, err := containScheme(src)
+	if err != nil {
+		return err
+	}
+	if containment > 0 {
+		if err := checkContainCap(&opt); err != nil {
+			return err
+		}
+		opt.MaxBucket = 0
+	}
 	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, opt.Header())
 	sc.OnHeader = out.W.Header
 	var st stats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
+	if containment > 0 {
+		defer out.Watch(src)()
+		if err := runContain(ctx, opt, containment, sc, out, &st); err != nil {
+			return err
+		}
+		return out.Finish()
+	}
 	out.Note = func() string { return fmt.Sprintf("%d pairs tried", st.made.Load()) }
 	defer out.Watch(src)()
 	switch {

@@ -62,33 +62,6 @@ func (o *Options) simHashHeader(df *docfreq.Table) record.Header {
 	return h
 }
 
-// shingleParams are the shingle header parameters that make two shingle
-// hashes of one text equal (counts only says how they were written).
-var shingleParams = []string{"unit", "k", "hash", "seed", "stopwords"}
-
-// checkDFShingles refuses input shingles made under other parameters than
-// the shingles a document-frequency table counted.
-func checkDFShingles(df *docfreq.Table, dfName string, h record.Header, pos record.Pos) error {
-	if df.Shingle == nil {
-		return nil
-	}
-	for _, k := range shingleParams {
-		a, aok := df.Shingle.Get(k)
-		b, bok := h.Get(k)
-		if a != b || aok != bok {
-			if !aok {
-				a = "(none)"
-			}
-			if !bok {
-				b = "(none)"
-			}
-			return record.Errorf(pos, "the input's shingles were made with %s=%s, the --df table %s counted shingles made with %s=%s (%s)",
-				k, b, dfName, k, a, df.ShinglePos)
-		}
-	}
-	return nil
-}
-
 func runSimHash(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	weight, _ := opt.weight()
 	var df *docfreq.Table
@@ -114,7 +87,7 @@ func runSimHash(ctx context.Context, opt Options, inputs []string, stdout, stder
 			})
 		}
 		if df != nil {
-			return checkDFShingles(df, opt.DF, h, pos)
+			return df.CheckShingles(opt.DF, h, pos)
 		}
 		return nil
 	}

@@ -287,6 +287,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 // among headers, when opt.ThresholdFromBand and there is one, and says so on
 // stderr.
 func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) error {
+	for _, h := range headers {
+		if s, _ := h.Header.Get("scheme"); h.Header.Stage == "band" && s == band.SchemeContainment && !opt.Containment {
+			return record.Errorf(h.Pos, "the pairs are candidates for containment (band --containment): give verify --containment, or the pairs contained one way would be scored by Jaccard only")
+		}
+	}
 	if !opt.ThresholdFromBand {
 		return nil
 	}
@@ -294,13 +299,17 @@ func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) er
 		if h.Header.Stage != "band" {
 			continue
 		}
-		v, ok := h.Header.Get(band.ThresholdKey)
+		key := band.ThresholdKey
+		if s, _ := h.Header.Get("scheme"); s == band.SchemeContainment {
+			key = band.ContainmentKey
+		}
+		v, ok := h.Header.Get(key)
 		if !ok {
 			return nil
 		}
 		t, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(t > 0 && t < 1) {
-			return record.Errorf(h.Pos, "band's header has threshold=%s: want a similarity between 0 and 1", v)
+		if err != nil || !(t > 0 && t <= 1) {
+			return record.Errorf(h.Pos, "band's header has %s=%s: want a similarity above 0 and at most 1", key, v)
 		}
 		opt.Threshold = t
 		fmt.Fprintf(stderr, "verify: threshold %g from band's header\n", t)

@@ -1,0 +1,277 @@
+package band
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/docfreq"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Containment keys (band --containment T) are an exact prefix-filter join
+// (AllPairs, Bayardo et al. 2007, for containment): the shingles of every
+// document are ordered by their document frequency, rarest first (ties by
+// hash). If c(A,B) = |A∩B|/|A| ≥ T, then A and B share at least t =
+// ceil(T·|A|) shingles, so A's first |A|-t+1 shingles (its prefix) hold one
+// that B holds. Each document writes its shingles as containment band
+// records (record.ContainBand): those of its prefix as probes, the others
+// as index entries; pairs pairs a probe with every other record of its key
+// whose document is large enough (|B| ≥ t). A shingle of one document only
+// (df 1) can't be shared, and is not written (but it takes its place in
+// the prefix).
+//
+// Modes (ContainMode), named in the header:
+//   - corpus: the documents are those the table counts; the pairs among
+//     them are complete.
+//   - stored: as corpus, and the prefix's shingles of df 1 are written
+//     too, as probes: the records go into a band index (bandindex) that
+//     query batches are paired with (pairs --against), and a query that
+//     holds a stored document finds it through them.
+//   - query: the documents are not counted in the table (a few queries
+//     against a stored corpus): every shingle of df ≥ 1 is written, and
+//     the shingles of df 1, which the stored corpus may hold without an
+//     index entry, are ordered last, so that the prefix reaches past them.
+
+// Containment modes.
+const (
+	ContainCorpus = "corpus"
+	ContainStored = "stored"
+	ContainQuery  = "query"
+)
+
+// ContainmentOptions configure containment keys.
+type ContainmentOptions struct {
+	// Threshold is T: every pair with c(A,B) ≥ T becomes a candidate.
+	Threshold float64
+	// DF names the document-frequency table (docfreq) that orders the
+	// shingles.
+	DF string
+	// Mode is ContainCorpus, ContainStored or ContainQuery.
+	Mode string
+}
+
+// Check validates the options.
+func (o *ContainmentOptions) Check() error {
+	if !(o.Threshold > 0 && o.Threshold <= 1) {
+		return status.Usagef("--containment %g: want a containment above 0 and at most 1", o.Threshold)
+	}
+	if o.DF == "" {
+		return status.Usagef("--containment orders the shingles by document frequency: give --df TABLE (docfreq of the shingles)")
+	}
+	switch o.Mode {
+	case ContainCorpus, ContainStored, ContainQuery:
+	default:
+		return status.Usagef("--containment-mode %q: want corpus, stored or query", o.Mode)
+	}
+	return nil
+}
+
+// ContainmentHeader returns band's header for containment keys ordered by
+// the table df.
+func ContainmentHeader(o ContainmentOptions, df *docfreq.Table) record.Header {
+	return record.NewHeader("band", "scheme", SchemeContainment,
+		ContainmentKey, strconv.FormatFloat(o.Threshold, 'g', -1, 64),
+		"order", "df", "df", df.ID, "df-docs", strconv.FormatUint(df.Docs, 10), ContainModeKey, o.Mode)
+}
+
+// Header keys of containment keys.
+const (
+	SchemeContainment = "containment"
+	ContainmentKey    = "containment"
+	ContainModeKey    = "mode"
+)
+
+// ContainNeed returns t, the least number of shingles a document of size n
+// shares with another that holds it at containment ≥ threshold: the least
+// t with t/n ≥ threshold as verify computes it (in float64).
+func ContainNeed(threshold float64, n uint64) uint64 {
+	t := uint64(math.Ceil(threshold * float64(n)))
+	for t > 0 && float64(t-1)/float64(n) >= threshold {
+		t--
+	}
+	for float64(t)/float64(n) < threshold {
+		t++
+	}
+	return max(t, 1)
+}
+
+func runContainment(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	co := *opt.Containment
+	least := uint32(2)
+	if co.Mode == ContainQuery {
+		least = 1
+	}
+	full, err := docfreq.LoadAtLeast(ctx, co.DF, opt.Jobs, least)
+	if err != nil {
+		return err
+	}
+	// The lookups go to a hash table; the sorted table's arrays are let go,
+	// keeping what the header and the checks need.
+	dfm := newDFMap(full)
+	df := &docfreq.Table{Docs: full.Docs, ID: full.ID, Shingle: full.Shingle, ShinglePos: full.ShinglePos}
+	full = nil
+	src := stream.NewLines(inputs)
+	defer src.Close()
+	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
+	out.CheckHeader = func(h record.Header, pos record.Pos) error {
+		switch h.Stage {
+		case "shingle":
+			return df.CheckShingles(co.DF, h, pos)
+		case "sketch":
+			return record.Errorf(pos, "band --containment reads shingle records (shingle, then docfreq for --df); the input holds sketches")
+		}
+		return nil
+	}
+	var st containStats
+	out.Summary = func(stderr io.Writer) { st.report(stderr, co, df) }
+	return out.RunPool(ctx, src, ContainWorkers(co, dfm, opt.SkipBad, &st))
+}
+
+// containStats count what containment keys leave out.
+type containStats struct {
+	docs, empty atomic.Int64
+}
+
+func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Table) {
+	if e := s.empty.Load(); e > 0 {
+		fmt.Fprintf(w, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
+	}
+	if n := s.docs.Load(); co.Mode != ContainQuery && uint64(n) > df.Docs {
+		fmt.Fprintf(w, "band: warning: %d documents banded, but the --df table counts %d: it can't count them all, and the pairs of a document it does not count may be missed (band the documents the table counts, or --containment-mode query)\n", n, df.Docs)
+	}
+}
+
+// ContainWorkers returns the factory of the workers that turn shingle
+// records into containment band records.
+func ContainWorkers(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) stream.WorkerFactory {
+	return func() stream.Worker { return &containWorker{co: co, df: df, skipBad: skipBad, st: st} }
+}
+
+type containWorker struct {
+	co      ContainmentOptions
+	df      *dfMap
+	skipBad bool
+	st      *containStats
+	hashes  []uint64
+	dfs     []uint64
+	order   []ranked
+	key     []byte
+}
+
+// ranked is a shingle and its place in the global order.
+type ranked struct {
+	rank, hash uint64
+}
+
+func (w *containWorker) Process(c *stream.Chunk, r *stream.Result) {
+	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+		id, field, err := record.SplitShingles(line)
+		if err != nil {
+			return err
+		}
+		if w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field); err != nil {
+			return err
+		}
+		w.st.docs.Add(1)
+		if len(w.hashes) == 0 {
+			w.st.empty.Add(1)
+			return nil
+		}
+		r.Out = w.appendDoc(r.Out, id, w.hashes)
+		return nil
+	})
+}
+
+// appendDoc appends the containment band records of a document with the
+// distinct ascending shingles hashes.
+func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
+	n := uint64(len(hashes))
+	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
+	w.order, w.dfs = w.order[:0], w.dfs[:0]
+	for _, h := range hashes {
+		df := w.df.DF(h)
+		w.dfs = append(w.dfs, df)
+		w.order = append(w.order, ranked{w.rank(df), h})
+	}
+	// A shingle is in the prefix when it comes no later in the order than
+	// the prefix's last one.
+	last := selectRanked(w.order, prefix-1)
+	for i, h := range hashes {
+		probe := compareRanked(ranked{w.rank(w.dfs[i]), h}, last) <= 0
+		if !w.written(w.dfs[i], probe) {
+			continue
+		}
+		w.key = record.AppendHex64(w.key[:0], h)
+		dst = record.AppendContainBand(dst, w.key, id, probe, n)
+	}
+	return dst
+}
+
+// selectRanked returns the element of rank k (from 0) of a in the order
+// of compareRanked, reordering a (quickselect: linear time on average; the
+// pivot is the middle element, and the elements are distinct).
+func selectRanked(a []ranked, k int) ranked {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		p := a[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for compareRanked(a[i], p) < 0 {
+				i++
+			}
+			for compareRanked(a[j], p) > 0 {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
+}
+
+func compareRanked(a, b ranked) int {
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.hash, b.hash)
+}
+
+// rank places a shingle of document frequency df (0 when the table does not
+// hold it, or holds it for fewer documents than it was loaded for) in the
+// order: rarest first; in query mode the shingles of df 1 last.
+func (w *containWorker) rank(df uint64) uint64 {
+	if w.co.Mode == ContainQuery && df == 1 {
+		return math.MaxUint64
+	}
+	return df
+}
+
+// written says whether a shingle of document frequency df (as rank reads
+// it) is written, as a probe or not.
+func (w *containWorker) written(df uint64, probe bool) bool {
+	switch w.co.Mode {
+	case ContainStored:
+		return df >= 2 || probe
+	case ContainQuery:
+		return df >= 1
+	}
+	return df >= 2
+}

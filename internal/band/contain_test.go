@@ -1,0 +1,63 @@
+package band
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/docfreq"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+func TestSelectRanked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n < 200; n++ {
+		a := make([]ranked, n)
+		for i := range a {
+			a[i] = ranked{uint64(rng.IntN(5)), rng.Uint64()}
+		}
+		sorted := slices.Clone(a)
+		slices.SortFunc(sorted, compareRanked)
+		for _, k := range []int{0, n / 2, n - 1, rng.IntN(n)} {
+			if got := selectRanked(slices.Clone(a), k); got != sorted[k] {
+				t.Fatalf("n=%d: element %d is %v, want %v", n, k, got, sorted[k])
+			}
+		}
+	}
+}
+
+func TestDFMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	want := map[uint64]uint32{}
+	for range 5000 {
+		want[rng.Uint64()] = uint32(1 + rng.IntN(100))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
+	keys := slices.Sorted(func(yield func(uint64) bool) {
+		for k := range want {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%016x\t%d\n", k, want[k])
+	}
+	table, err := docfreq.Load(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newDFMap(table)
+	for k, c := range want {
+		if got := m.DF(k); got != uint64(c) {
+			t.Fatalf("DF(%x) = %d, want %d", k, got, c)
+		}
+		if got := m.DF(k ^ 1); got != uint64(want[k^1]) {
+			t.Fatalf("DF(%x) = %d, want %d", k^1, got, want[k^1])
+		}
+	}
+}
