@@ -64,6 +64,26 @@
 // a large bucket is paired with the bucket's earliest documents, so a group
 // of copies, however large, keeps its first document and drops the rest.
 //
+// DEDUP BY CONTAINMENT (--pairs with --containment)
+// With --containment, a document is dropped only when it is contained in a
+// document that is kept: c(D,K) = |D∩K|/|D|, the containment of verify
+// --containment, at the threshold or more (--threshold T, by default the
+// threshold in verify's header). The documents are decided longest first
+// (their text's length in bytes; ties in arrival order), so a shorter
+// near-copy inside a longer document goes, and a longer document never goes
+// for a shorter one; a document contained in several kept ones goes via the
+// one that contains it most (ties to one not in the input, then the
+// longest). In the report, kept and
+// via are that document, similarity the containment. A pair with a document
+// not in the input counts it as kept (seen before): a new document contained
+// in it is dropped. Pairs with neither containment at the threshold (verify
+// keeps them for their Jaccard similarity) are not used, and counted. One
+// case keeps a contained document, counted on standard error: a document
+// longer in bytes than the one that contains it (it repeats more of its
+// text) is decided first, and the other, not contained in it, is kept too.
+// The documents are always read twice (standard input copied to
+// --temp-dir). Memory: as --pairs, 12 bytes per document more.
+//
 // # The report
 //
 // --report FILE writes one line per document dropped, in input order:
@@ -133,6 +153,8 @@
 //	verify --shingles s.tsv candidates.tsv > scored.tsv
 //	keep --pairs scored.tsv --report dropped.tsv corpus.jsonl.zst > deduplicated.jsonl
 //	keep --pairs scored.tsv --drop --annotate docs.tsv > removed.tsv
+//	verify --shingles s.tsv --containment --threshold 0.9 candidates.tsv > scored.tsv
+//	keep --pairs scored.tsv --containment --report contained.tsv docs.tsv > kept.tsv
 //	cluster scored.tsv > clusters.tsv
 //	keep --clusters clusters.tsv corpus.jsonl.zst > deduplicated.jsonl
 //	keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
@@ -161,6 +183,10 @@
 //
 //   - --pairs FILE: scored pairs FILE (verify): drop each document with a
 //     verified pair with an earlier one
+//   - --containment: with --pairs (scored by verify --containment): drop a
+//     document only when a kept one contains it (default: false)
+//   - --threshold T: --containment: the least containment T that drops
+//     (default: verify's threshold, from the pairs' header) (default: 0)
 //   - --clusters FILE: cluster records FILE (cluster TAB id)
 //   - --prefer value: the document of a cluster that stays: first, longest,
 //     shortest or id (default: "first")

@@ -55,8 +55,13 @@ type Options struct {
 	Clusters string
 	// Pairs names a file of scored pairs (verify): the arrival-order rule
 	// decides instead of clusters (rule.go).
-	Pairs  string
-	Prefer string
+	Pairs string
+	// Containment applies the containment rule to Pairs (containment.go):
+	// a document is dropped only when a kept one contains it at Threshold
+	// (default: verify's threshold, from the pairs' header) or more.
+	Containment bool
+	Threshold   float64
+	Prefer      string
 	// Drop writes the documents removed instead of those kept.
 	Drop bool
 	// Report names a file that gets a line per document dropped:
@@ -96,6 +101,15 @@ func (o *Options) Check() error {
 	}
 	if o.Clusters != "" && o.Pairs != "" {
 		return status.Usagef("--clusters and --pairs exclude each other")
+	}
+	if o.Containment && o.Pairs == "" {
+		return status.Usagef("--containment is a rule for --pairs FILE (pairs scored by verify --containment)")
+	}
+	if o.Threshold != 0 && !o.Containment {
+		return status.Usagef("--threshold is the containment threshold of --containment")
+	}
+	if o.Threshold < 0 || o.Threshold > 1 {
+		return status.Usagef("--threshold %g: want a containment above 0, at most 1", o.Threshold)
 	}
 	if o.Pairs != "" && o.Prefer != PreferFirst {
 		return status.Usagef("--prefer %s: with --pairs the earliest document of a chain stays (the arrival-order rule); --prefer is for --clusters", o.Prefer)
@@ -176,7 +190,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	var twoPass bool
 	var headers *record.HeaderSet
 	if opt.Pairs != "" {
-		g, err := loadPairs(ctx, opt.Pairs, opt.Common, stderr)
+		g, err := loadPairs(ctx, opt.Pairs, opt.Common, opt.Containment, opt.Threshold, stderr)
 		if err != nil {
 			return err
 		}
@@ -198,7 +212,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		// Arrival numbers tell an older document from the input's without
 		// a first pass.
 		g.numbered, g.from = opt.reading.Number, uint64(opt.reading.NumberFrom)
-		twoPass = !g.numbered
+		// The containment rule decides longest first: it needs every
+		// document's length before the first is written.
+		twoPass = !g.numbered || g.contain
 	}
 	if twoPass {
 		spooled, cleanup, err := spool(inputs, opt)
@@ -218,6 +234,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		// documents stops here.
 		if err := k.checkIDs(stderr, false); err != nil {
 			return err
+		}
+		if k.g != nil && k.g.contain {
+			k.g.decideContainment()
 		}
 		k.first = false
 		k.noID.Store(0)

@@ -194,7 +194,11 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	k.docNo++
 	if k.first {
 		if k.g != nil {
-			if d.cluster >= 0 {
+			switch {
+			case d.cluster < 0:
+			case k.g.contain:
+				k.g.noteDocument(d.member, d.length)
+			default:
 				k.g.state[d.member] |= inInput
 			}
 		} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -49,7 +50,24 @@ type graph struct {
 	numbered bool
 	from     uint64
 
+	// contain applies the containment rule (containment.go): the edges are
+	// then directed, from a document to those that contain it at threshold
+	// or more, and sim holds the containment.
+	contain        bool
+	threshold      float64
+	givenThreshold bool
+	// length is each member's text length in bytes, from the first pass
+	// (with contain).
+	length []int64
+	// via and viaSim are the decisions made ahead by the containment rule.
+	via    []uint32
+	viaSim []float32
+
 	external, repeated int64
+	// unused counts pairs with neither containment at the threshold;
+	// within, kept documents contained in a kept document that is not
+	// longer (containment.go).
+	unused, within int64
 }
 
 const (
@@ -59,13 +77,16 @@ const (
 )
 
 // loadPairs reads the scored pairs of verify from name.
-func loadPairs(ctx context.Context, name string, opt stream.Common, stderr io.Writer) (*graph, error) {
-	g := &graph{ids: intern.New()}
+func loadPairs(ctx context.Context, name string, opt stream.Common, contain bool, threshold float64, stderr io.Writer) (*graph, error) {
+	g := &graph{ids: intern.New(), contain: contain, threshold: threshold, givenThreshold: threshold > 0}
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
 	sc.OnHeader = func(h record.Header, pos record.Pos) error {
 		if m, _ := h.Get("measure"); h.Stage == "verify" && m == "hamming" {
 			return record.Errorf(pos, "--pairs reads scored pairs with similarities; these are Hamming distances (verify --hamming)")
+		}
+		if err := g.containmentHeader(h, pos); err != nil {
+			return err
 		}
 		_, err := g.headers.Add(h, pos)
 		return err
@@ -86,11 +107,31 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, stderr io.Wr
 			}
 			continue
 		}
+		if contain && !s.Containment {
+			return nil, record.Errorf(sc.Pos(), "--containment reads pairs scored with their containments (verify --containment): this pair has only a similarity")
+		}
+		if contain && g.threshold == 0 {
+			return nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", name)
+		}
+		threshold := g.threshold
 		buf = record.CanonicalID(buf[:0], s.A)
 		a, _ := g.ids.Add(buf)
 		buf = record.CanonicalID(buf[:0], s.B)
 		b, _ := g.ids.Add(buf)
-		as, bs, sims = append(as, a), append(bs, b), append(sims, float32(s.J))
+		if !contain {
+			as, bs, sims = append(as, a), append(bs, b), append(sims, float32(s.J))
+		} else {
+			// Directed: from the contained document to its container.
+			if s.AB >= threshold {
+				as, bs, sims = append(as, a), append(bs, b), append(sims, float32(s.AB))
+			}
+			if s.BA >= threshold {
+				as, bs, sims = append(as, b), append(bs, a), append(sims, float32(s.BA))
+			}
+			if s.AB < threshold && s.BA < threshold {
+				g.unused++
+			}
+		}
 		if len(as)%(1<<16) == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -103,20 +144,29 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, stderr io.Wr
 	g.start = make([]uint32, n+1)
 	for i := range as {
 		g.start[as[i]+1]++
-		g.start[bs[i]+1]++
+		if !contain {
+			g.start[bs[i]+1]++
+		}
 	}
 	for m := range n {
 		g.start[m+1] += g.start[m]
 	}
-	g.adj = make([]uint32, 2*len(as))
-	g.sim = make([]float32, 2*len(as))
+	g.adj = make([]uint32, g.start[n])
+	g.sim = make([]float32, g.start[n])
 	fill := append([]uint32(nil), g.start[:n]...)
 	for i := range as {
 		a, b := as[i], bs[i]
 		g.adj[fill[a]], g.sim[fill[a]] = b, sims[i]
 		fill[a]++
-		g.adj[fill[b]], g.sim[fill[b]] = a, sims[i]
-		fill[b]++
+		if !contain {
+			g.adj[fill[b]], g.sim[fill[b]] = a, sims[i]
+			fill[b]++
+		}
+	}
+	if contain {
+		g.length = make([]int64, n)
+		g.via = make([]uint32, n)
+		g.viaSim = make([]float32, n)
 	}
 	g.state = make([]uint8, n)
 	g.seq = make([]uint32, n)
@@ -153,6 +203,14 @@ func (g *graph) decide(m uint32) (stays bool, via uint32, sim float64) {
 		// A repeated id: the same decision as its first time.
 		g.repeated++
 		return g.state[m]&kept != 0, g.root[m], math.NaN()
+	}
+	if g.contain {
+		// Decided ahead, after the first pass (containment.go).
+		g.state[m] |= seen
+		if g.state[m]&kept != 0 {
+			return true, m, math.NaN()
+		}
+		return false, g.via[m], float64(g.viaSim[m])
 	}
 	g.met++
 	g.state[m] |= seen
@@ -202,6 +260,12 @@ func (g *graph) report(stderr io.Writer) {
 	}
 	if g.repeated > 0 {
 		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", g.repeated)
+	}
+	if g.unused > 0 {
+		fmt.Fprintf(stderr, "keep: %d pair(s) with neither containment at %g (kept by verify for their similarity): not used by --containment\n", g.unused, g.threshold)
+	}
+	if g.within > 0 {
+		fmt.Fprintf(stderr, "keep: %d kept document(s) contained in a kept document that is not longer: kept, as a longer document never goes for a shorter one\n", g.within)
 	}
 }
 
