@@ -119,18 +119,16 @@ func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
 // inputDocumentFlags are the document flags of a stage whose input is the
 // documents (shingle, keep).
 func inputDocumentFlags() []cli.Flag {
-	return documentFlags("document format: tsv, jsonl, files or lines (default: from the file name)",
+	return documentFlags("document format: "+input.FormatNames()+" (default: from the file name)",
 		"each FILE (or each path read from standard input) is one document; same as --format files",
 		"each line is one document, its id the line number; same as --format lines", "")
 }
 
 // documentFormat reads --format, --files and --lines.
 func documentFormat(c *cli.Context) (string, error) {
-	format := c.String("format")
-	switch format {
-	case "", input.FormatTSV, input.FormatJSONL, input.FormatFiles, input.FormatLines:
-	default:
-		return "", usagef("unknown --format %q: want tsv, jsonl, files or lines", format)
+	format, err := input.ParseFormat(c.String("format"))
+	if err != nil {
+		return "", usagef("%v", err)
 	}
 	if c.Bool("files") && c.Bool("lines") {
 		return "", usagef("--files and --lines exclude each other")

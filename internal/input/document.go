@@ -2,7 +2,7 @@ package input
 
 import (
 	"bytes"
-	"path/filepath"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -19,29 +19,6 @@ const (
 	FormatLines = "lines"
 )
 
-// FormatOf returns the document format of a file name under FormatAuto:
-// JSON Lines for .jsonl, .json and .ndjson (also under .gz or .zst), else
-// TSV.
-func FormatOf(name string) string {
-	switch strings.ToLower(filepath.Ext(TrimCompressionSuffix(name))) {
-	case ".jsonl", ".json", ".ndjson":
-		return FormatJSONL
-	}
-	return FormatTSV
-}
-
-// ResolveFormat returns the format of the input named file: format, or
-// under FormatAuto the one its name gives (TSV for standard input).
-func ResolveFormat(format, file string) string {
-	if format != FormatAuto {
-		return format
-	}
-	if file == StdinName {
-		return FormatTSV
-	}
-	return FormatOf(file)
-}
-
 // DocParser reads documents from lines, as every stage that reads documents
 // does, so that they all give a document the same id. It keeps scratch
 // space between calls and is not safe for concurrent use.
@@ -51,9 +28,10 @@ type DocParser struct {
 	// NoID counts the JSON Lines documents without the id field whose id is
 	// their line number (when the field is not required); it may be shared
 	// by the parsers of several workers.
-	NoID *atomic.Int64
-	id   []byte
-	text []byte
+	NoID    *atomic.Int64
+	id      []byte
+	text    []byte
+	scratch Scratch
 }
 
 // NewDocParser returns a parser that takes JSON Lines ids and texts from the
@@ -109,6 +87,32 @@ func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text [
 	}
 	p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
 	return p.id, text, err
+}
+
+// Record returns the id (escaped) and the text of a document that the
+// record reader of format read from file (Format.Document), as Parse does
+// for a line: ordinal is its number among the documents of all inputs.
+// Errors are *record.Error naming the file and the record's place.
+func (p *DocParser) Record(format, file string, rec *Record, ordinal int64) (id, text []byte, err error) {
+	f, ok := Lookup(format)
+	if !ok || f.Document == nil {
+		return nil, nil, fmt.Errorf("%s: format %q is not read as records", file, format)
+	}
+	id, text, err = f.Document(rec, p.r, &p.scratch)
+	if err != nil {
+		if le, ok := err.(*record.LineError); ok {
+			return nil, nil, &record.Error{Pos: record.Pos{File: file}, Msg: rec.Place() + ": " + le.Msg}
+		}
+		return nil, nil, err
+	}
+	if p.r.Number {
+		p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
+		if err != nil {
+			return nil, nil, &record.Error{Pos: record.Pos{File: file}, Msg: rec.Place() + ": " + err.Error()}
+		}
+		return p.id, text, nil
+	}
+	return id, text, nil
 }
 
 func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {

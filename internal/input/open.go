@@ -30,9 +30,14 @@ type File struct {
 	Size int64
 	// Compression is "", "gzip" or "zstd".
 	Compression string
+	// Sniffed is the format the first bytes show (Format.Magic), or "".
+	Sniffed string
 
 	r       io.Reader
 	counter *countingReader
+	// stored reads the file as stored from its start, for Stored: the
+	// bytes a decoder consumed to sniff, recorded, then the rest.
+	stored  io.Reader
 	closers []func() error
 }
 
@@ -114,13 +119,15 @@ func Wrap(name string, r io.Reader) (*File, error) {
 	f := &File{Name: name, Size: -1}
 	f.counter = &countingReader{r: r}
 	head := &headReader{r: f.counter}
-	magic, err := head.fill()
+	magic, err := head.fill(4)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
-		zr, err := gzip.NewReader(bufio.NewReaderSize(head, 64<<10))
+		rec := &recorder{r: head}
+		f.stored = rec
+		zr, err := gzip.NewReader(bufio.NewReaderSize(rec, 64<<10))
 		if err != nil {
 			return nil, fmt.Errorf("%s: gzip: %w", f.Name, err)
 		}
@@ -138,7 +145,44 @@ func Wrap(name string, r io.Reader) (*File, error) {
 	default:
 		f.r = &namedReader{name: f.Name, r: head}
 	}
+	// The format the content shows: the first bytes, decompressed.
+	sniff := &headReader{r: f.r}
+	if _, err := sniff.sniff(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	f.Sniffed, _ = SniffFormat(sniff.head[:sniff.n])
+	f.r = sniff
+	switch rec, _ := f.stored.(*recorder); {
+	case rec != nil:
+		f.stored = io.MultiReader(bytes.NewReader(rec.buf), head)
+	case f.Compression == "":
+		f.stored = sniff
+	}
 	return f, nil
+}
+
+// Stored returns a reader of the file as stored, from its first byte: a
+// gzip file compressed, for a reader of a record format that copies its
+// records (WARC). It may be called instead of Read, not after it.
+func (f *File) Stored() (io.Reader, error) {
+	if f.stored == nil {
+		return nil, fmt.Errorf("%s: %s-compressed: decompress it first", f.Name, f.Compression)
+	}
+	return f.stored, nil
+}
+
+// recorder keeps the bytes read through it: what a decoder read ahead to
+// sniff the format, for Stored.
+type recorder struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (c *recorder) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.buf = append(c.buf, p[:n]...)
+	return n, err
 }
 
 // headReader reads the first bytes of a stream ahead, to recognise its
@@ -146,24 +190,45 @@ func Wrap(name string, r io.Reader) (*File, error) {
 // allocates no buffer: small files opened by the thousand stay cheap.
 type headReader struct {
 	r    io.Reader
-	head [4]byte
+	head [maxMagic]byte
 	n    int // bytes held in head
 	off  int // bytes of head already returned
+	eof  bool
 }
 
-// fill reads up to four bytes (fewer at the end of the stream).
-func (h *headReader) fill() ([]byte, error) {
+// sniff reads ahead as long as the bytes read could still be the start of
+// a format's Magic (fewer at the end of the stream), so that a slow stream
+// is not held up for bytes no format needs.
+func (h *headReader) sniff() ([]byte, error) {
 	for h.n < len(h.head) {
+		if _, more := SniffFormat(h.head[:h.n]); !more && h.n > 0 {
+			break
+		}
+		if _, err := h.fill(h.n + 1); err != nil {
+			return nil, err
+		}
+		if h.eof {
+			break
+		}
+	}
+	return h.head[:h.n], nil
+}
+
+// fill reads until it holds at least n bytes (fewer at the end of the
+// stream).
+func (h *headReader) fill(n int) ([]byte, error) {
+	for h.n < n && !h.eof {
 		k, err := h.r.Read(h.head[h.n:])
 		h.n += k
 		if err == io.EOF {
+			h.eof = true
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return h.head[:h.n], nil
+	return h.head[:min(h.n, n)], nil
 }
 
 func (h *headReader) Read(p []byte) (int, error) {

@@ -90,13 +90,13 @@ func ReadingFromHeader(h record.Header) (r Reading, ok bool, err error) {
 		return r, false, nil
 	}
 	r = DefaultReading()
-	switch f {
-	case "auto", "": // no format= (a header written by hand): as auto
+	switch _, known := Lookup(f); {
+	case f == "auto" || f == "": // no format= (a header written by hand): as auto
 		r.Format = FormatAuto
-	case FormatTSV, FormatJSONL, FormatFiles, FormatLines:
+	case known:
 		r.Format = f
 	default:
-		return r, false, fmt.Errorf("the shingle header has format=%s: want auto, tsv, jsonl, files or lines", f)
+		return r, false, fmt.Errorf("the shingle header has format=%s: want auto, %s", f, FormatNames())
 	}
 	if v, ok := h.Get("id-field"); ok {
 		r.IDField = v

@@ -77,7 +77,9 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 			}()
 		}
 	} else {
-		src = stream.NewLines(inputs)
+		lines := stream.NewLines(inputs)
+		lines.Reading, lines.Stored = &k.opt.reading, true
+		src = lines
 	}
 	defer func() {
 		// After a sink error stream.Run returns while its reader may still
@@ -262,7 +264,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		return
 	}
-	format := input.ResolveFormat(w.k.opt.Format, c.File)
+	format := c.Format
 	data, lineNo := c.Data, c.FirstLine
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')

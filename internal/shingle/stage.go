@@ -113,21 +113,28 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 		return err
 	}
 	var src stream.Source
-	var files *stream.Files
 	unit := "line"
 	if opt.Format == FormatFiles {
-		files = stream.NewFiles(inputs)
+		files := stream.NewFiles(inputs)
 		files.SkipBad = opt.SkipBad
 		src = files
 		unit = "file"
 	} else {
-		src = stream.NewLines(inputs)
+		lines := stream.NewLines(inputs)
+		reading := opt.Reading()
+		lines.Reading = &reading
+		src = lines
 	}
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	if files != nil {
-		out.Summary = func(stderr io.Writer) { files.Report(stderr, "shingle") }
+	out.Summary = func(stderr io.Writer) {
+		switch s := src.(type) {
+		case *stream.Files:
+			s.Report(stderr, "shingle")
+		case *stream.Lines:
+			s.Report(stderr, "shingle")
+		}
 	}
 	opt.NoID = new(atomic.Int64)
 	err := out.RunPool(ctx, src, Workers(&opt))
@@ -177,14 +184,34 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		for _, e := range c.Skipped {
 			r.Fail(e, e.Pos, true)
 		}
+		ordinal := c.FirstOrdinal
 		for _, d := range c.Docs {
+			if d.Record != nil {
+				if d.Record.Kind != input.RecordDocument {
+					continue
+				}
+				r.Records++
+				ordinal++
+				id, text, err := w.doc.Record(c.Format, c.File, d.Record, ordinal-1)
+				if err != nil {
+					if !r.Fail(err, record.Pos{File: c.File}, w.opt.SkipBad) {
+						return
+					}
+					continue
+				}
+				fn(id, text)
+				continue
+			}
 			r.Records++
 			w.id = input.FileID(w.id[:0], d.Name)
 			fn(w.id, d.Data)
 		}
 		return
 	}
-	format := input.ResolveFormat(w.opt.Format, c.File)
+	format := c.Format
+	if format == "" {
+		format = input.ResolveFormat(w.opt.Format, c.File)
+	}
 	c.Lines(r, w.opt.SkipBad, func(line []byte, ordinal int64) error {
 		id, text, err := w.doc.Parse(format, line, ordinal)
 		if err != nil {

@@ -3,6 +3,8 @@ package stream
 import (
 	"bytes"
 
+	"github.com/neardup/neardup/internal/input"
+
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -12,6 +14,9 @@ type Chunk struct {
 	Seq int
 	// File names the input the lines come from.
 	File string
+	// Format is the input's document format, as Lines resolved it
+	// (input.FileFormat); "" from other sources.
+	Format string
 	// FirstLine is the line number of the first line in Data, in its file.
 	FirstLine int64
 	// FirstOrdinal is the number of the first line in Data counted across
@@ -31,10 +36,12 @@ type Chunk struct {
 	buf *[]byte
 }
 
-// FileDoc is one file read whole.
+// FileDoc is one file read whole, or one record of an input read as
+// records (then Record is set and Name is the input's name).
 type FileDoc struct {
-	Name string
-	Data []byte
+	Name   string
+	Data   []byte
+	Record *input.Record
 }
 
 // HeaderAt is a header line and where it was read.

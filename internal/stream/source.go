@@ -81,8 +81,20 @@ type Lines struct {
 	// MaxLine bounds the memory one line takes: a line is refused once
 	// more than MaxLine bytes of it have been read without its end.
 	MaxLine int
+	// Reading, set by a stage that reads documents, says how: its Format,
+	// or under input.FormatAuto each input's own (input.FileFormat), says
+	// whether an input is cut into lines or read as records
+	// (input.Format.Records, into chunks of Docs). Stored asks record
+	// readers for the records as stored (keep copies them). Without it
+	// every input is lines.
+	Reading *input.Reading
+	Stored  bool
 	// open opens an input; tests replace it to control the reads.
 	open func(name string) (*input.File, error)
+
+	format  string             // of cur
+	records input.RecordReader // of cur, when its format is read as records
+	readers []input.RecordReader
 
 	cur      *input.File
 	nextName int
@@ -143,6 +155,19 @@ func (l *Lines) openNext() error {
 		l.nextName++
 		if err != nil {
 			return err
+		}
+		l.format, l.records = "", nil
+		if l.Reading != nil {
+			l.format = input.FileFormat(l.Reading.Format, f)
+		}
+		if ff, ok := input.Lookup(l.format); ok && ff.Records != nil {
+			rr, err := ff.Records(f, *l.Reading, l.Stored)
+			if err != nil {
+				f.Close()
+				return err
+			}
+			l.records = rr
+			l.readers = append(l.readers, rr)
 		}
 		l.mu.Lock()
 		l.cur = f
@@ -239,6 +264,9 @@ func (l *Lines) next() (*Chunk, error) {
 
 // read returns the next chunk of the current file, or nil at its end.
 func (l *Lines) read() (*Chunk, error) {
+	if l.records != nil {
+		return l.readRecords()
+	}
 	size := ChunkSize
 	if len(l.carry) >= size/2 {
 		size = 2 * len(l.carry)
@@ -292,9 +320,55 @@ func (l *Lines) read() (*Chunk, error) {
 	}
 }
 
+// maxRecordsPerChunk bounds the number of small records in one chunk.
+const maxRecordsPerChunk = 1000
+
+// readRecords returns the next chunk of records of the current file, or
+// nil at its end.
+func (l *Lines) readRecords() (*Chunk, error) {
+	if l.eof {
+		return nil, nil
+	}
+	p := getBuf(&inPool, ChunkSize)
+	buf := *p
+	c := &Chunk{Seq: l.seq, File: l.cur.Name, Format: l.format, FirstOrdinal: l.ordinal, buf: p}
+	for len(buf) < ChunkSize && len(c.Docs) < maxRecordsPerChunk {
+		rec, b, err := l.records.Next(buf)
+		buf = b
+		if err == io.EOF {
+			l.eof = true
+			break
+		}
+		if err != nil {
+			*p = buf
+			c.Release()
+			return nil, err
+		}
+		c.Docs = append(c.Docs, FileDoc{Name: l.cur.Name, Data: rec.Data, Record: &rec})
+		if rec.Kind == input.RecordDocument {
+			l.ordinal++
+		}
+	}
+	*p = buf
+	if len(c.Docs) == 0 {
+		putBuf(&inPool, p)
+		return nil, nil
+	}
+	l.seq++
+	return c, nil
+}
+
+// Report writes on stderr, as stage, what the record readers passed over.
+// Call it once the source is read.
+func (l *Lines) Report(stderr io.Writer, stage string) {
+	for _, r := range l.readers {
+		r.Report(stderr, stage)
+	}
+}
+
 func (l *Lines) chunk(p *[]byte, data []byte) *Chunk {
 	*p = data
-	c := &Chunk{Seq: l.seq, File: l.cur.Name, FirstLine: l.line, FirstOrdinal: l.ordinal, Data: data, buf: p}
+	c := &Chunk{Seq: l.seq, File: l.cur.Name, Format: l.format, FirstLine: l.line, FirstOrdinal: l.ordinal, Data: data, buf: p}
 	l.seq++
 	n := int64(bytes.Count(data, []byte{'\n'}))
 	l.line += n

@@ -89,7 +89,9 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 		files.SkipBad = opt.SkipBad
 		src = files
 	} else {
-		src = stream.NewLines(d.Paths)
+		lines := stream.NewLines(d.Paths)
+		lines.Reading = &r
+		src = lines
 	}
 	defer src.Close()
 	st := store.New()
