@@ -23,6 +23,25 @@
 // input looks like JSON Lines: give --format jsonl", and a line read as JSON
 // that is not JSON but has a TAB with one for TSV.
 //
+// # Parquet
+//
+// --format parquet reads Parquet files (as Hugging Face datasets, datatrove
+// and NeMo Curator keep them): a row is a document, its id and text the
+// columns --id-field and --text-field name (a dotted path names a nested
+// column: meta.url). The text column holds strings (byte arrays); the id
+// column strings or integers (written as their decimal digits); neither may
+// be a list. A null text is bad input (file:row, status 2; skipped with
+// --skip-bad); a null id, or no id column when --id-field was not given, gives
+// the row's number, counted on standard error as for JSON Lines. Without
+// --format, files that are Parquet by their content ("PAR1" at both ends) are
+// read as Parquet; Parquet and other files together are refused. Row groups
+// are decoded in parallel (-j), their documents written in file order.
+// Parquet is read from a named file (its index is at its end), not standard
+// input. A malformed file is an error naming it: the metadata is read up to
+// 64 MiB, a page of the id or text column up to 1 GiB (stored or decoded)
+// and 2^26 values. Memory: a row group's output per chunk in flight (up to
+// 2×jobs+2), a page of each of the two columns per worker.
+//
 // A JSON Lines document without the id field: when --id-field is given, the
 // line is bad input (file:line, status 2; skipped and counted with --skip-bad);
 // with the default field "id", its id is its line number, and the count of
@@ -36,8 +55,9 @@
 // not read. It does not go with --files (a file's id is its path).
 //
 // The header says how the documents were read, after the shingling keys:
-// format= (tsv, jsonl, files, lines, or auto when taken from each file name),
-// id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
+// format= (tsv, jsonl, files, lines, parquet, or auto when taken from each
+// file name), id-field= and text-field= (when JSON Lines can be read: jsonl or
+// auto; and for parquet), and
 // ids=given (the id field, TSV first field, path or line number) or
 // ids=number from=N. keep and verify --documents read the documents again the
 // same way by default, and refuse a flag that disagrees. These keys say how
@@ -224,15 +244,16 @@
 //     (default: false)
 //   - --stopwords FILE: read the stop words from FILE (white-space separated; #
 //     comments) instead of the built-in English list
-//   - --format value: document format: tsv, jsonl, files or lines (default:
-//     from the file name)
+//   - --format value: document format: tsv, jsonl, files, lines or parquet
+//     (default: parquet by content, else from the file name)
 //   - --files: each FILE (or each path read from standard input) is one
 //     document; same as --format files (default: false)
 //   - --lines: each line is one document, its id the line number; same as
 //     --format lines (default: false)
-//   - --id-field NAME: JSON Lines: the NAME of the id field (default: "id")
-//   - --text-field NAME: JSON Lines: the NAME of the text field (default:
-//     "text")
+//   - --id-field NAME: JSON Lines and Parquet: the NAME of the id field
+//     (column) (default: "id")
+//   - --text-field NAME: JSON Lines and Parquet: the NAME of the text field
+//     (column) (default: "text")
 //   - --number-from N: the ids are the documents' arrival numbers, N for the
 //     first line read (counted across all inputs), 12 digits zero-padded
 //     (default: 0)

@@ -31,6 +31,24 @@ TSV line without a TAB that starts with '{' is reported with the hint "the
 input looks like JSON Lines: give --format jsonl", and a line read as JSON
 that is not JSON but has a TAB with one for TSV.
 
+PARQUET
+--format parquet reads Parquet files (as Hugging Face datasets, datatrove
+and NeMo Curator keep them): a row is a document, its id and text the
+columns --id-field and --text-field name (a dotted path names a nested
+column: meta.url). The text column holds strings (byte arrays); the id
+column strings or integers (written as their decimal digits); neither may
+be a list. A null text is bad input (file:row, status 2; skipped with
+--skip-bad); a null id, or no id column when --id-field was not given, gives
+the row's number, counted on standard error as for JSON Lines. Without
+--format, files that are Parquet by their content ("PAR1" at both ends) are
+read as Parquet; Parquet and other files together are refused. Row groups
+are decoded in parallel (-j), their documents written in file order.
+Parquet is read from a named file (its index is at its end), not standard
+input. A malformed file is an error naming it: the metadata is read up to
+64 MiB, a page of the id or text column up to 1 GiB (stored or decoded)
+and 2^26 values. Memory: a row group's output per chunk in flight (up to
+2×jobs+2), a page of each of the two columns per worker.
+
 A JSON Lines document without the id field: when --id-field is given, the
 line is bad input (file:line, status 2; skipped and counted with --skip-bad);
 with the default field "id", its id is its line number, and the count of
@@ -44,8 +62,9 @@ of a group are its earliest documents. TSV ids and JSON id fields are then
 not read. It does not go with --files (a file's id is its path).
 
 The header says how the documents were read, after the shingling keys:
-format= (tsv, jsonl, files, lines, or auto when taken from each file name),
-id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
+format= (tsv, jsonl, files, lines, parquet, or auto when taken from each
+file name), id-field= and text-field= (when JSON Lines can be read: jsonl or
+auto; and for parquet), and
 ids=given (the id field, TSV first field, path or line number) or
 ids=number from=N. keep and verify --documents read the documents again the
 same way by default, and refuse a flag that disagrees. These keys say how
@@ -241,6 +260,9 @@ func shingleAction(c *cli.Context, env *Env) error {
 	}
 	rf, err := readingFlags(c)
 	if err != nil {
+		return err
+	}
+	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
 	opt := shingle.StageOptions{

@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 )
 
 // FormatParquet reads the documents of Parquet files: a row a document, the
@@ -24,6 +25,12 @@ import (
 const FormatParquet = "parquet"
 
 var parquetMagic = []byte("PAR1")
+
+// Parquet is registered by name only: it is read from a file at random
+// (its index is at its end), by stream.Parquet, not by a record reader over
+// a stream, and recognised by content on the command line (IsParquet: PAR1
+// at both ends) before a source is chosen.
+func init() { Register(&Format{Name: FormatParquet}) }
 
 // What a Parquet file may declare before anything it declares is
 // allocated: a malformed file is an error, never a huge allocation.
@@ -88,7 +95,7 @@ type ParquetFile struct {
 // read: a Parquet file's index is at its end.
 func OpenParquet(name string, r Reading) (*ParquetFile, error) {
 	if name == "-" || name == StdinName {
-		return nil, fmt.Errorf("%s: Parquet is read from a file (its metadata is at its end), not from standard input: give the file's name", StdinName)
+		return nil, status.Usagef("%s: Parquet is read from a file (its metadata is at its end), not from standard input: give the file's name", StdinName)
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -97,7 +104,11 @@ func OpenParquet(name string, r Reading) (*ParquetFile, error) {
 	p, err := openParquet(name, f, r)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
+		err = fmt.Errorf("%s: %w", name, err)
+		if errors.Is(err, errColumn) {
+			return nil, status.Usage(err)
+		}
+		return nil, &BadParquet{err}
 	}
 	return p, nil
 }
@@ -185,7 +196,30 @@ func (p *ParquetFile) open(r Reading) error {
 	return nil
 }
 
-var errNoColumn = errors.New("no such column")
+var (
+	errNoColumn = errors.New("no such column")
+	// errColumn marks the errors of columns that do not fit the flags.
+	errColumn = errors.New("column")
+)
+
+// BadParquet is a Parquet file that can't be read: bad input.
+type BadParquet struct{ Err error }
+
+func (e *BadParquet) Error() string       { return e.Err.Error() }
+func (e *BadParquet) Unwrap() error       { return e.Err }
+func (e *BadParquet) Class() status.Class { return status.BadInput }
+
+// columnError is a column that does not fit the flags; missing says it is
+// not there at all.
+type columnError struct {
+	msg     string
+	missing bool
+}
+
+func (e *columnError) Error() string { return e.msg }
+func (e *columnError) Is(t error) bool {
+	return t == errColumn || t == errNoColumn && e.missing
+}
 
 // column finds the leaf column named field: a top-level name, or a dotted
 // path to a nested one.
@@ -196,19 +230,19 @@ func (p *ParquetFile) column(flag, field string, id bool) (int, error) {
 		leaf, ok = schema.Lookup(strings.Split(field, ".")...)
 	}
 	if !ok {
-		return -1, fmt.Errorf("%s %s: %w in the Parquet file (its columns: %s)", flag, field, errNoColumn, p.columnNames())
+		return -1, &columnError{fmt.Sprintf("%s %s: %v in the Parquet file (its columns: %s)", flag, field, errNoColumn, p.columnNames()), true}
 	}
 	if leaf.MaxRepetitionLevel > 0 {
-		return -1, fmt.Errorf("%s %s: the column is repeated (a list): want one value a row", flag, field)
+		return -1, &columnError{fmt.Sprintf("%s %s: the column is repeated (a list): want one value a row", flag, field), false}
 	}
 	kind := leaf.Node.Type().Kind()
 	switch {
 	case kind == parquet.ByteArray:
 	case id && (kind == parquet.Int32 || kind == parquet.Int64):
 	case id:
-		return -1, fmt.Errorf("%s %s: the column holds %s: want strings or integers", flag, field, kind)
+		return -1, &columnError{fmt.Sprintf("%s %s: the column holds %s: want strings or integers", flag, field, kind), false}
 	default:
-		return -1, fmt.Errorf("%s %s: the column holds %s: want strings (byte arrays)", flag, field, kind)
+		return -1, &columnError{fmt.Sprintf("%s %s: the column holds %s: want strings (byte arrays)", flag, field, kind), false}
 	}
 	return leaf.ColumnIndex, nil
 }
@@ -285,7 +319,7 @@ func (p *ParquetFile) ReadGroup(i int, fn func(d *ParquetDocument) error) error 
 		if errors.As(err, &le) || errors.As(err, &re) || errors.Is(err, errStop) {
 			return err
 		}
-		return fmt.Errorf("%s: row group %d: %w", p.Name, i, err)
+		return &BadParquet{fmt.Errorf("%s: row group %d: %w", p.Name, i, err)}
 	}
 	return nil
 }
@@ -420,6 +454,9 @@ func checkPages(r io.ReaderAt, m format.ColumnMetaData, rows int64) error {
 		var used int
 		for window := int64(1 << 10); ; window *= 4 {
 			n := min(window, end-off)
+			if int64(cap(buf)) < n {
+				buf = make([]byte, n)
+			}
 			buf = buf[:n]
 			if _, err := r.ReadAt(buf, off); err != nil {
 				return err
@@ -661,7 +698,7 @@ func (p *ParquetFile) CheckGroup(i int) error {
 	rg := p.File.Metadata().RowGroups[i]
 	for c, col := range rg.Columns {
 		if err := checkPages(p.f, col.MetaData, valuesBound(p, c, rg.NumRows)); err != nil {
-			return fmt.Errorf("%s: row group %d: column %s: %w", p.Name, i, strings.Join(p.File.Schema().Columns()[c], "."), err)
+			return &BadParquet{fmt.Errorf("%s: row group %d: column %s: %w", p.Name, i, strings.Join(p.File.Schema().Columns()[c], "."), err)}
 		}
 	}
 	return nil

@@ -50,8 +50,11 @@ func (r Reading) formatName() string {
 	return r.Format
 }
 
-// readsJSON says whether JSON Lines may be read: format jsonl or auto.
-func (r Reading) readsJSON() bool { return r.Format == FormatAuto || r.Format == FormatJSONL }
+// readsJSON says whether the documents are read by field names: JSON Lines
+// (format jsonl or auto) or Parquet columns.
+func (r Reading) readsJSON() bool {
+	return r.Format == FormatAuto || r.Format == FormatJSONL || r.Format == FormatParquet
+}
 
 // CheckHeader refuses field names a header line can't hold (white space).
 func (r Reading) CheckHeader() error {
@@ -161,7 +164,7 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 	if f.FormatFlag == "" {
 		r.Format = hr.Format
 	}
-	if hr.readsJSON() && (r.Format == FormatAuto || r.Format == FormatJSONL) {
+	if hr.readsJSON() && r.readsJSON() {
 		if f.IDFieldSet && f.IDField != hr.IDField {
 			return r, disagree("--id-field "+f.IDField, "id-field", hr.IDField)
 		}

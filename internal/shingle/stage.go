@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -17,11 +18,12 @@ import (
 
 // Document formats (input.DocParser reads them).
 const (
-	FormatAuto  = input.FormatAuto
-	FormatTSV   = input.FormatTSV
-	FormatJSONL = input.FormatJSONL
-	FormatFiles = input.FormatFiles
-	FormatLines = input.FormatLines
+	FormatAuto    = input.FormatAuto
+	FormatTSV     = input.FormatTSV
+	FormatJSONL   = input.FormatJSONL
+	FormatFiles   = input.FormatFiles
+	FormatLines   = input.FormatLines
+	FormatParquet = input.FormatParquet
 )
 
 // StageOptions configure the shingle stage.
@@ -112,18 +114,13 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	var src stream.Source
+	src, _ := stream.NewDocuments(inputs, opt.Reading(), opt.SkipBad)
 	unit := "line"
-	if opt.Format == FormatFiles {
-		files := stream.NewFiles(inputs)
-		files.SkipBad = opt.SkipBad
-		src = files
+	switch opt.Format {
+	case FormatFiles:
 		unit = "file"
-	} else {
-		lines := stream.NewLines(inputs)
-		reading := opt.Reading()
-		lines.Reading = &reading
-		src = lines
+	case FormatParquet:
+		unit = "row"
 	}
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
@@ -208,6 +205,10 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		}
 		return
 	}
+	if g, ok := c.Value.(*input.ParquetGroup); ok {
+		w.parquet(c, g, r, fn)
+		return
+	}
 	format := c.Format
 	if format == "" {
 		format = input.ResolveFormat(w.opt.Format, c.File)
@@ -221,6 +222,30 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		return nil
 	})
 }
+
+// parquet calls fn with each document of a Parquet row group; a row's
+// error has the row's number for its line.
+func (w *Worker) parquet(c *stream.Chunk, g *input.ParquetGroup, r *stream.Result, fn func(id, text []byte)) {
+	ordinal := c.FirstOrdinal
+	err := g.File.ReadGroup(g.Index, func(d *input.ParquetDocument) error {
+		r.Records++
+		id, text, err := w.doc.ParquetDoc(d, ordinal)
+		ordinal++
+		if err != nil {
+			if r.Fail(err, record.Pos{File: c.File, Line: d.Row}, w.opt.SkipBad) {
+				return nil
+			}
+			return errStopGroup
+		}
+		fn(id, text)
+		return nil
+	})
+	if err != nil && err != errStopGroup {
+		r.Err = err
+	}
+}
+
+var errStopGroup = errors.New("stop")
 
 // AppendRecord appends the shingle record of one document.
 func (w *Worker) AppendRecord(out, id, text []byte) []byte {
