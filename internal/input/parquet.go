@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/pierrec/lz4/v4"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -113,7 +114,8 @@ func OpenParquet(name string, r Reading) (*ParquetFile, error) {
 	return p, nil
 }
 
-func openParquet(name string, f *os.File, r Reading) (*ParquetFile, error) {
+func openParquet(name string, f *os.File, r Reading) (_ *ParquetFile, err error) {
+	defer recoverBad(&err)
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -235,6 +237,9 @@ func (p *ParquetFile) column(flag, field string, id bool) (int, error) {
 	if leaf.MaxRepetitionLevel > 0 {
 		return -1, &columnError{fmt.Sprintf("%s %s: the column is repeated (a list): want one value a row", flag, field), false}
 	}
+	if !leaf.Node.Leaf() {
+		return -1, &columnError{fmt.Sprintf("%s %s: the column is a group (%s): want strings", flag, field, leaf.Node.Type()), false}
+	}
 	kind := leaf.Node.Type().Kind()
 	switch {
 	case kind == parquet.ByteArray:
@@ -326,7 +331,17 @@ func (p *ParquetFile) ReadGroup(i int, fn func(d *ParquetDocument) error) error 
 
 var errStop = errors.New("stopped")
 
+// recoverBad turns a panic of the Parquet library on a malformed file into
+// an error: what the checks before it (checkThrift, checkPages) did not
+// catch.
+func recoverBad(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("malformed Parquet file: the reader failed: %v", r)
+	}
+}
+
 func (p *ParquetFile) readGroup(i int, fn func(d *ParquetDocument) error) (err error) {
+	defer recoverBad(&err)
 	rg := p.File.Metadata().RowGroups[i]
 	rows := rg.NumRows
 	text := &columnCursor{}
@@ -481,6 +496,11 @@ func checkPages(r io.ReaderAt, m format.ColumnMetaData, rows int64) error {
 		next := off + int64(used) + int64(h.CompressedPageSize)
 		if next > end {
 			return fmt.Errorf("page at byte %d ends past its column chunk", off)
+		}
+		if m.Codec == format.Lz4Raw {
+			if err := checkLZ4(r, off+int64(used), &h); err != nil {
+				return fmt.Errorf("page at byte %d: %w", off, err)
+			}
 		}
 		var nv int64
 		switch {
@@ -713,4 +733,33 @@ func valuesBound(p *ParquetFile, c int, rows int64) int64 {
 		return math.MaxInt64
 	}
 	return rows
+}
+
+// checkLZ4 decompresses an LZ4_RAW page into its declared size: the
+// library's decoder retries a block that fails with an ever larger buffer,
+// so a malformed block would take all memory.
+func checkLZ4(r io.ReaderAt, off int64, h *format.PageHeader) error {
+	src := make([]byte, h.CompressedPageSize)
+	if _, err := r.ReadAt(src, off); err != nil {
+		return err
+	}
+	size := int(h.UncompressedPageSize)
+	if v2 := h.DataPageHeaderV2; v2.Valid {
+		if !v2.V.IsCompressed.Valid || v2.V.IsCompressed.V {
+			levels := int(v2.V.RepetitionLevelsByteLength) + int(v2.V.DefinitionLevelsByteLength)
+			if levels < 0 || levels > len(src) {
+				return errors.New("LZ4: levels longer than the page")
+			}
+			src, size = src[levels:], size-levels
+		} else {
+			return nil
+		}
+	}
+	if size < 0 {
+		return errors.New("LZ4: levels longer than the page")
+	}
+	if _, err := lz4.UncompressBlock(src, make([]byte, size)); err != nil {
+		return fmt.Errorf("LZ4: %v", err)
+	}
+	return nil
 }

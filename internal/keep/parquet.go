@@ -47,7 +47,12 @@ func newParquetOut(dst io.Writer, f *input.ParquetFile, stderr io.Writer) *parqu
 
 // writeGroup writes the rows of row group g whose numbers (from 0, in
 // order) keep holds, as a row group of their own.
-func (o *parquetOut) writeGroup(g *input.ParquetGroup, keep []int64) error {
+func (o *parquetOut) writeGroup(g *input.ParquetGroup, keep []int64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &input.BadParquet{Err: fmt.Errorf("%s: row group %d: malformed Parquet file: the reader failed: %v", g.File.Name, g.Index, r)}
+		}
+	}()
 	f := g.File
 	if !parquet.SameNodes(f.File.Schema(), o.schema) {
 		return status.Usagef("%s and %s have different schemas: the Parquet output has one (keep them apart)", o.first, f.Name)
