@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/pierrec/lz4/v4"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/pierrec/lz4/v4"
 
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
