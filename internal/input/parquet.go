@@ -601,6 +601,15 @@ func (t *thriftWalker) structure(depth int) error {
 	}
 }
 
+// element skips an element of a list, set or map: a boolean there takes a
+// byte of its own.
+func (t *thriftWalker) element(typ byte, depth int) error {
+	if typ == 1 || typ == 2 {
+		return t.skip(1)
+	}
+	return t.value(typ, depth+1)
+}
+
 func (t *thriftWalker) value(typ byte, depth int) error {
 	switch typ {
 	case 1, 2: // booleans in a field header
@@ -632,15 +641,8 @@ func (t *thriftWalker) value(typ byte, depth int) error {
 		if n > uint64(len(t.b)-t.i) {
 			return fmt.Errorf("a list claims %d elements in %d bytes", n, len(t.b)-t.i)
 		}
-		et := h & 0x0f
 		for k := uint64(0); k < n; k++ {
-			if et == 1 || et == 2 { // booleans in a list take a byte each
-				if err := t.skip(1); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := t.value(et, depth+1); err != nil {
+			if err := t.element(h&0x0f, depth); err != nil {
 				return err
 			}
 		}
@@ -661,16 +663,11 @@ func (t *thriftWalker) value(typ byte, depth int) error {
 			return err
 		}
 		for k := uint64(0); k < n; k++ {
-			for _, et := range []byte{kv >> 4, kv & 0x0f} {
-				if et == 1 || et == 2 {
-					if err := t.skip(1); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := t.value(et, depth+1); err != nil {
-					return err
-				}
+			if err := t.element(kv>>4, depth); err != nil {
+				return err
+			}
+			if err := t.element(kv&0x0f, depth); err != nil {
+				return err
 			}
 		}
 		return nil
