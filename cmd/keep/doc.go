@@ -117,8 +117,9 @@
 // "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
 // document; what is written is its path, one a line, escaped as ids are;
 // --files walks directories and symlinks as shingle does, see shingle(1)) or
-// --lines (each line a document, its id the line number), or numbered in
-// arrival order (--number-from). gzip and zstd are read transparently; the
+// --lines (each line a document, its id the line number), Parquet (--format
+// parquet, or files that are Parquet by their content; see shingle(1)), or
+// numbered in arrival order (--number-from). gzip and zstd are read transparently; the
 // output is compressed only as -o's name or --compress say. Ids are compared
 // in the escaped form records carry them in. Lines that are neardup headers
 // are copied (not with --drop).
@@ -148,6 +149,18 @@
 //
 // --stats prints how many documents were read, kept and dropped.
 //
+// # Parquet
+//
+// With Parquet documents keep writes Parquet: the schema, key-value metadata
+// and every column of the first file as they are, the rows that remain in
+// order, a row group for each row group read (so of the input's size, less
+// the rows dropped), compressed with the codec of the input's text column
+// (zstd when that codec can't be written, said on standard error). Several
+// files must have the same schema; their rows go to one file. --annotate is
+// refused (the schema has no cluster column: --report FILE names the
+// clusters). Each row group's kept rows are copied in the writing
+// goroutine; a row group is held in memory while it is written.
+//
 // # Examples
 //
 //	verify --shingles s.tsv candidates.tsv > scored.tsv
@@ -160,6 +173,7 @@
 //	keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
 //	keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
 //	find pages -type f | keep --clusters clusters.tsv --files | xargs cat
+//	keep --pairs scored.tsv train-00000-of-00002.parquet > deduplicated.parquet
 //
 // # Limits
 //
@@ -204,15 +218,17 @@
 //     passes need (default: the system's)
 //   - --stats: print on standard error how many documents were read, in
 //     clusters or pairs, kept, dropped and written (default: false)
-//   - --format value: document format: tsv, jsonl, files, lines or warc
-//     (default: from the file's first bytes, else its name)
+//   - --format value: document format: tsv, jsonl, files, lines, parquet or
+//     warc (default: from the file's first bytes, parquet by content at both
+//     ends, else its name)
 //   - --files: each FILE (or each path read from standard input) is one
 //     document; same as --format files (default: false)
 //   - --lines: each line is one document, its id the line number; same as
 //     --format lines (default: false)
-//   - --id-field NAME: JSON Lines: the NAME of the id field (default: "id")
-//   - --text-field NAME: JSON Lines: the NAME of the text field (default:
-//     "text")
+//   - --id-field NAME: JSON Lines and Parquet: the NAME of the id field
+//     (column) (default: "id")
+//   - --text-field NAME: JSON Lines and Parquet: the NAME of the text field
+//     (column) (default: "text")
 //   - --text MODE: how a document's text is taken: MODE raw (as it is), html
 //     (the visible text of HTML) or auto (html for HTML documents: a WARC
 //     record's Content-Type text/html, else a start <!doctype html or <html)

@@ -65,6 +65,25 @@
 // records shingled in other modes do not compare. Measured on Python's HTML
 // documentation: see docs/DESIGN.md.
 //
+// # Parquet
+//
+// --format parquet reads Parquet files (as Hugging Face datasets, datatrove
+// and NeMo Curator keep them): a row is a document, its id and text the
+// columns --id-field and --text-field name (a dotted path names a nested
+// column: meta.url). The text column holds strings (byte arrays); the id
+// column strings or integers (written as their decimal digits); neither may
+// be a list. A null text is bad input (file:row, status 2; skipped with
+// --skip-bad); a null id, or no id column when --id-field was not given, gives
+// the row's number, counted on standard error as for JSON Lines. Without
+// --format, files that are Parquet by their content ("PAR1" at both ends) are
+// read as Parquet; Parquet and other files together are refused. Row groups
+// are decoded in parallel (-j), their documents written in file order.
+// Parquet is read from a named file (its index is at its end), not standard
+// input. A malformed file is an error naming it: the metadata is read up to
+// 64 MiB, a page of the id or text column up to 1 GiB (stored or decoded)
+// and 2^26 values. Memory: a row group's output per chunk in flight (up to
+// 2×jobs+2), a page of each of the two columns per worker.
+//
 // A JSON Lines document without the id field: when --id-field is given, the
 // line is bad input (file:line, status 2; skipped and counted with --skip-bad);
 // with the default field "id", its id is its line number, and the count of
@@ -78,9 +97,9 @@
 // not read. It does not go with --files (a file's id is its path).
 //
 // The header says how the documents were read, after the shingling keys:
-// format= (tsv, jsonl, files, lines, warc, or auto when taken from each
-// file's first bytes or name),
-// id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
+// format= (tsv, jsonl, files, lines, warc, parquet, or auto when taken from
+// each file's first bytes or name), id-field= and text-field= (when JSON
+// Lines can be read: jsonl or auto; and for warc and parquet), and
 // ids=given (the id field, TSV first field, path or line number) or
 // ids=number from=N. keep and verify --documents read the documents again the
 // same way by default, and refuse a flag that disagrees. These keys say how
@@ -286,15 +305,17 @@
 //     (default: false)
 //   - --stopwords FILE: read the stop words from FILE (white-space separated; #
 //     comments) instead of the built-in English list
-//   - --format value: document format: tsv, jsonl, files, lines or warc
-//     (default: from the file's first bytes, else its name)
+//   - --format value: document format: tsv, jsonl, files, lines, parquet or
+//     warc (default: from the file's first bytes, parquet by content at both
+//     ends, else its name)
 //   - --files: each FILE (or each path read from standard input) is one
 //     document; same as --format files (default: false)
 //   - --lines: each line is one document, its id the line number; same as
 //     --format lines (default: false)
-//   - --id-field NAME: JSON Lines: the NAME of the id field (default: "id")
-//   - --text-field NAME: JSON Lines: the NAME of the text field (default:
-//     "text")
+//   - --id-field NAME: JSON Lines and Parquet: the NAME of the id field
+//     (column) (default: "id")
+//   - --text-field NAME: JSON Lines and Parquet: the NAME of the text field
+//     (column) (default: "text")
 //   - --text MODE: how a document's text is taken: MODE raw (as it is), html
 //     (the visible text of HTML) or auto (html for HTML documents: a WARC
 //     record's Content-Type text/html, else a start <!doctype html or <html)

@@ -32,7 +32,7 @@
 //
 // With --documents FILE (repeated for more files) the similarity is exact
 // too, but no shingle file is needed: verify reads the documents themselves
-// (TSV, JSON Lines or lines, read as shingle reads them: --format,
+// (TSV, JSON Lines, lines or Parquet, read as shingle reads them: --format,
 // --id-field, --text-field) and shingles the ones in some pair again, as the
 // shingle header of the pairs says (unit, k, hash, seed; a stop-word file
 // must be given again with --stopwords). With --files each document is read
@@ -145,16 +145,17 @@
 //   - --documents FILE [ --documents FILE ]: the documents themselves (FILE;
 //     with --files the files and directories they are under; repeat for more),
 //     shingled again as the pairs' shingle header says, for exact similarity
-//   - --format value: --documents: document format, tsv, jsonl, files, lines or
-//     warc (default: from the file's first bytes, else its name)
+//   - --format value: --documents: document format, tsv, jsonl, files, lines,
+//     parquet or warc (default: from the shingle header, else the file's first
+//     bytes, else its name)
 //   - --files: --documents: each document is a file, its id its path; same as
 //     --format files (default: false)
 //   - --lines: --documents: each line is a document; same as --format lines
 //     (default: false)
-//   - --id-field NAME: --documents, JSON Lines: the NAME of the id field
-//     (default: "id")
-//   - --text-field NAME: --documents, JSON Lines: the NAME of the text field
-//     (default: "text")
+//   - --id-field NAME: --documents, JSON Lines and Parquet: the NAME of the id
+//     field (column) (default: "id")
+//   - --text-field NAME: --documents, JSON Lines and Parquet: the NAME of the
+//     text field (column) (default: "text")
 //   - --text MODE: --documents, how a document's text is taken: MODE raw (as it
 //     is), html (the visible text of HTML) or auto (html for HTML documents: a
 //     WARC record's Content-Type text/html, else a start <!doctype html or

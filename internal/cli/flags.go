@@ -110,8 +110,8 @@ func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
 		&cli.StringFlag{Name: "format", Category: catInput, Usage: format},
 		&cli.BoolFlag{Name: "files", Category: catInput, Usage: files},
 		&cli.BoolFlag{Name: "lines", Category: catInput, Usage: lines},
-		&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the id field"},
-		&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: jsonPrefix + "JSON Lines: the `NAME` of the text field"},
+		&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: jsonPrefix + "JSON Lines and Parquet: the `NAME` of the id field (column)"},
+		&cli.StringFlag{Name: "text-field", Value: "text", Category: catInput, Usage: jsonPrefix + "JSON Lines and Parquet: the `NAME` of the text field (column)"},
 		&cli.StringFlag{Name: "text", Value: "raw", Category: catInput, Usage: jsonPrefix + "how a document's text is taken: `MODE` raw (as it is), html (the visible text of HTML) or auto (html for HTML documents: a WARC record's Content-Type text/html, else a start <!doctype html or <html)"},
 		&cli.BoolFlag{Name: "main", Category: catInput, Usage: jsonPrefix + "with --text html or auto: only the main content of HTML (nav, header, footer, aside and elements whose class or id says menu, nav, footer, sidebar, cookie dropped)"},
 		&cli.Int64Flag{Name: "number-from", Category: catInput, Usage: jsonPrefix + "the ids are the documents' arrival numbers, `N` for the first line read (counted across all inputs), 12 digits zero-padded"},
@@ -121,7 +121,7 @@ func documentFlags(format, files, lines, jsonPrefix string) []cli.Flag {
 // inputDocumentFlags are the document flags of a stage whose input is the
 // documents (shingle, keep).
 func inputDocumentFlags() []cli.Flag {
-	return documentFlags("document format: "+input.FormatNames()+" (default: from the file's first bytes, else its name)",
+	return documentFlags("document format: "+input.FormatNames()+" (default: from the file's first bytes, parquet by content at both ends, else its name)",
 		"each FILE (or each path read from standard input) is one document; same as --format files",
 		"each line is one document, its id the line number; same as --format lines", "")
 }
@@ -180,6 +180,34 @@ func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
 		return f, usagef("--number-from %d: want a number from 0", f.NumberFrom)
 	}
 	return f, nil
+}
+
+// detectParquet sets the format of documents read by file name (no
+// --format) to Parquet when the files given are Parquet files by their
+// content ("PAR1" at both ends); some Parquet and some not is a usage error.
+func detectParquet(f *input.ReadingFlags, names []string) error {
+	if f.Format != input.FormatAuto || len(names) == 0 {
+		return nil
+	}
+	var pq, other []string
+	for _, n := range names {
+		if n != "-" && input.IsParquet(n) {
+			pq = append(pq, n)
+		} else {
+			other = append(other, n)
+		}
+	}
+	switch {
+	case len(pq) == 0:
+		return nil
+	case len(other) > 0:
+		return usagef("%s is a Parquet file and %s is not: read them apart, or give --format", pq[0], other[0])
+	}
+	f.Format = input.FormatParquet
+	if f.FormatFlag == "" {
+		f.FormatFlag = "Parquet files (by their content)"
+	}
+	return nil
 }
 
 // merge joins flag groups.

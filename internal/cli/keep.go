@@ -117,8 +117,9 @@ The documents are read as shingle reads them, with the same ids: TSV
 "id TAB text", JSON Lines (--id-field, --text-field), --files (each file a
 document; what is written is its path, one a line, escaped as ids are;
 --files walks directories and symlinks as shingle does, see shingle(1)) or
---lines (each line a document, its id the line number), or numbered in
-arrival order (--number-from). gzip and zstd are read transparently; the
+--lines (each line a document, its id the line number), Parquet (--format
+parquet, or files that are Parquet by their content; see shingle(1)), or
+numbered in arrival order (--number-from). gzip and zstd are read transparently; the
 output is compressed only as -o's name or --compress say. Ids are compared
 in the escaped form records carry them in. Lines that are neardup headers
 are copied (not with --drop).
@@ -148,6 +149,17 @@ bytes with two passes). The documents stream.
 
 --stats prints how many documents were read, kept and dropped.
 
+PARQUET
+With Parquet documents keep writes Parquet: the schema, key-value metadata
+and every column of the first file as they are, the rows that remain in
+order, a row group for each row group read (so of the input's size, less
+the rows dropped), compressed with the codec of the input's text column
+(zstd when that codec can't be written, said on standard error). Several
+files must have the same schema; their rows go to one file. --annotate is
+refused (the schema has no cluster column: --report FILE names the
+clusters). Each row group's kept rows are copied in the writing
+goroutine; a row group is held in memory while it is written.
+
 EXAMPLES
    verify --shingles s.tsv candidates.tsv > scored.tsv
    keep --pairs scored.tsv --report dropped.tsv corpus.jsonl.zst > deduplicated.jsonl
@@ -158,7 +170,8 @@ EXAMPLES
    keep --clusters clusters.tsv corpus.jsonl.zst > deduplicated.jsonl
    keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
    keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
-   find pages -type f | keep --clusters clusters.tsv --files | xargs cat`,
+   find pages -type f | keep --clusters clusters.tsv --files | xargs cat
+   keep --pairs scored.tsv train-00000-of-00002.parquet > deduplicated.parquet`,
 		SeeAlso: []string{"shingle", "verify", "cluster"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "pairs", Usage: "scored pairs `FILE` (verify): drop each document with a verified pair with an earlier one"},
@@ -183,6 +196,9 @@ EXAMPLES
 func keepAction(c *cli.Context, env *Env) error {
 	rf, err := readingFlags(c)
 	if err != nil {
+		return err
+	}
+	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
 	opt := keep.Options{

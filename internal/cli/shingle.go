@@ -73,6 +73,24 @@ raw), so that verify --documents and keep read the text the same way, and
 records shingled in other modes do not compare. Measured on Python's HTML
 documentation: see docs/DESIGN.md.
 
+PARQUET
+--format parquet reads Parquet files (as Hugging Face datasets, datatrove
+and NeMo Curator keep them): a row is a document, its id and text the
+columns --id-field and --text-field name (a dotted path names a nested
+column: meta.url). The text column holds strings (byte arrays); the id
+column strings or integers (written as their decimal digits); neither may
+be a list. A null text is bad input (file:row, status 2; skipped with
+--skip-bad); a null id, or no id column when --id-field was not given, gives
+the row's number, counted on standard error as for JSON Lines. Without
+--format, files that are Parquet by their content ("PAR1" at both ends) are
+read as Parquet; Parquet and other files together are refused. Row groups
+are decoded in parallel (-j), their documents written in file order.
+Parquet is read from a named file (its index is at its end), not standard
+input. A malformed file is an error naming it: the metadata is read up to
+64 MiB, a page of the id or text column up to 1 GiB (stored or decoded)
+and 2^26 values. Memory: a row group's output per chunk in flight (up to
+2×jobs+2), a page of each of the two columns per worker.
+
 A JSON Lines document without the id field: when --id-field is given, the
 line is bad input (file:line, status 2; skipped and counted with --skip-bad);
 with the default field "id", its id is its line number, and the count of
@@ -86,9 +104,9 @@ of a group are its earliest documents. TSV ids and JSON id fields are then
 not read. It does not go with --files (a file's id is its path).
 
 The header says how the documents were read, after the shingling keys:
-format= (tsv, jsonl, files, lines, warc, or auto when taken from each
-file's first bytes or name),
-id-field= and text-field= (when JSON Lines can be read: jsonl or auto), and
+format= (tsv, jsonl, files, lines, warc, parquet, or auto when taken from
+each file's first bytes or name), id-field= and text-field= (when JSON
+Lines can be read: jsonl or auto; and for warc and parquet), and
 ids=given (the id field, TSV first field, path or line number) or
 ids=number from=N. keep and verify --documents read the documents again the
 same way by default, and refuse a flag that disagrees. These keys say how
@@ -295,6 +313,9 @@ func shingleAction(c *cli.Context, env *Env) error {
 	}
 	if rf.Main && rf.Text == "" {
 		return usagef("--main is for --text html or auto")
+	}
+	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
+		return err
 	}
 	opt := shingle.StageOptions{
 		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},

@@ -37,7 +37,7 @@ from MOD_m samples (with containment).
 
 With --documents FILE (repeated for more files) the similarity is exact
 too, but no shingle file is needed: verify reads the documents themselves
-(TSV, JSON Lines or lines, read as shingle reads them: --format,
+(TSV, JSON Lines, lines or Parquet, read as shingle reads them: --format,
 --id-field, --text-field) and shingles the ones in some pair again, as the
 shingle header of the pairs says (unit, k, hash, seed; a stop-word file
 must be given again with --stopwords). With --files each document is read
@@ -127,7 +127,7 @@ EXAMPLES
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "shingles", Usage: "shingle records `FILE` for exact similarity"},
 			&cli.StringSliceFlag{Name: "documents", Usage: "the documents themselves (`FILE`; with --files the files and directories they are under; repeat for more), shingled again as the pairs' shingle header says, for exact similarity"},
-		}, documentFlags("--documents: document format, "+input.FormatNames()+" (default: from the file's first bytes, else its name)",
+		}, documentFlags("--documents: document format, "+input.FormatNames()+" (default: from the shingle header, else the file's first bytes, else its name)",
 			"--documents: each document is a file, its id its path; same as --format files",
 			"--documents: each line is a document; same as --format lines", "--documents, "), []cli.Flag{
 			&cli.StringFlag{Name: "stopwords", Category: catInput, Usage: "--documents: the stop-word `FILE` shingle was given"},

@@ -55,9 +55,10 @@ func (r Reading) formatName() string {
 }
 
 // readsJSON says whether documents with named fields may be read: format
-// jsonl, warc (the id field names a WARC header field) or auto.
+// jsonl, warc (the id field names a WARC header field), parquet (columns)
+// or auto.
 func (r Reading) readsJSON() bool {
-	return r.Format == FormatAuto || r.Format == FormatJSONL || r.Format == FormatWARC
+	return r.Format == FormatAuto || r.Format == FormatJSONL || r.Format == FormatWARC || r.Format == FormatParquet
 }
 
 // textMode is the text mode, TextRaw for "".

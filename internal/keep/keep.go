@@ -261,6 +261,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 	}
+	if opt.reading.Format == input.FormatParquet {
+		if err := k.closeParquet(inputs, out.W, stderr); err != nil {
+			return err
+		}
+	}
 	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, k.noID)
 	if err := k.checkIDs(stderr, true); err != nil {
 		return err
@@ -295,6 +300,9 @@ func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) er
 	}
 	o.reading = r
 	o.Format, o.IDField, o.TextField = r.Format, r.IDField, r.TextField
+	if r.Format == input.FormatParquet && o.Annotate {
+		return status.Usagef("--annotate and Parquet documents: keep writes Parquet back with its own schema, which has no cluster column (give --report FILE for the clusters)")
+	}
 	return nil
 }
 

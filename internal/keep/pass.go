@@ -3,6 +3,8 @@ package keep
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -31,6 +33,7 @@ type keeper struct {
 	sample  []byte // the id of the first document read, for messages
 	anyDoc  bool
 	noID    *atomic.Int64
+	pq      *parquetOut // the output, for Parquet documents
 
 	docs, inClusters, written, dropped int64
 }
@@ -50,6 +53,8 @@ type doc struct {
 	// record is, for a record of a format read as records (WARC), 1 + its
 	// index in the batch's related.
 	record int
+	// row is a Parquet document's row in its row group, from 0.
+	row int64
 }
 
 const (
@@ -64,29 +69,28 @@ type batch struct {
 	firstID []byte
 	// related holds the links of WARC records (warc.go).
 	related []relatedRecord
+	// group is the Parquet row group the documents are rows of (nil for
+	// lines and files), referenced until the sink has written it; kept
+	// holds the rows written.
+	group *input.ParquetGroup
+	kept  []int64
 }
 
 // pass reads the documents once: the first of two passes notes each
 // cluster's choice, the others write to out.
 func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) (err error) {
-	var src stream.Source
-	if k.opt.Format == input.FormatFiles {
-		f := stream.NewFiles(inputs)
-		f.SkipBad = k.opt.SkipBad
-		src = f
-		if !k.first {
-			// What the walk did not read, said once: by the pass that
-			// writes.
-			defer func() {
-				if err == nil {
-					f.Report(out.Stderr, "keep")
-				}
-			}()
-		}
-	} else {
-		lines := stream.NewLines(inputs)
-		lines.Reading, lines.Stored = &k.opt.reading, true
-		src = lines
+	src, f := stream.NewDocuments(inputs, k.opt.reading, k.opt.SkipBad)
+	if f != nil && !k.first {
+		// What the walk did not read, said once: by the pass that
+		// writes.
+		defer func() {
+			if err == nil {
+				f.Report(out.Stderr, "keep")
+			}
+		}()
+	}
+	if l, ok := src.(*stream.Lines); ok {
+		l.Stored = true // keep copies records as stored
 	}
 	defer func() {
 		// After a sink error stream.Run returns while its reader may still
@@ -108,6 +112,10 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 		b, _ := r.Value.(*batch)
 		if b == nil {
 			return r.Err
+		}
+		if b.group != nil {
+			defer b.group.Release()
+			b.kept = b.kept[:0]
 		}
 		if k.sample == nil && b.firstID != nil {
 			k.sample = b.firstID
@@ -155,11 +163,20 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 			if !write {
 				continue
 			}
+			if b.group != nil {
+				b.kept = append(b.kept, d.row)
+				continue
+			}
 			line := r.Out[d.start:d.end]
 			if k.opt.Annotate && d.cluster != isHeader {
 				line = k.annotate(r.Out[d.start:d.lineEnd], r.Out[d.lineEnd:d.end], name, d.jsonl)
 			}
 			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+		if b.group != nil && !k.first && r.Err == nil {
+			if err := k.writeParquet(b.group, b.kept, w, out.Stderr); err != nil {
 				return err
 			}
 		}
@@ -322,6 +339,10 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		return
 	}
+	if g, ok := c.Value.(*input.ParquetGroup); ok {
+		w.parquet(c, g, r, b)
+		return
+	}
 	format := c.Format
 	data, lineNo := c.Data, c.FirstLine
 	for len(data) > 0 {
@@ -355,6 +376,34 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		w.add(r, b, format, line, eol, id, int64(len(text)))
 	}
 }
+
+// parquet notes the documents of a Parquet row group; the sink copies the
+// rows kept.
+func (w *worker) parquet(c *stream.Chunk, g *input.ParquetGroup, r *stream.Result, b *batch) {
+	g.File.Ref()
+	b.group = &input.ParquetGroup{File: g.File, Index: g.Index}
+	ordinal, row := c.FirstOrdinal, int64(0)
+	err := g.File.ReadGroup(g.Index, func(d *input.ParquetDocument) error {
+		r.Records++
+		id, text, err := w.parser.ParquetDoc(d, ordinal)
+		ordinal++
+		row++
+		if err != nil {
+			if r.Fail(err, record.Pos{File: c.File, Line: d.Row}, w.k.opt.SkipBad) {
+				return nil
+			}
+			return errStopGroup
+		}
+		w.add(r, b, input.FormatParquet, nil, nil, id, int64(len(text)))
+		b.docs[len(b.docs)-1].row = row - 1
+		return nil
+	})
+	if err != nil && err != errStopGroup {
+		r.Err = err
+	}
+}
+
+var errStopGroup = errors.New("stop")
 
 // add notes a document: its cluster (or pair), its id, and unless in a
 // first pass the bytes to write, line and eol.
@@ -440,4 +489,13 @@ func appendJSONString(dst, s []byte) []byte {
 		s = s[1:]
 	}
 	return append(dst, '"')
+}
+
+// writeParquet writes the rows kept of a Parquet row group, starting the
+// Parquet output at the first.
+func (k *keeper) writeParquet(g *input.ParquetGroup, kept []int64, w io.Writer, stderr io.Writer) error {
+	if k.pq == nil {
+		k.pq = newParquetOut(w, g.File, stderr)
+	}
+	return k.pq.writeGroup(g, kept)
 }

@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -17,11 +18,12 @@ import (
 
 // Document formats (input.DocParser reads them).
 const (
-	FormatAuto  = input.FormatAuto
-	FormatTSV   = input.FormatTSV
-	FormatJSONL = input.FormatJSONL
-	FormatFiles = input.FormatFiles
-	FormatLines = input.FormatLines
+	FormatAuto    = input.FormatAuto
+	FormatTSV     = input.FormatTSV
+	FormatJSONL   = input.FormatJSONL
+	FormatFiles   = input.FormatFiles
+	FormatLines   = input.FormatLines
+	FormatParquet = input.FormatParquet
 )
 
 // StageOptions configure the shingle stage.
@@ -115,18 +117,13 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	var src stream.Source
+	src, _ := stream.NewDocuments(inputs, opt.Reading(), opt.SkipBad)
 	unit := "line"
-	if opt.Format == FormatFiles {
-		files := stream.NewFiles(inputs)
-		files.SkipBad = opt.SkipBad
-		src = files
+	switch opt.Format {
+	case FormatFiles:
 		unit = "file"
-	} else {
-		lines := stream.NewLines(inputs)
-		reading := opt.Reading()
-		lines.Reading = &reading
-		src = lines
+	case FormatParquet:
+		unit = "row"
 	}
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
@@ -226,6 +223,10 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		}
 		return
 	}
+	if g, ok := c.Value.(*input.ParquetGroup); ok {
+		w.parquet(c, g, r, fn)
+		return
+	}
 	format := c.Format
 	if format == "" {
 		format = input.ResolveFormat(w.opt.Format, c.File)
@@ -238,6 +239,32 @@ func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		return fn(id, text)
 	})
 }
+
+// parquet calls fn with each document of a Parquet row group; a row's
+// error has the row's number for its line.
+func (w *Worker) parquet(c *stream.Chunk, g *input.ParquetGroup, r *stream.Result, fn func(id, text []byte) error) {
+	ordinal := c.FirstOrdinal
+	err := g.File.ReadGroup(g.Index, func(d *input.ParquetDocument) error {
+		r.Records++
+		id, text, err := w.doc.ParquetDoc(d, ordinal)
+		ordinal++
+		if err != nil {
+			if r.Fail(err, record.Pos{File: c.File, Line: d.Row}, w.opt.SkipBad) {
+				return nil
+			}
+			return errStopGroup
+		}
+		if err := fn(id, text); err != nil && !r.Fail(err, record.Pos{File: c.File, Line: d.Row}, w.opt.SkipBad) {
+			return errStopGroup
+		}
+		return nil
+	})
+	if err != nil && err != errStopGroup {
+		r.Err = err
+	}
+}
+
+var errStopGroup = errors.New("stop")
 
 // AppendRecord appends the shingle record of one document. It refuses,
 // with out unchanged, a record longer than stream.MaxLine: the stages after

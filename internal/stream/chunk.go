@@ -5,7 +5,6 @@ import (
 	"context"
 
 	"github.com/neardup/neardup/internal/input"
-
 	"github.com/neardup/neardup/internal/record"
 )
 

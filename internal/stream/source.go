@@ -480,6 +480,9 @@ func (l *Lines) Close() error {
 // Release returns a chunk's buffer for reuse; the chunk must not be used
 // afterwards.
 func (c *Chunk) Release() {
+	if r, ok := c.Value.(interface{ Release() }); ok {
+		r.Release() // a Parquet row group lets go of its file
+	}
 	putBuf(&inPool, c.buf)
 	c.buf = nil
 	c.Data = nil

@@ -83,17 +83,7 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	if d.Format == shingle.FormatFiles && needed != nil {
 		return loadFiles(ctx, opt, stage, needed)
 	}
-	var src stream.Source
-	var files *stream.Files
-	if d.Format == shingle.FormatFiles {
-		files = stream.NewFiles(d.Paths)
-		files.SkipBad = opt.SkipBad
-		src = files
-	} else {
-		lines := stream.NewLines(d.Paths)
-		lines.Reading = &r
-		src = lines
-	}
+	src, files := stream.NewDocuments(d.Paths, r, opt.SkipBad)
 	defer src.Close()
 	st := store.New()
 	var sample []byte
