@@ -112,17 +112,7 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	var src stream.Source
-	var files *stream.Files
-	unit := "line"
-	if opt.Format == FormatFiles {
-		files = stream.NewFiles(inputs)
-		files.SkipBad = opt.SkipBad
-		src = files
-		unit = "file"
-	} else {
-		src = stream.NewLines(inputs)
-	}
+	src, files, unit := Source(&opt, inputs)
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
@@ -133,6 +123,18 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	err := out.RunPool(ctx, src, Workers(&opt))
 	ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
 	return err
+}
+
+// Source returns the source of the documents in the named inputs, the
+// walk of the files with --files (nil otherwise), and the unit progress
+// counts them in.
+func Source(opt *StageOptions, inputs []string) (src stream.Source, files *stream.Files, unit string) {
+	if opt.Format == FormatFiles {
+		files = stream.NewFiles(inputs)
+		files.SkipBad = opt.SkipBad
+		return files, files, "file"
+	}
+	return stream.NewLines(inputs), nil, "line"
 }
 
 // ReportNoID says on stderr how many documents had no id field, so that
