@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench scale copies-bench larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench speed scale copies-bench larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
 
 all: build
 
@@ -54,6 +54,12 @@ man:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./internal/...
 	./examples/bench.sh
+
+# Speed on real text in many languages against md5sum's time on the same
+# file: the fused and piped pipelines on both cores, one core, and each
+# stage's share (examples/speed.sh; N documents a language, RUNS, SHINGLE).
+speed: build
+	./examples/speed.sh
 
 # The pipeline on synthetic corpora of 125k to 1M documents (about 5 GB):
 # its cost against the number of documents (examples/scale.sh; SIZES, DIR).

@@ -3,7 +3,9 @@
 # man pages (English, and /usr/share/man/LANG as installed by manpages-de,
 # manpages-fr, manpages-ru, manpages-ja, manpages-zh), Debian documentation
 # (/usr/share/doc: README files), Chinese fortunes (fortunes-zh) and Go
-# source ($(go env GOROOT)/src). It installs nothing; a source that is not
+# source ($(go env GOROOT)/src), and with LANGS naming "mod" the Go module
+# cache's .go and .md files, modules in several versions side by side
+# ($(go env GOMODCACHE)). It installs nothing; a source that is not
 # there is left out, and said so on standard error with the count of each
 # language written.
 #
@@ -24,6 +26,7 @@ set -eu
 N=${1:-1000}
 LANGS=${LANGS:-"en de fr ru ja zh go"}
 GOROOT_SRC=${GOROOT_SRC:-$(go env GOROOT 2>/dev/null)/src}
+GOMODCACHE=${GOMODCACHE:-$(go env GOMODCACHE 2>/dev/null)}
 MAN=${MAN:-/usr/share/man}
 FORTUNES=${FORTUNES:-/usr/share/games/fortunes}
 DOC=${DOC:-/usr/share/doc}
@@ -45,6 +48,9 @@ list() {
 		go)
 			[ -d "$GOROOT_SRC" ] && find "$GOROOT_SRC" -type f -name '*.go' | sed "s|^|go\tsrc\t|"
 			;;
+		mod)
+			[ -d "$GOMODCACHE" ] && find "$GOMODCACHE" -path "$GOMODCACHE/cache" -prune -o -type f \( -name '*.go' -o -name '*.md' \) -size -1000k -print | sed "s|^|mod\tmod\t|"
+			;;
 		*)
 			find "$MAN/$lang" -type f 2>/dev/null | sed "s|^|$lang\tman\t|"
 			;;
@@ -53,9 +59,9 @@ list() {
 	return 0
 }
 
-list | LANGS=$LANGS N=$N GOROOT_SRC=$GOROOT_SRC perl -e '
+list | LANGS=$LANGS N=$N GOROOT_SRC=$GOROOT_SRC GOMODCACHE=$GOMODCACHE perl -e '
 use strict; use warnings; use Digest::MD5 qw(md5_hex); use IO::Uncompress::Gunzip qw(gunzip);
-my $n = $ENV{N}; my $gosrc = $ENV{GOROOT_SRC};
+my $n = $ENV{N}; my $gosrc = $ENV{GOROOT_SRC}; my $modcache = $ENV{GOMODCACHE};
 my (%docs, %seen);
 sub slurp { my ($p) = @_; my $fh;
 	if ($p =~ /\.gz$/) { my $t; gunzip($p => \$t) or return undef; return $t }
@@ -100,6 +106,7 @@ for my $lang (keys %cand) {
 			next if $seen{"$lang/$base"}++;
 			add($lang, "$lang/man/$base", troff($t)); next }
 		if ($kind eq "doc") { (my $rel = $p) =~ s|.*/doc/||; $rel =~ s/\.gz$//; add($lang, "$lang/doc/$rel", $t); next }
+		if ($kind eq "mod") { (my $rel = $p) =~ s|^\Q$modcache\E/||; add($lang, "mod/$rel", $t); next }
 		(my $rel = $p) =~ s|^\Q$gosrc\E/||; add($lang, "$lang/src/$rel", $t);
 	}
 }

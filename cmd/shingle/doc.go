@@ -255,6 +255,20 @@
 // bytes (tokens joined by a space), which any program can compute. The header
 // names the scheme so that records of different schemes are never compared.
 //
+// SKETCH (--sketch)
+// --sketch METHOD writes each document's sketch instead of its shingles:
+// shingle | sketch --method METHOD in one process, the records and both
+// header lines byte for byte what the pipe writes, without the shingle
+// records between them (17 bytes a shingle, about twice the text, written,
+// piped and parsed again). -n, -s, -m
+// and --sketch-seed are sketch's -n, -s, -m and --seed. The methods are
+// minhash, oph, bottomk and modm; SimHash weighs each shingle by its count or
+// document frequency: shingle --counts | sketch --method simhash. With no
+// shingle file, verify --documents scores the pairs from the documents:
+//
+//	shingle --sketch minhash corpus.jsonl | band | pairs |
+//	    verify --documents corpus.jsonl > scored.tsv
+//
 // Memory: one document at a time per worker, plus its shingles (8 bytes
 // each, and as much again to sort them), and up to 2×workers+2 chunks of
 // about 1 MiB of input and their output, which each worker passes on
@@ -272,6 +286,7 @@
 //	find docs -name '*.txt' | shingle --files --unit word
 //	shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv
 //	shingle --id-field url --number-from 1 corpus.jsonl.zst > shingles.tsv
+//	shingle --sketch minhash corpus.jsonl | band --threshold 0.8 | pairs | verify --documents corpus.jsonl
 //
 // # Limits
 //
@@ -305,6 +320,13 @@
 //     (default: false)
 //   - --stopwords FILE: read the stop words from FILE (white-space separated; #
 //     comments) instead of the built-in English list
+//   - --sketch METHOD: write each document's sketch by METHOD (minhash, oph,
+//     bottomk or modm) instead of its shingles: shingle | sketch in one process
+//   - -n value: --sketch: signature length (minhash, oph) (default: 128)
+//   - -s value: --sketch: sample size (bottomk) (default: 128)
+//   - -m value: --sketch: modulus (modm) (default: 32)
+//   - --sketch-seed value: --sketch: seed of the sketch's hash functions
+//     (sketch --seed) (default: 0)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or
 //     warc (default: from the file's first bytes, parquet by content at both
 //     ends, else its name)

@@ -7,7 +7,9 @@
 //
 //	sketch [options] [FILE...]
 //
-// Reads shingle records and writes one sketch record per document:
+// Reads shingle records and writes one sketch record per document
+// (shingle --sketch METHOD writes the same records from the documents, in one
+// process):
 //
 //	id TAB size TAB v1 v2 … vn
 //
@@ -17,7 +19,8 @@
 //	         functions h_i(x) = a_i·x + b_i mod 2^64 (a_i odd, drawn from
 //	         --seed); the fraction of equal positions of two signatures
 //	         estimates the Jaccard similarity of the sets, with standard
-//	         error sqrt(J(1-J)/n). Cost: |set|·n multiply-adds.
+//	         error sqrt(J(1-J)/n). Cost: |set|·n multiply-adds (AVX-512, or
+//	         AVX2, where the CPU has it: the same values).
 //	oph      n values by one-permutation hashing with optimal densification
 //	         (Shrivastava 2017): one hash per shingle, O(|set| + n), the same
 //	         estimator.

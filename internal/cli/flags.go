@@ -16,6 +16,7 @@ const (
 	catInput  = "Input"
 	catOutput = "Output"
 	catRun    = "Running"
+	catSketch = "Sketch (--sketch)"
 )
 
 func jobsFlag() cli.Flag {
@@ -233,4 +234,12 @@ func lineBuffered(c *cli.Context, o *outputFile) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// flagName writes a flag's name as it is typed: -n, --sketch-seed.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

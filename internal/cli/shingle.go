@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"os"
 
 	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/urfave/cli/v2"
 )
@@ -258,6 +261,20 @@ then mixes in the seed; xxh64 is XXH64 with the seed of the shingle's UTF-8
 bytes (tokens joined by a space), which any program can compute. The header
 names the scheme so that records of different schemes are never compared.
 
+SKETCH (--sketch)
+--sketch METHOD writes each document's sketch instead of its shingles:
+shingle | sketch --method METHOD in one process, the records and both
+header lines byte for byte what the pipe writes, without the shingle
+records between them (17 bytes a shingle, about twice the text, written,
+piped and parsed again). -n, -s, -m
+and --sketch-seed are sketch's -n, -s, -m and --seed. The methods are
+minhash, oph, bottomk and modm; SimHash weighs each shingle by its count or
+document frequency: shingle --counts | sketch --method simhash. With no
+shingle file, verify --documents scores the pairs from the documents:
+
+   shingle --sketch minhash corpus.jsonl | band | pairs |
+       verify --documents corpus.jsonl > scored.tsv
+
 Memory: one document at a time per worker, plus its shingles (8 bytes
 each, and as much again to sort them), and up to 2×workers+2 chunks of
 about 1 MiB of input and their output, which each worker passes on
@@ -273,7 +290,8 @@ EXAMPLES
    shingle --unit word -k 5 --files $(go env GOROOT)/src | sketch | band --threshold 0.8 | pairs
    find docs -name '*.txt' | shingle --files --unit word
    shingle --unit word -k 1 --counts docs.tsv.gz > counts.tsv
-   shingle --id-field url --number-from 1 corpus.jsonl.zst > shingles.tsv`,
+   shingle --id-field url --number-from 1 corpus.jsonl.zst > shingles.tsv
+   shingle --sketch minhash corpus.jsonl | band --threshold 0.8 | pairs | verify --documents corpus.jsonl`,
 		SeeAlso: []string{"docfreq", "sketch", "verify", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "unit", Value: "char", Usage: "shingle `UNIT`: char, word or stopword"},
@@ -283,6 +301,11 @@ EXAMPLES
 			&cli.StringFlag{Name: "normalize", Usage: "fold the text by `LIST` before shingling: none, or width and punct separated by a comma (default width,punct for char, width for word and stopword)"},
 			&cli.BoolFlag{Name: "counts", Usage: "write each hash with its count (h:c), for weighted sketches"},
 			&cli.StringFlag{Name: "stopwords", Usage: "read the stop words from `FILE` (white-space separated; # comments) instead of the built-in English list"},
+			&cli.StringFlag{Name: "sketch", Category: catSketch, Usage: "write each document's sketch by `METHOD` (minhash, oph, bottomk or modm) instead of its shingles: shingle | sketch in one process"},
+			&cli.IntFlag{Name: "n", Value: 128, Category: catSketch, Usage: "--sketch: signature length (minhash, oph)"},
+			&cli.IntFlag{Name: "s", Value: 128, Category: catSketch, Usage: "--sketch: sample size (bottomk)"},
+			&cli.Uint64Flag{Name: "m", Value: 32, Category: catSketch, Usage: "--sketch: modulus (modm)"},
+			&cli.Uint64Flag{Name: "sketch-seed", Category: catSketch, Usage: "--sketch: seed of the sketch's hash functions (sketch --seed)"},
 		}, inputDocumentFlags(), commonFlags()),
 		Action: shingleAction,
 	}
@@ -339,7 +362,18 @@ func shingleAction(c *cli.Context, env *Env) error {
 		}
 		opt.Shingle.Stopwords = sw
 	}
-	return runStream(c, env, &opt, &opt.Common, shingle.Run)
+	if !c.IsSet("sketch") {
+		for _, f := range []string{"n", "s", "m", "sketch-seed"} {
+			if c.IsSet(f) {
+				return usagef("%s is for --sketch", flagName(f))
+			}
+		}
+		return runStream(c, env, &opt, &opt.Common, shingle.Run)
+	}
+	sk := sketch.Options{Method: c.String("sketch"), N: c.Int("n"), S: c.Int("s"), M: c.Uint64("m"), Seed: c.Uint64("sketch-seed")}
+	return runStream(c, env, &opt, &opt.Common, func(ctx context.Context, opt shingle.StageOptions, inputs []string, stdout, stderr io.Writer) error {
+		return sketch.RunDocuments(ctx, opt, sk, inputs, stdout, stderr)
+	})
 }
 
 // readStopwords reads a --stopwords file.

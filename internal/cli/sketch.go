@@ -11,7 +11,9 @@ func Sketch() Stage {
 		Name:  "sketch",
 		Usage: "turn shingle records into MinHash signatures, samples or SimHash fingerprints",
 		Args:  "[FILE...]",
-		Description: `Reads shingle records and writes one sketch record per document:
+		Description: `Reads shingle records and writes one sketch record per document
+(shingle --sketch METHOD writes the same records from the documents, in one
+process):
 
    id TAB size TAB v1 v2 … vn
 
@@ -21,7 +23,8 @@ size is the number of distinct shingles. The values depend on --method:
             functions h_i(x) = a_i·x + b_i mod 2^64 (a_i odd, drawn from
             --seed); the fraction of equal positions of two signatures
             estimates the Jaccard similarity of the sets, with standard
-            error sqrt(J(1-J)/n). Cost: |set|·n multiply-adds.
+            error sqrt(J(1-J)/n). Cost: |set|·n multiply-adds (AVX-512, or
+            AVX2, where the CPU has it: the same values).
    oph      n values by one-permutation hashing with optimal densification
             (Shrivastava 2017): one hash per shingle, O(|set| + n), the same
             estimator.

@@ -6,19 +6,54 @@ import (
 	"testing"
 )
 
-// The AVX-512 signature must equal the scalar one bit for bit, for every
-// signature length (blocks of 32 and of 8) and set size.
-func TestSignatureVectorEqualsScalar(t *testing.T) {
-	if !hasAVX512 {
-		t.Skip("CPU without AVX-512: only the scalar code runs here")
+// vectorKernels are the vector signatures this CPU can run.
+func vectorKernels() map[string]func(a, b, sig *uint64, n int, set *uint64, m int) {
+	k := map[string]func(a, b, sig *uint64, n int, set *uint64, m int){}
+	if hasAVX512 {
+		k["avx512"] = signatureAVX512
 	}
+	if hasAVX2 {
+		k["avx2"] = signatureAVX2
+	}
+	return k
+}
+
+// The vector signatures (AVX-512, AVX2) must equal the scalar one bit for
+// bit, for every signature length (blocks of 32 and of 8), set size, and
+// values at the edges of the unsigned order (0, 2^63 - 1, 2^63, 2^64 - 1).
+func TestSignatureVectorEqualsScalar(t *testing.T) {
+	kernels := vectorKernels()
+	if len(kernels) == 0 {
+		t.Skip("CPU without AVX2 or AVX-512: only the scalar code runs here")
+	}
+	for name, kernel := range kernels {
+		t.Run(name, func(t *testing.T) { testKernel(t, kernel) })
+	}
+	if !hasAVX512 && hasAVX2 {
+		// Signature takes the AVX2 path here.
+		f := NewFamily(128, 9)
+		set := []uint64{1, 2, 3}
+		want, got := make([]uint64, 128), make([]uint64, 128)
+		f.signature(want, set, false)
+		f.Signature(got, set)
+		if !slices.Equal(got, want) {
+			t.Fatal("Signature differs from the scalar signature")
+		}
+	}
+}
+
+func testKernel(t *testing.T, kernel func(a, b, sig *uint64, n int, set *uint64, m int)) {
 	r := rand.New(rand.NewPCG(3, 4))
+	edges := []uint64{0, 1, 1<<63 - 1, 1 << 63, 1<<63 + 1, 1<<64 - 1}
 	for _, n := range []int{8, 16, 24, 32, 40, 64, 128, 136, 256} {
 		f := NewFamily(n, uint64(n))
 		for _, m := range []int{1, 2, 7, 100, 1000} {
 			set := make([]uint64, m)
 			for i := range set {
 				set[i] = r.Uint64()
+				if i%5 == 0 {
+					set[i] = edges[i%len(edges)]
+				}
 			}
 			want := make([]uint64, n)
 			got := make([]uint64, n)
@@ -32,9 +67,7 @@ func TestSignatureVectorEqualsScalar(t *testing.T) {
 				got[i] = want[i]
 			}
 			f.signatureScalar(want, set)
-			if !f.signatureVector(got, set) {
-				t.Fatalf("n=%d m=%d: vector path not taken", n, m)
-			}
+			kernel(&f.A[0], &f.B[0], &got[0], n, &set[0], m)
 			if !slices.Equal(got, want) {
 				t.Fatalf("n=%d m=%d: vector signature differs from scalar", n, m)
 			}
@@ -56,11 +89,11 @@ func BenchmarkSignatureScalarVsVector(b *testing.B) {
 			f.signatureScalar(sig, set)
 		}
 	})
-	if hasAVX512 {
-		b.Run("avx512", func(b *testing.B) {
+	for name, kernel := range vectorKernels() {
+		b.Run(name, func(b *testing.B) {
 			b.SetBytes(8 * int64(len(set)))
 			for b.Loop() {
-				f.signatureVector(sig, set)
+				kernel(&f.A[0], &f.B[0], &sig[0], len(sig), &set[0], len(set))
 			}
 		})
 	}

@@ -117,29 +117,39 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	src, _ := stream.NewDocuments(inputs, opt.Reading(), opt.SkipBad)
-	unit := "line"
-	switch opt.Format {
-	case FormatFiles:
-		unit = "file"
-	case FormatParquet:
-		unit = "row"
-	}
+	src, unit := Source(&opt, inputs)
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	out.Summary = func(stderr io.Writer) {
-		switch s := src.(type) {
-		case *stream.Files:
-			s.Report(stderr, "shingle")
-		case *stream.Lines:
-			s.Report(stderr, "shingle")
-		}
-	}
+	out.Summary = func(stderr io.Writer) { ReportSource(src, stderr) }
 	opt.NoID = new(atomic.Int64)
 	err := out.RunPool(ctx, src, Workers(&opt))
 	ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
 	return err
+}
+
+// Source returns the source of the documents in the named inputs, and the
+// unit progress counts them in.
+func Source(opt *StageOptions, inputs []string) (stream.Source, string) {
+	src, _ := stream.NewDocuments(inputs, opt.Reading(), opt.SkipBad)
+	switch opt.Format {
+	case FormatFiles:
+		return src, "file"
+	case FormatParquet:
+		return src, "row"
+	}
+	return src, "line"
+}
+
+// ReportSource says on stderr what the source did not read: the files a
+// walk left out, the records of a format that are not documents.
+func ReportSource(src stream.Source, stderr io.Writer) {
+	switch s := src.(type) {
+	case *stream.Files:
+		s.Report(stderr, "shingle")
+	case *stream.Lines:
+		s.Report(stderr, "shingle")
+	}
 }
 
 // ReportNoID says on stderr how many documents had no id field, so that

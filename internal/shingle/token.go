@@ -45,7 +45,7 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // and lower-cases it. Invalid UTF-8 gives U+FFFD with size 1.
 func decodeLower(b []byte) (rune, int) {
 	r, size := utf8.DecodeRune(b)
-	return unicode.ToLower(r), size
+	return lowerOf(r, runeFlags(r)), size
 }
 
 // Tokenizer finds the lower-cased word tokens of a text: after Reset, each
@@ -263,13 +263,13 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 			i += size // not a letter or digit
 			continue
 		}
-		r := unicode.ToLower(r0)
-		if isSingleRuneToken(r) {
+		f := runeFlags(r0)
+		if f&rfSingle != 0 {
 			t.pos = i + size
-			t.buf = utf8.AppendRune(t.buf[:0], r)
+			t.buf = utf8.AppendRune(t.buf[:0], lowerOf(r0, f))
 			return t.buf, true
 		}
-		if isWordRune(r) {
+		if f&rfWord != 0 {
 			break
 		}
 		i += size
@@ -296,11 +296,11 @@ scan:
 		if r0 == utf8.RuneError {
 			break
 		}
-		r := unicode.ToLower(r0)
-		if isSingleRuneToken(r) || !isWordRune(r) {
+		f := runeFlags(r0)
+		if f&(rfSingle|rfWord) != rfWord {
 			break
 		}
-		if r != r0 {
+		if f&rfCased != 0 {
 			lower = false
 		}
 		i += size
@@ -362,21 +362,25 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 	for n.pos < len(n.text) {
 		c := n.text[n.pos]
 		var size int
+		var f uint8
 		if c < utf8.RuneSelf {
 			r, size = rune(c), 1
 			if c <= 'Z' && c >= 'A' {
 				r += 'a' - 'A'
 			}
+			f = asciiFlags[c]
 		} else {
-			r, size = decodeLower(n.text[n.pos:])
+			r, size = utf8.DecodeRune(n.text[n.pos:])
+			f = runeFlags(r)
+			r = lowerOf(r, f)
 		}
 		n.pos += size
 		if n.punct {
-			if !isCharWordRune(r) {
+			if f&rfCharWord == 0 {
 				n.gap = true
 				continue
 			}
-			cjk := isSingleRuneToken(r)
+			cjk := f&rfSingle != 0
 			space := n.gap && n.started && !cjk && !n.prevCJK
 			n.gap, n.started, n.prevCJK = false, true, cjk
 			if space {
@@ -385,7 +389,7 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 			}
 			return r, true
 		}
-		if isSpace(r) {
+		if f&rfSpace != 0 {
 			if n.inSpace {
 				continue
 			}

@@ -149,11 +149,17 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 // shingle records into sketch records; the workers share the hash family.
 // The Beam pipeline runs them too.
 func Workers(opt *Options) stream.WorkerFactory {
-	var family *minhash.Family
-	if opt.Method == MinHash {
-		family = minhash.NewFamily(opt.N, opt.Seed)
-	}
+	family := newFamily(opt)
 	return func() stream.Worker { return &worker{opt: opt, sk: opt.newSketcher(family)} }
+}
+
+// newFamily returns the hash family the workers of the minhash method
+// share, nil for the other methods.
+func newFamily(opt *Options) *minhash.Family {
+	if opt.Method != MinHash {
+		return nil
+	}
+	return minhash.NewFamily(opt.N, opt.Seed)
 }
 
 type worker struct {

@@ -1,0 +1,65 @@
+package sketch
+
+import (
+	"context"
+	"io"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// RunDocuments is shingle --sketch: it reads documents as the shingle
+// stage does and writes their sketch records, the records and both header
+// lines byte for byte what shingle | sketch writes, without the shingle
+// records between them (17 bytes a shingle, written, piped and parsed
+// again).
+func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := shOpt.Check(); err != nil {
+		return err
+	}
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	switch {
+	case opt.Method == SimHash:
+		return status.Usagef("--sketch simhash: SimHash weighs the shingles by their counts (or document frequencies): shingle --counts | sketch --method simhash")
+	case shOpt.Counts:
+		return status.Usagef("--counts and --sketch exclude each other: the sketch is of the set of shingles")
+	}
+	src, unit := shingle.Source(&shOpt, inputs)
+	defer src.Close()
+	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, shOpt.Header(), opt.Header())
+	out.Unit = unit
+	out.Summary = func(stderr io.Writer) { shingle.ReportSource(src, stderr) }
+	shOpt.NoID = new(atomic.Int64)
+	family := newFamily(&opt)
+	err := out.RunPool(ctx, src, func() stream.Worker {
+		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family)}
+	})
+	shingle.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
+	return err
+}
+
+// docWorker shingles each document of a chunk and writes its sketch.
+type docWorker struct {
+	sh   *shingle.Worker
+	sk   sketcher
+	set  []uint64
+	vals []uint64
+}
+
+func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
+	w.sh.Documents(c, r, func(id, text []byte) error {
+		w.set = w.sh.Set(w.set[:0], text)
+		w.vals = w.sk.values(w.vals, w.set)
+		r.Out = record.AppendSketch(r.Out, id, uint64(len(w.set)), w.vals)
+		// Many short documents make output several times the chunk: pass
+		// it on as it grows (an error is the run being stopped, which the
+		// pool reports).
+		_ = r.Flush()
+		return nil
+	})
+}
