@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Main is the gencorpus command (internal/tools/gencorpus): it parses args
@@ -46,7 +51,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "tsv", "output format: tsv (id TAB text) or jsonl ({\"id\":…,\"text\":…})")
 	truthName := fs.String("truth", "", "write the ground truth (copy TAB source TAB kind) to `FILE`")
 	fs.IntVar(&opt.MinWords, "min-words", opt.MinWords, "least number of words of an original")
-	fs.IntVar(&opt.MaxWords, "max-words", opt.MaxWords, "largest number of words of an original (lengths are log-uniform)")
+	fs.IntVar(&opt.MaxWords, "max-words", opt.MaxWords, "largest number of words of an original")
+	lengths := fs.String("lengths", "loguniform", "law of an original's length: loguniform (between -min-words and -max-words) or crawl (a crawl's pages: log-normal around -median-words, σ 0.7, and a heavy tail; clamped to the bounds)")
+	fs.IntVar(&opt.MedianWords, "median-words", 400, "-lengths crawl: the median number of words of an original (400 words: about 2 KB)")
+	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "generate with `N` workers (the corpus is the same for any N)")
+	output := fs.String("o", "", "write the corpus to `FILE` instead of standard output, compressed when its name ends in .zst or .gz")
 	fs.IntVar(&opt.Vocabulary, "vocab", opt.Vocabulary, "number of distinct words")
 	fs.Float64Var(&opt.Zipf, "zipf", opt.Zipf, "exponent s of the word distribution P(rank r) ∝ 1/r^s")
 	fs.Float64Var(&opt.PlantRate, "plant", opt.PlantRate, "fraction of documents planted from an earlier original")
@@ -70,6 +79,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if opt.Format, err = ParseFormat(*format); err != nil {
 		return &usageError{err, false}
 	}
+	if opt.Lengths, err = ParseLengths(*lengths); err != nil {
+		return &usageError{err, false}
+	}
 	if err := opt.Check(); err != nil {
 		return &usageError{err, false}
 	}
@@ -82,7 +94,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		truth = truthFile
 	}
 	start := time.Now()
-	st, err := Write(stdout, truth, opt)
+	w, closeOut := stdout, func() error { return nil }
+	if *output != "" {
+		if w, closeOut, err = create(*output); err != nil {
+			return err
+		}
+	}
+	st, err := WriteJobs(w, truth, opt, *jobs)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
 	if truthFile != nil {
 		if cerr := truthFile.Close(); err == nil {
 			err = cerr
@@ -98,4 +119,34 @@ func run(args []string, stdout, stderr io.Writer) error {
 			float64(st.Bytes)/1e6, secs, float64(st.Bytes)/1e6/secs, float64(st.Docs)/secs)
 	}
 	return nil
+}
+
+// create makes the file name, compressed with zstd or gzip when its name
+// ends in .zst or .gz, and returns it with the function that finishes it.
+func create(name string) (io.Writer, func() error, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var z io.WriteCloser
+	switch {
+	case strings.HasSuffix(name, ".zst"):
+		z, err = zstd.NewWriter(f, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	case strings.HasSuffix(name, ".gz"):
+		z = gzip.NewWriter(f)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if z == nil {
+		return f, f.Close, nil
+	}
+	return z, func() error {
+		err := z.Close()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
 }

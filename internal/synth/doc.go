@@ -9,9 +9,10 @@
 // An original document is a run of words drawn from a vocabulary of made-up
 // words (consonant-vowel syllables) under a Zipf law: the word of rank r has
 // probability proportional to 1/r^s. Its length is drawn log-uniformly
-// between MinWords and MaxWords. The words are written as sentences of 4 to
-// 23 words, the first capitalised, ended by a full stop, with a line break
-// between paragraphs.
+// between MinWords and MaxWords, or (Lengths = Crawl) as a crawl's pages
+// are: log-normal around MedianWords, with a heavy tail. The words are
+// written as sentences of 4 to 23 words, the first capitalised, ended by a
+// full stop, with a line break between paragraphs.
 //
 // A planted document is made from an earlier original, its source, chosen
 // uniformly among the originals before it. It is one of:

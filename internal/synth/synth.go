@@ -51,6 +51,29 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("unknown format %q: want tsv or jsonl", s)
 }
 
+// Lengths is the law of an original's length.
+type Lengths int
+
+const (
+	// LogUniform draws lengths log-uniformly between MinWords and MaxWords.
+	LogUniform Lengths = iota
+	// Crawl draws them as a crawl's pages are: log-normal with median
+	// MedianWords and σ = 0.7, and one document in fifty from a Pareto tail
+	// (α = 1.2) above 4 × MedianWords; clamped to MinWords..MaxWords.
+	Crawl
+)
+
+// ParseLengths parses "loguniform" or "crawl".
+func ParseLengths(s string) (Lengths, error) {
+	switch s {
+	case "loguniform":
+		return LogUniform, nil
+	case "crawl":
+		return Crawl, nil
+	}
+	return 0, fmt.Errorf("unknown length law %q: want loguniform or crawl", s)
+}
+
 // Options describe a corpus.
 type Options struct {
 	Seed uint64
@@ -58,6 +81,11 @@ type Options struct {
 	Docs int
 	// MinWords and MaxWords bound the length of an original.
 	MinWords, MaxWords int
+	// Lengths is how an original's length is drawn between them:
+	// LogUniform, or Crawl (a web crawl's pages: log-normal around
+	// MedianWords with a heavy tail, see originalLength).
+	Lengths     Lengths
+	MedianWords int
 	// Vocabulary is the number of distinct words; Zipf is the exponent s of
 	// the law P(rank r) ∝ 1/r^s.
 	Vocabulary int
@@ -107,6 +135,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("%d documents: want 0 or more", o.Docs)
 	case o.MinWords < 1 || o.MaxWords < o.MinWords:
 		return fmt.Errorf("document length %d to %d words: want 1 ≤ min ≤ max", o.MinWords, o.MaxWords)
+	case o.Lengths == Crawl && o.MedianWords < 1:
+		return fmt.Errorf("median length %d words: want 1 or more", o.MedianWords)
 	case o.Vocabulary < 2 || o.Vocabulary > 1<<24:
 		return fmt.Errorf("vocabulary of %d words: want 2 to %d", o.Vocabulary, 1<<24)
 	case !(o.Zipf >= 0 && o.Zipf <= 10):
@@ -262,11 +292,25 @@ func (g *Generator) Plan(i int) Plant {
 // originalWords appends the words of original document i.
 func (g *Generator) originalWords(dst []int32, i int) []int32 {
 	g.words.Seed(g.key(wordSalt), uint64(i))
-	n := g.opt.MinWords
-	if g.logRatio > 0 {
-		n = int(math.Round(float64(g.opt.MinWords) * math.Exp(g.wordRand.Float64()*g.logRatio)))
+	return g.appendWords(dst, g.originalLength())
+}
+
+// originalLength draws an original's number of words from the word stream.
+func (g *Generator) originalLength() int {
+	o := &g.opt
+	if o.Lengths == Crawl {
+		r := g.wordRand
+		median := float64(o.MedianWords)
+		n := median * math.Exp(0.7*r.NormFloat64())
+		if r.IntN(50) == 0 {
+			n = 4 * median * math.Pow(1-r.Float64(), -1/1.2)
+		}
+		return int(math.Round(min(max(n, float64(o.MinWords)), float64(o.MaxWords))))
 	}
-	return g.appendWords(dst, n)
+	if g.logRatio > 0 {
+		return int(math.Round(float64(o.MinWords) * math.Exp(g.wordRand.Float64()*g.logRatio)))
+	}
+	return o.MinWords
 }
 
 // appendWords appends n words drawn from the word stream.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -406,7 +407,8 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// Write streams: its memory does not grow with the number of documents.
+// Write streams: its memory does not grow with the number of documents
+// (once its few blocks have grown to size: 2000 documents against 20000).
 func TestWriteStreams(t *testing.T) {
 	opt := DefaultOptions()
 	opt.MaxWords = 200
@@ -418,12 +420,59 @@ func TestWriteStreams(t *testing.T) {
 			}
 		})
 	}
-	small, large := allocs(100), allocs(2000)
+	small, large := allocs(2000), allocs(20000)
 	if large > small+10 {
-		t.Errorf("%g allocations for 100 documents, %g for 2000: want about as many", small, large)
+		t.Errorf("%g allocations for 2000 documents, %g for 20000: want about as many", small, large)
 	}
 }
 
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// WriteJobs writes the same corpus and truth with any number of workers.
+func TestWriteJobs(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Docs, opt.MaxWords = 1500, 300
+	var c1, t1 bytes.Buffer
+	st1, err := WriteJobs(&c1, &t1, opt, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, jobs := range []int{2, 3, 8} {
+		var c, tr bytes.Buffer
+		st, err := WriteJobs(&c, &tr, opt, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(c.Bytes(), c1.Bytes()) || !bytes.Equal(tr.Bytes(), t1.Bytes()) || st != st1 {
+			t.Errorf("-j%d: a different corpus, truth or stats (%+v, want %+v)", jobs, st, st1)
+		}
+	}
+}
+
+// Crawl lengths: the median near MedianWords, about 4 % of originals
+// beyond 4 × the median (2.4 % from the log-normal, 2 % from the tail), and
+// none beyond MaxWords.
+func TestCrawlLengths(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Lengths, opt.MedianWords, opt.MinWords, opt.MaxWords = Crawl, 400, 20, 20000
+	g := newGen(t, opt)
+	const n = 20000
+	lengths := make([]int, n)
+	for i := range n {
+		g.words.Seed(g.key(wordSalt), uint64(i))
+		lengths[i] = g.originalLength()
+	}
+	slices.Sort(lengths)
+	if m := lengths[n/2]; m < 380 || m > 420 {
+		t.Errorf("median %d words, want about 400", m)
+	}
+	tail := n - sort.SearchInts(lengths, 4*400+1)
+	if f := float64(tail) / n; f < 0.035 || f > 0.055 {
+		t.Errorf("%.3f beyond 4 × the median, want about 0.044", f)
+	}
+	if lengths[n-1] > 20000 || lengths[0] < 20 {
+		t.Errorf("lengths %d to %d, want within 20 to 20000", lengths[0], lengths[n-1])
+	}
+}

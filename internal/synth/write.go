@@ -20,9 +20,70 @@ type Stats struct {
 // is not nil, the ground truth to it: "copy TAB source TAB kind" for every
 // planted document, in the order of the corpus.
 func Write(w, truth io.Writer, opt Options) (Stats, error) {
-	g, err := New(opt)
-	if err != nil {
+	return WriteJobs(w, truth, opt, 1)
+}
+
+// WriteJobs is Write with jobs generators making blocks of documents in
+// parallel; the output is the same for any jobs.
+func WriteJobs(w, truth io.Writer, opt Options, jobs int) (Stats, error) {
+	if err := opt.Check(); err != nil {
 		return Stats{}, err
+	}
+	jobs = max(jobs, 1)
+	// Block b holds documents b*blockDocs up to the next block; worker k
+	// makes blocks k, k+jobs, …, each sent on its own channel in turn, so
+	// that they are written in order.
+	const blockDocs = 256
+	type block struct {
+		lines, truth []byte
+		st           Stats
+	}
+	// Each worker's blocks go back to it once written (free), so a corpus
+	// of any size streams in constant memory.
+	blocks := (opt.Docs + blockDocs - 1) / blockDocs
+	chans, free := make([]chan *block, jobs), make([]chan *block, jobs)
+	done := make(chan struct{})
+	defer close(done)
+	for k := range jobs {
+		chans[k], free[k] = make(chan *block, 2), make(chan *block, 3)
+		for range 3 {
+			free[k] <- new(block)
+		}
+		go func() {
+			g, _ := New(opt) // checked above
+			var text []byte
+			for b := k; b < blocks; b += jobs {
+				var blk *block
+				select {
+				case blk = <-free[k]:
+				case <-done:
+					return
+				}
+				blk.lines, blk.truth, blk.st = blk.lines[:0], blk.truth[:0], Stats{}
+				for i := b * blockDocs; i < min((b+1)*blockDocs, opt.Docs); i++ {
+					var p Plant
+					text, p = g.AppendText(text[:0], i)
+					n := len(blk.lines)
+					blk.lines = g.appendLine(blk.lines, i, text)
+					blk.st.Docs++
+					blk.st.Bytes += int64(len(blk.lines) - n)
+					blk.st.Kinds[p.Kind]++
+					if truth != nil && p.Kind != Original {
+						blk.truth = g.AppendID(blk.truth, i)
+						blk.truth = append(blk.truth, '\t')
+						blk.truth = g.AppendID(blk.truth, p.Source)
+						blk.truth = append(blk.truth, '\t')
+						blk.truth = append(blk.truth, p.Kind.String()...)
+						blk.truth = append(blk.truth, '\n')
+					}
+				}
+				select {
+				case chans[k] <- blk:
+				case <-done:
+					return
+				}
+			}
+		}()
 	}
 	out := bufio.NewWriterSize(w, 1<<20)
 	var tw *bufio.Writer
@@ -30,28 +91,22 @@ func Write(w, truth io.Writer, opt Options) (Stats, error) {
 		tw = bufio.NewWriterSize(truth, 64<<10)
 	}
 	var st Stats
-	var line, text, tline []byte
-	for i := range opt.Docs {
-		var p Plant
-		text, p = g.AppendText(text[:0], i)
-		line = g.appendLine(line[:0], i, text)
-		if _, err := out.Write(line); err != nil {
+	for b := range blocks {
+		blk := <-chans[b%jobs]
+		if _, err := out.Write(blk.lines); err != nil {
 			return st, err
 		}
-		st.Docs++
-		st.Bytes += int64(len(line))
-		st.Kinds[p.Kind]++
-		if tw != nil && p.Kind != Original {
-			tline = g.AppendID(tline[:0], i)
-			tline = append(tline, '\t')
-			tline = g.AppendID(tline, p.Source)
-			tline = append(tline, '\t')
-			tline = append(tline, p.Kind.String()...)
-			tline = append(tline, '\n')
-			if _, err := tw.Write(tline); err != nil {
+		st.Docs += blk.st.Docs
+		st.Bytes += blk.st.Bytes
+		for k, n := range blk.st.Kinds {
+			st.Kinds[k] += n
+		}
+		if tw != nil {
+			if _, err := tw.Write(blk.truth); err != nil {
 				return st, err
 			}
 		}
+		free[b%jobs] <- blk
 	}
 	if tw != nil {
 		if err := tw.Flush(); err != nil {

@@ -3,6 +3,7 @@
 //
 //	go run ./internal/tools/gencorpus -n 100000 -seed 1 -truth truth.tsv > corpus.tsv
 //	go run ./internal/tools/gencorpus -n 1000 -format jsonl -ins 0.02 -del 0 -sub 0 > corpus.jsonl
+//	go run ./internal/tools/gencorpus -n 10000000 -format jsonl -lengths crawl -max-words 20000 -o crawl.jsonl.zst
 //
 // The ground truth has one line per planted document: copy TAB source TAB
 // kind (exact, edit or contain). -h lists the flags.
