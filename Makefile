@@ -61,8 +61,11 @@ bench:
 speed: build
 	./examples/speed.sh
 
-# The pipeline on synthetic corpora of 125k to 1M documents (about 5 GB):
-# its cost against the number of documents (examples/scale.sh; SIZES, DIR).
+# The dedup job (examples/dedup.sh) on synthetic crawls of 1, 2, 5 and 10
+# million documents given as .jsonl.zst: each stage's wall and CPU time and
+# peak memory, the scratch space, the cost per document, and the same run
+# under a hard memory limit per process (examples/scale.sh; SIZES, DIR,
+# LIMIT MiB). The 10-million corpus is some 26 GB of text: give DIR room.
 scale: build
 	./examples/scale.sh
 
