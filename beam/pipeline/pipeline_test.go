@@ -271,7 +271,7 @@ func TestDocumentIDs(t *testing.T) {
 		write("a.jsonl", `{"id":"x\ty","text":"the same text here"}`+"\n"+`{"text":"no id at all, numbered"}`+"\n\n", false),
 		write("b.jsonl.gz", `{"text":"second file, numbered after the first"}`+"\n"+`{"id":7,"text":"number id"}`, true),
 	}
-	tsv := []string{write("c.tsv", "a\\qb\tescaped id\n"+"#neardup stage=crawl date=2026-11-01\n"+"plain\tthe same text here\n", false)}
+	tsv := []string{write("c.tsv", "a\\\\b\\tc\tescaped id\n"+"#neardup stage=crawl date=2026-11-01\n"+"plain\tthe same text here\n", false)}
 	lines := []string{write("d.txt", "one\ntwo\n", false), write("e.txt", "three", false)}
 	for _, tc := range []struct {
 		name   string
