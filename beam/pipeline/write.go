@@ -22,9 +22,13 @@ func init() {
 	register.Iter1[HeaderLine]()
 }
 
-// ShardPath returns the name of shard i of n of an output.
+// ShardPath returns the name of shard i of n of an output of records.
 func ShardPath(prefix, output string, i, n int) string {
-	return fmt.Sprintf("%s-%s-%05d-of-%05d.tsv", prefix, output, i, n)
+	return shardName(prefix, output, i, n, ".tsv")
+}
+
+func shardName(prefix, output string, i, n int, ext string) string {
+	return fmt.Sprintf("%s-%s-%05d-of-%05d%s", prefix, output, i, n, ext)
 }
 
 // shardFn assigns a record to a shard by the hash of its first field, so
