@@ -386,11 +386,7 @@ func (fn *writeLinesFn) ProcessElement(ctx context.Context, shard int, lines fun
 // its shards and returns the paths written.
 func writeLines(s beam.Scope, opt Options, output string, lines, total beam.PCollection) beam.PCollection {
 	s = s.Scope("write " + output)
-	var shards []any
-	for i := range opt.Shards {
-		shards = append(shards, i)
-	}
-	marks := beam.ParDo(s, shardMark, beam.Create(s, shards...))
+	marks := shardMarks(s, opt.Shards)
 	keyed := beam.ParDo(s, &rangeShardFn{Shards: opt.Shards}, lines, beam.SideInput{Input: total})
 	fn := &writeLinesFn{Prefix: opt.Output, Output: output, Ext: opt.ext(output), Shards: opt.Shards}
 	return beam.ParDo(s, fn, beam.CoGroupByKey(s, keyed, marks))

@@ -303,13 +303,7 @@ func TestDedupRule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			unsettled := int64(0)
-			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Name() == "dedup-unsettled-documents" {
-					unsettled += c.Result()
-				}
-			}
-			if (unsettled > 0) != tc.unsettled {
+			if unsettled := counter(res, "dedup-unsettled-documents"); (unsettled > 0) != tc.unsettled {
 				t.Errorf("%d unsettled documents after %d rounds, want them %v", unsettled, tc.rounds, tc.unsettled)
 			}
 		})

@@ -44,6 +44,17 @@ func (fn *shardFn) ProcessElement(line string) (int, string) {
 
 func shardMark(i int) (int, bool) { return i, true }
 
+// shardMarks returns a mark for each shard (PCollection<KV<int, bool>>), so
+// that grouped with an output's records every shard is written, empty ones
+// too.
+func shardMarks(s beam.Scope, n int) beam.PCollection {
+	var shards []any
+	for i := range n {
+		shards = append(shards, i)
+	}
+	return beam.ParDo(s, shardMark, beam.Create(s, shards...))
+}
+
 // writeFn writes one shard of an output: the header lines, as the
 // command-line stage writes them (the documents' own headers and those of
 // the stages before, then its own), and the records sorted bytewise, so
@@ -164,11 +175,7 @@ func writeRecords(s beam.Scope, opt Options, output string, records, docHeaders,
 		}
 		upstream = append(upstream, hs[o].String())
 	}
-	var shards []any
-	for i := range opt.Shards {
-		shards = append(shards, i)
-	}
-	marks := beam.ParDo(s, shardMark, beam.Create(s, shards...))
+	marks := shardMarks(s, opt.Shards)
 	keyed := beam.ParDo(s, &shardFn{Shards: opt.Shards}, records)
 	grouped := beam.CoGroupByKey(s, keyed, marks)
 	return beam.ParDo(s, &writeFn{
