@@ -38,6 +38,17 @@ func shuffledNames(r *rand.Rand, n int) []string {
 	return names
 }
 
+// counter returns the total of a counter of a pipeline run.
+func counter(res beam.PipelineResult, name string) int64 {
+	total := int64(0)
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Name() == name {
+			total += c.Result()
+		}
+	}
+	return total
+}
+
 func TestComponents(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var path, random, mixed [][2]string
@@ -89,12 +100,7 @@ func TestComponents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			unsettled := int64(0)
-			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Name() == "components-unsettled-edges" {
-					unsettled += c.Result()
-				}
-			}
+			unsettled := counter(res, "components-unsettled-edges")
 			if (unsettled > 0) != tc.unsettled {
 				t.Errorf("%d unsettled edges after %d rounds, want them %v", unsettled, tc.rounds, tc.unsettled)
 			}

@@ -30,6 +30,20 @@ const (
 // AllOutputs lists the outputs in pipeline order.
 var AllOutputs = []string{OutShingles, OutSketches, OutBands, OutCandidates, OutPairs, OutClusters}
 
+// The dedup outputs (dedup.go): the documents that keep --pairs writes, the
+// arrival-order rule applied to the verified pairs, and its report.
+const (
+	// OutKept is the documents kept, byte for byte (keep --pairs).
+	OutKept = "kept"
+	// OutDropped is the documents dropped (keep --pairs --drop).
+	OutDropped = "dropped"
+	// OutReport is a line per document dropped (keep --report).
+	OutReport = "report"
+)
+
+// DedupOutputs lists the dedup outputs.
+var DedupOutputs = []string{OutKept, OutDropped, OutReport}
+
 // Options configure the pipeline. They are plain values, so that the
 // transforms that carry them serialise to the workers; the stage options of
 // the command line are made from them on each worker.
@@ -42,6 +56,12 @@ type Options struct {
 	// lines or files.
 	Format             string
 	IDField, TextField string
+
+	// Number makes the ids the documents' arrival numbers, NumberFrom for
+	// the first line read, counted across all inputs (shingle
+	// --number-from): what the dedup outputs need.
+	Number     bool
+	NumberFrom int64
 
 	// Shingles: unit (char, word or stopword), k (0: the unit's default),
 	// hash scheme (tok64 or xxh64), seed, and the text of a stop-word list
@@ -75,11 +95,14 @@ type Options struct {
 	Containment     bool
 
 	// ComponentRounds is the number of rounds of label propagation before
-	// the components left unsettled are finished on one worker.
+	// the components left unsettled are finished on one worker, and of
+	// pointer jumping before the dedup report's kept documents left
+	// unsettled are.
 	ComponentRounds int
 
 	// Output is the prefix of the files written: PREFIX-NAME-SSSSS-of-NNNNN.tsv
-	// for each output NAME in Write and each of Shards shards.
+	// for each output NAME in Write and each of Shards shards (Path; the
+	// documents kept and dropped have the extension of their format).
 	Output string
 	Write  []string
 	Shards int
@@ -145,15 +168,24 @@ func (o *Options) Check() error {
 	if o.Shards < 1 {
 		return fmt.Errorf("shards %d: want at least 1", o.Shards)
 	}
+	outputs := strings.Join(append(slices.Clone(AllOutputs), DedupOutputs...), ", ")
 	if len(o.Write) == 0 {
-		return fmt.Errorf("nothing to write: name at least one of %s", strings.Join(AllOutputs, ", "))
+		return fmt.Errorf("nothing to write: name at least one of %s", outputs)
 	}
 	for _, w := range o.Write {
-		if !slices.Contains(AllOutputs, w) {
-			return fmt.Errorf("unknown output %q: want %s", w, strings.Join(AllOutputs, ", "))
+		if !slices.Contains(AllOutputs, w) && !slices.Contains(DedupOutputs, w) {
+			return fmt.Errorf("unknown output %q: want %s", w, outputs)
 		}
 	}
+	if o.dedups() && !o.Number {
+		return fmt.Errorf("the outputs %s apply the arrival-order rule (keep --pairs), which needs ids that are arrival numbers: give a first number (-number-from 0), as examples/dedup.sh does", strings.Join(DedupOutputs, ", "))
+	}
 	return nil
+}
+
+// dedups reports whether a dedup output is asked for.
+func (o *Options) dedups() bool {
+	return slices.ContainsFunc(o.Write, func(w string) bool { return slices.Contains(DedupOutputs, w) })
 }
 
 // Banding returns the banding: B and R, or when both are 0 the choice of
@@ -170,11 +202,15 @@ func (o *Options) Banding() (b lsh.Banding, choice *lsh.Choice) {
 func (o *Options) writes(out string) bool { return slices.Contains(o.Write, out) }
 
 // needs reports whether the stage that makes out must run: it is written,
-// or a later output is.
+// or a later output is (the dedup outputs come after pairs).
 func (o *Options) needs(out string) bool {
 	i := slices.Index(AllOutputs, out)
 	for _, w := range o.Write {
-		if slices.Index(AllOutputs, w) >= i {
+		j := slices.Index(AllOutputs, w)
+		if slices.Contains(DedupOutputs, w) {
+			j = slices.Index(AllOutputs, OutPairs)
+		}
+		if j >= i {
 			return true
 		}
 	}
@@ -205,11 +241,13 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 		}
 	}
 	so := shingle.StageOptions{
-		Shingle:   shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed, Norm: norm},
-		Format:    o.Format,
-		IDField:   o.IDField,
-		TextField: o.TextField,
-		Common:    stream.Common{SkipBad: o.SkipBad},
+		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed, Norm: norm},
+		Format:     o.Format,
+		IDField:    o.IDField,
+		TextField:  o.TextField,
+		Number:     o.Number,
+		NumberFrom: o.NumberFrom,
+		Common:     stream.Common{SkipBad: o.SkipBad},
 	}
 	if o.Stopwords != "" {
 		if unit != shingle.Stopword {

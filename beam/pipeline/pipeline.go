@@ -1,6 +1,7 @@
 // Package pipeline is neardup's MinHash pipeline as Apache Beam transforms:
 //
 //	read → shingle → sketch → band → GroupByKey → pairs → verify → components
+//	                                                                 → dedup
 //
 // Each stage runs the code of the command-line stage, not a copy of it: the
 // workers of shingle, sketch and band (the stream.Worker each stage hands
@@ -15,7 +16,10 @@
 // Outputs are record files in the command-line format, header lines
 // included: OUTPUT-NAME-SSSSS-of-NNNNN.tsv, each shard sorted bytewise.
 // Sorted, the union of an output's shards (header lines once) equals the
-// command-line stage's output sorted.
+// command-line stage's output sorted. The dedup outputs (dedup.go) are
+// what keep --pairs writes at the end of examples/dedup.sh, the documents
+// kept or dropped and the report, in shards of ranges of arrival: their
+// concatenation in shard order is keep's output, byte for byte.
 package pipeline
 
 import (
@@ -30,7 +34,7 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 		return nil, err
 	}
 	written := map[string]beam.PCollection{}
-	chunks, seen := readDocuments(s, opt)
+	chunks, seen, lines := readDocuments(s, opt)
 	shingled := beam.ParDoN(s.Scope("shingle"), &shingleFn{Opt: opt, Docs: opt.needs(OutPairs)}, chunks)
 	records, docs, docHeaders := shingled[0], shingled[1], shingled[2]
 	write := func(output string, lines beam.PCollection) {
@@ -62,6 +66,11 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 	firsts := beam.ParDo(vs, &joinFirstFn{}, beam.CoGroupByKey(vs, beam.ParDo(vs, splitPair, candidates), docs))
 	scored := beam.ParDo(vs, &scoreFn{Opt: opt}, beam.CoGroupByKey(vs, firsts, docs))
 	write(OutPairs, scored)
+	if opt.dedups() {
+		for o, paths := range dedup(s, opt, chunks, scored, lines) {
+			written[o] = paths
+		}
+	}
 	if !opt.needs(OutClusters) {
 		return written, nil
 	}

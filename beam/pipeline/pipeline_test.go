@@ -35,7 +35,7 @@ func runBeam(t *testing.T, opt Options) map[string][]byte {
 	for _, o := range opt.Write {
 		var all []byte
 		for i := range opt.Shards {
-			data, err := os.ReadFile(ShardPath(opt.Output, o, i, opt.Shards))
+			data, err := os.ReadFile(opt.Path(o, i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -284,6 +284,9 @@ func TestDocumentIDs(t *testing.T) {
 		{"tsv-with-header", tsv, "", []string{"-k", "5"}},
 		{"lines", lines, "lines", []string{"--lines"}},
 		{"files", lines, "files", []string{"--files"}},
+		// Arrival numbers, counted across the inputs, header lines too.
+		{"jsonl-numbered", jsonl, "", []string{"--number-from", "5"}},
+		{"tsv-numbered", append(slices.Clone(tsv), write("f.tsv", "z\tanother file\n", false)), "tsv", []string{"--number-from", "5", "--format", "tsv"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if strings.HasPrefix(tc.name, "jsonl") {
@@ -304,6 +307,9 @@ func TestDocumentIDs(t *testing.T) {
 			opt.SkipBad = slices.Contains(tc.flags, "--skip-bad")
 			if slices.Contains(tc.flags, "-k") {
 				opt.K = 5
+			}
+			if slices.Contains(tc.flags, "--number-from") {
+				opt.Number, opt.NumberFrom = true, 5
 			}
 			got := runBeam(t, opt)
 			sameLines(t, OutShingles, got[OutShingles], want)

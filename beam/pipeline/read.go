@@ -65,15 +65,20 @@ func init() {
 	register.DoFn3x1[context.Context, fileRef, func(Chunk), error](&readFn{})
 	register.Function1x1[Chunk, int64](countChunk)
 	register.Function2x1[int64, int64, int64](sumInt64)
+	register.Function2x1[int, fileRef, int64](fileLines)
 	register.Emitter1[fileRef]()
 	register.Emitter1[Chunk]()
 	register.Iter1[fileRef]()
 }
 
 // needsOrdinals reports whether a document's id may be its line number
-// counted across all inputs: with the lines format, and for JSON Lines
-// without an id. The files before each file are then counted first.
+// counted across all inputs: with arrival numbers, with the lines format,
+// and for JSON Lines without an id. The files before each file are then
+// counted first.
 func (o *Options) needsOrdinals() bool {
+	if o.Number {
+		return true
+	}
 	switch o.Format {
 	case shingle.FormatLines, shingle.FormatJSONL:
 		return true
@@ -97,8 +102,10 @@ func mayMatchJSONL(pattern string) bool {
 
 // readDocuments reads the inputs into chunks and returns them with a
 // PCollection<int64> holding the number of chunks, or nothing for an empty
-// input (which gives empty outputs).
-func readDocuments(s beam.Scope, opt Options) (chunks, seen beam.PCollection) {
+// input (which gives empty outputs), and when the lines are counted
+// (needsOrdinals) one holding the number of lines of all inputs, or
+// nothing for an empty input.
+func readDocuments(s beam.Scope, opt Options) (chunks, seen, lines beam.PCollection) {
 	s = s.Scope("read")
 	var globs []any
 	for i, in := range opt.Inputs {
@@ -108,14 +115,18 @@ func readDocuments(s beam.Scope, opt Options) (chunks, seen beam.PCollection) {
 	if opt.needsOrdinals() {
 		counted := beam.ParDo(s, &countFn{}, files)
 		files = beam.ParDo(s, &offsetFn{}, beam.GroupByKey(s, counted))
+		lines = beam.Combine(s, sumInt64, beam.ParDo(s, fileLines, counted))
 	}
 	chunks = beam.ParDo(s, &readFn{Format: opt.Format}, beam.Reshuffle(s, files))
 	chunks = beam.Reshuffle(s, chunks)
 	seen = beam.Combine(s, sumInt64, beam.ParDo(s, countChunk, chunks))
-	return chunks, seen
+	return chunks, seen, lines
 }
 
 func countChunk(Chunk) int64 { return 1 }
+
+// fileLines is the number of lines of a counted file.
+func fileLines(_ int, f fileRef) int64 { return f.Lines }
 
 func sumInt64(a, b int64) int64 { return a + b }
 

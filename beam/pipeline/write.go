@@ -22,9 +22,13 @@ func init() {
 	register.Iter1[HeaderLine]()
 }
 
-// ShardPath returns the name of shard i of n of an output.
+// ShardPath returns the name of shard i of n of an output of records.
 func ShardPath(prefix, output string, i, n int) string {
-	return fmt.Sprintf("%s-%s-%05d-of-%05d.tsv", prefix, output, i, n)
+	return shardName(prefix, output, i, n, ".tsv")
+}
+
+func shardName(prefix, output string, i, n int, ext string) string {
+	return fmt.Sprintf("%s-%s-%05d-of-%05d%s", prefix, output, i, n, ext)
 }
 
 // shardFn assigns a record to a shard by the hash of its first field, so
@@ -39,6 +43,17 @@ func (fn *shardFn) ProcessElement(line string) (int, string) {
 }
 
 func shardMark(i int) (int, bool) { return i, true }
+
+// shardMarks returns a mark for each shard (PCollection<KV<int, bool>>), so
+// that grouped with an output's records every shard is written, empty ones
+// too.
+func shardMarks(s beam.Scope, n int) beam.PCollection {
+	var shards []any
+	for i := range n {
+		shards = append(shards, i)
+	}
+	return beam.ParDo(s, shardMark, beam.Create(s, shards...))
+}
 
 // writeFn writes one shard of an output: the header lines, as the
 // command-line stage writes them (the documents' own headers and those of
@@ -160,11 +175,7 @@ func writeRecords(s beam.Scope, opt Options, output string, records, docHeaders,
 		}
 		upstream = append(upstream, hs[o].String())
 	}
-	var shards []any
-	for i := range opt.Shards {
-		shards = append(shards, i)
-	}
-	marks := beam.ParDo(s, shardMark, beam.Create(s, shards...))
+	marks := shardMarks(s, opt.Shards)
 	keyed := beam.ParDo(s, &shardFn{Shards: opt.Shards}, records)
 	grouped := beam.CoGroupByKey(s, keyed, marks)
 	return beam.ParDo(s, &writeFn{

@@ -5,7 +5,9 @@
 // as an Apache Beam pipeline: locally on the Prism runner (the default), or
 // on Dataflow, Flink or Spark with Beam's runner flags. It runs the code of
 // the command-line stages and writes records in their format; the output,
-// sorted, is the command-line pipeline's output sorted.
+// sorted, is the command-line pipeline's output sorted. With arrival-number
+// ids (-number-from N) it also writes what examples/dedup.sh writes, keep
+// --pairs's deduplicated documents and report (-write kept,dropped,report).
 //
 // Usage:
 //
@@ -16,7 +18,11 @@
 // names, the patterns in the order given. Outputs are written as
 // PREFIX-NAME-SSSSS-of-NNNNN.tsv for each NAME of -write (shingles,
 // sketches, bands, candidates, pairs, clusters) and each of -shards shards,
-// every shard sorted bytewise and headed by the #neardup header lines.
+// every shard sorted bytewise and headed by the #neardup header lines. The
+// dedup outputs kept, dropped (the documents, byte for byte, with the
+// extension of their format) and report are in shards of ranges of
+// arrival: their concatenation in shard order (cat PREFIX-kept-*) is what
+// keep writes.
 //
 // Exit status: 0 success; 1 the pipeline failed (a bad input line is
 // reported as file:line: what is wrong); 2 bad usage.
@@ -52,8 +58,19 @@ Runs shingle | sketch | band | pairs | verify | cluster --method components
 as an Apache Beam pipeline, on Prism (the default runner, in this process)
 or, with --runner and the runner's flags, on Dataflow, Flink or Spark.
 
+With -number-from N the ids are the documents' arrival numbers, as with
+shingle --number-from N, and -write can name kept, dropped and report: what
+examples/dedup.sh ends with, keep --pairs over the verified pairs. A
+document is dropped when it has a verified pair with one that arrived
+before it; the documents kept (or dropped) are written byte for byte, and
+the report has a line per document dropped (dropped, kept, via,
+similarity), in shards of ranges of arrival: concatenated in shard order
+they are keep's output.
+
 Examples:
   neardup-beam -output out/run corpus-*.jsonl
+  neardup-beam -number-from 0 -write kept,report -output out/dedup corpus-*.jsonl.zst
+  cat out/dedup-kept-*-of-00001.jsonl > deduplicated.jsonl
   neardup-beam -unit word -threshold 0.7 -write shingles,pairs,clusters -output out/run docs.tsv
   neardup-beam --runner=dataflow --project=P --region=europe-west1 \
       --temp_location=gs://B/tmp -shards 64 -output gs://B/out/run 'gs://B/corpus/*.jsonl.gz'
@@ -70,13 +87,15 @@ func run() int {
 	var inputs patterns
 	var write, stopwords string
 	verifyThreshold := -1.0
+	numberFrom := int64(-1)
 	flag.Var(&inputs, "input", "input file `PATTERN` (repeatable; also as arguments)")
 	flag.StringVar(&opt.Output, "output", "", "`PREFIX` of the files written (local, gs://, s3://)")
-	flag.StringVar(&write, "write", strings.Join(opt.Write, ","), "outputs to write: shingles, sketches, bands, candidates, pairs, clusters")
+	flag.StringVar(&write, "write", strings.Join(opt.Write, ","), "outputs to write: shingles, sketches, bands, candidates, pairs, clusters; with -number-from also kept, dropped, report (keep --pairs)")
 	flag.IntVar(&opt.Shards, "shards", opt.Shards, "shards per output; each is sorted in one worker's memory")
 	flag.StringVar(&opt.Format, "format", "", "document format: tsv, jsonl, lines or files (default: from each file name, as shingle)")
 	flag.StringVar(&opt.IDField, "id-field", opt.IDField, "JSON Lines: the id field")
 	flag.StringVar(&opt.TextField, "text-field", opt.TextField, "JSON Lines: the text field")
+	flag.Int64Var(&numberFrom, "number-from", -1, "the ids are the documents' arrival numbers, `N` for the first line read (counted across all inputs), as shingle --number-from (default: the documents' own ids)")
 	flag.StringVar(&opt.Unit, "unit", opt.Unit, "shingle unit: char, word or stopword")
 	flag.StringVar(&opt.Normalize, "normalize", "", "shingle normalization: none, width, punct or width,punct (default: the unit's, as shingle's)")
 	flag.IntVar(&opt.K, "k", 0, "shingle length (default 9 chars, 5 words, 3 from a stop word)")
@@ -95,7 +114,7 @@ func run() int {
 	flag.IntVar(&opt.MaxBucket, "max-bucket", opt.MaxBucket, "pair a larger bucket against its N smallest ids, its representatives, as pairs --max-bucket does (0: no cap)")
 	flag.Float64Var(&verifyThreshold, "verify-threshold", -1, "least exact Jaccard similarity of a pair written; negative: the same as -threshold")
 	flag.BoolVar(&opt.Containment, "containment", false, "add containment both ways; keep pairs where either reaches the verify threshold")
-	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation before what is left of the components is finished on one worker")
+	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation (of pointer jumping for the report's kept documents) before what is left is finished on one worker")
 	flag.BoolVar(&opt.NoHeader, "no-header", false, "leave out the #neardup header lines")
 	flag.BoolVar(&opt.SkipBad, "skip-bad", false, "skip malformed lines and count them (counter neardup/shingle-skipped) instead of failing")
 	flag.StringVar(&beamlog.LogLevel, "beam-log-level", "warn", "level of the Beam SDK's and Prism's log on standard error: debug, info, warn or error")
@@ -115,6 +134,11 @@ func run() int {
 		}
 	}
 
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "number-from" {
+			opt.Number, opt.NumberFrom = true, numberFrom
+		}
+	})
 	opt.Inputs = append(inputs, flag.Args()...)
 	opt.Write = strings.Split(write, ",")
 	opt.VerifyThreshold = verifyThreshold
@@ -151,9 +175,9 @@ func run() int {
 	if res != nil {
 		printCounters(os.Stderr, res)
 	}
-	for _, o := range pipeline.AllOutputs {
+	for _, o := range append(slices.Clone(pipeline.AllOutputs), pipeline.DedupOutputs...) {
 		if slices.Contains(opt.Write, o) {
-			fmt.Fprintf(os.Stderr, "neardup-beam: wrote %s-%s-*-of-%05d.tsv\n", opt.Output, o, opt.Shards)
+			fmt.Fprintf(os.Stderr, "neardup-beam: wrote %s\n", opt.Glob(o))
 		}
 	}
 	return 0
@@ -161,7 +185,7 @@ func run() int {
 
 // ownFlags are neardup's flags, listed by -help without the many that the
 // Beam packages register.
-var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field",
+var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field", "number-from",
 	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
 	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket",
 	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "beam-log-level"}
@@ -191,7 +215,7 @@ func cause(err error) string {
 }
 
 // printCounters prints neardup's counters: skipped lines, empty documents,
-// capped buckets, unsettled component edges.
+// capped buckets, unsettled component edges, documents kept and dropped.
 func printCounters(w io.Writer, res beam.PipelineResult) {
 	totals := map[string]int64{}
 	for _, c := range res.Metrics().AllMetrics().Counters() {
