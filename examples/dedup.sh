@@ -20,6 +20,10 @@
 #
 #   examples/dedup.sh -r report.tsv corpus.jsonl.zst > deduplicated.jsonl
 #   examples/dedup.sh --unit word -k 5 --files docs/ > kept-paths.txt
+#
+# With STAGE_TIMES=FILE in the environment, each stage's wall and CPU
+# seconds and peak memory are appended to FILE, a line per process:
+# "stage TAB wall TAB user TAB system TAB peak KiB" (make scale reads them).
 set -eu
 threshold=0.8
 report=
@@ -46,14 +50,23 @@ fi
 tmp=$(mktemp -d "$tmpdir/neardup-dedup.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# timed STAGE ARGS...: run the stage, timed into $STAGE_TIMES when it is set.
+timed() {
+	if [ -n "${STAGE_TIMES:-}" ]; then
+		/usr/bin/time -a -o "$STAGE_TIMES" -f "$1	%e	%U	%S	%M" "$@"
+	else
+		"$@"
+	fi
+}
+
 # Ids are arrival numbers (--number-from), so that a large bucket is paired
 # with its earliest documents (pairs --max-bucket) and keep needs one pass;
 # with --files a document's id is its path.
 number="--number-from 0"
 case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac
 # shellcheck disable=SC2086 # the flags are words
-shingle $number $flags $docflags -o "$tmp/shingles.tsv" "$@"
-sketch "$tmp/shingles.tsv" | band --threshold "$threshold" | pairs |
-	verify --shingles "$tmp/shingles.tsv" -o "$tmp/verified.tsv"
+timed shingle $number $flags $docflags -o "$tmp/shingles.tsv" "$@"
+timed sketch "$tmp/shingles.tsv" | timed band --threshold "$threshold" | timed pairs |
+	timed verify --shingles "$tmp/shingles.tsv" -o "$tmp/verified.tsv"
 # shellcheck disable=SC2086
-keep --pairs "$tmp/verified.tsv" ${report:+--report "$report"} $docflags "$@"
+timed keep --pairs "$tmp/verified.tsv" ${report:+--report "$report"} $docflags "$@"

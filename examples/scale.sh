@@ -1,52 +1,93 @@
 #!/bin/sh
-# The pipeline on synthetic corpora of growing size, to show that its cost
-# grows linearly with the number of documents: for each size, wall and CPU
-# time, MB/s and documents/s, and peak memory of every stage, and the peak
-# memory per document. The corpora have planted near-duplicates at fixed
-# rates (internal/synth), about 5 KB per document by default.
+# The dedup job at growing size: examples/dedup.sh with default flags on
+# synthetic crawls of 1, 2, 5 and 10 million documents (gencorpus -lengths
+# crawl: median about 2 KB, a long tail to 100 KB, 30 % planted
+# near-duplicates, exact copies among them; .jsonl.zst, as a crawl is
+# kept). For each size: wall time, CPU time, peak memory of each stage
+# (STAGE_TIMES, see dedup.sh), the largest scratch space held at once (the
+# -T directory, sampled every second), and the cost per document; then the
+# same run under a hard limit per process (LIMIT MiB of RLIMIT_DATA, as
+# examples/larger-than-memory-bench.sh sets it), whose kept documents must
+# be the unlimited run's.
 #
-#   examples/scale.sh                      # 125k 250k 500k 1M documents
-#   SIZES="10000 20000" examples/scale.sh  # DIR=/big/disk for the files
+#   make scale                                    # SIZES="1000000 2000000 5000000 10000000"
+#   SIZES="20000 40000" LIMIT=512 examples/scale.sh   # DIR=/big/disk for the files
+#
+# The corpora are made once per size in DIR and kept there between runs
+# (KEEP=0 removes them at the end); a corpus of N documents is the first N
+# documents of any larger one.
 set -eu
 cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
-[ -x "$BIN/shingle" ] || make -s build
-SIZES=${SIZES:-"125000 250000 500000 1000000"}
-DIR=${DIR:-${TMPDIR:-/tmp}}
-GENFLAGS=${GENFLAGS:-"-seed 1 -min-words 100 -max-words 4000 -plant 0.3"}
-tmp=$(mktemp -d "$DIR/neardup-scale.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+make -s build
+PATH=$PWD/bin:$PATH
+SIZES=${SIZES:-"1000000 2000000 5000000 10000000"}
+DIR=${DIR:-${TMPDIR:-/tmp}/neardup-scale}
+LIMIT=${LIMIT:-4096}
+KEEP=${KEEP:-1}
+GENFLAGS=${GENFLAGS:-"-seed 1 -format jsonl -lengths crawl -min-words 20 -max-words 20000 -plant 0.3"}
+mkdir -p "$DIR"
+tmp=$(mktemp -d "$DIR/run.XXXXXX")
+cleanup() {
+	rm -rf "$tmp"
+	[ "$KEEP" = 1 ] || rm -f "$DIR"/crawl-*.jsonl.zst
+}
+trap cleanup EXIT
 go build -o "$tmp/gencorpus" ./internal/tools/gencorpus
-max=0
-for n in $SIZES; do [ "$n" -gt "$max" ] && max=$n; done
-# One corpus of the largest size; smaller sizes are its first lines, so each
-# size holds the smaller ones.
-"$tmp/gencorpus" -n "$max" $GENFLAGS > "$tmp/corpus.tsv"
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 
-run() { # run NAME DOCS BYTES CMD: time CMD, print one line
-	name=$1 docs=$2 bytes=$3
-	shift 3
-	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" sh -c "$*" 2> "$tmp/stderr" || { cat "$tmp/stderr"; exit 1; }
-	awk -v name="$name" -v bytes="$bytes" -v docs="$docs" '{
-		wall = $1; cpu = $2 + $3; if (wall <= 0) wall = 0.001
-		printf "  %-8s %8.1f s wall %8.1f s cpu %8.1f MB/s %9.0f docs/s %7.0f MiB peak %6.0f B/doc\n",
-			name, wall, cpu, bytes / 1e6 / wall, docs / wall, $4 / 1024, $4 * 1024 / docs
-	}' "$tmp/time"
+# scratch PID FILE: until PID ends, write to FILE the most bytes the
+# scratch directory held.
+scratch() {
+	most=0
+	while kill -0 "$1" 2> /dev/null; do
+		now=$(du -sb "$tmp/scratch" 2> /dev/null | cut -f1)
+		[ "${now:-0}" -gt "$most" ] && most=$now
+		sleep 1
+	done
+	echo "$most" > "$2"
 }
 
-B=$BIN
-for n in $SIZES; do
-	head -n "$n" "$tmp/corpus.tsv" > "$tmp/c.tsv"
-	bytes=$(wc -c < "$tmp/c.tsv")
-	echo "$n documents, $(awk -v b="$bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }')"
+# dedup NAME CORPUS [ULIMIT]: run examples/dedup.sh, print its stages and totals.
+dedup() {
+	name=$1 corpus=$2 limit=${3:-}
+	rm -rf "$tmp/scratch" && mkdir "$tmp/scratch"
+	: > "$tmp/times"
 	start=$(date +%s.%N)
-	run shingle "$n" "$bytes" "$B/shingle --unit word -k 5 $tmp/c.tsv > $tmp/s.tsv"
-	run sketch "$n" "$bytes" "$B/sketch $tmp/s.tsv > $tmp/k.tsv"
-	run band "$n" "$bytes" "$B/band --threshold 0.8 $tmp/k.tsv > $tmp/b.tsv"
-	run pairs "$n" "$bytes" "$B/pairs $tmp/b.tsv > $tmp/p.tsv"
-	run verify "$n" "$bytes" "$B/verify --shingles $tmp/s.tsv $tmp/p.tsv > $tmp/v.tsv"
-	run cluster "$n" "$bytes" "$B/cluster $tmp/v.tsv > $tmp/cl.tsv"
+	(
+		if [ -n "$limit" ]; then
+			ulimit -d $((limit * 1024))
+			export GOMEMLIMIT=$((limit - 128))MiB
+		fi
+		STAGE_TIMES="$tmp/times" exec sh examples/dedup.sh -T "$tmp/scratch" -r "$tmp/report-$name.tsv" "$corpus"
+	) > "$tmp/kept-$name.jsonl" 2> "$tmp/stderr" &
+	pid=$!
+	scratch "$pid" "$tmp/scratch-bytes" &
+	sampler=$!
+	wait "$pid" || { cat "$tmp/stderr"; exit 1; }
+	wait "$sampler"
 	end=$(date +%s.%N)
-	echo "  total    $(awk -v s="$start" -v e="$end" -v n="$n" 'BEGIN { printf "%8.1f s wall, %.1f µs per document", e - s, (e - s) * 1e6 / n }');" \
-		"candidate pairs $(grep -vc '^#' "$tmp/p.tsv"), verified $(grep -vc '^#' "$tmp/v.tsv")"
+	awk -F '\t' -v docs="$docs" '
+		NF == 5 { printf "    %-8s %8.1f s wall %8.1f s cpu %7.0f MiB peak %7.1f µs cpu/doc\n", $1, $2, $3 + $4, $5 / 1024, ($3 + $4) * 1e6 / docs; cpu += $3 + $4; if ($5 > peak) peak = $5 }
+		END { printf "%.1f %.0f\n", cpu, peak / 1024 > "/dev/stderr" }' "$tmp/times" 2> "$tmp/sum"
+	read -r cpu peak < "$tmp/sum"
+	awk -v name="$name" -v s="$start" -v e="$end" -v docs="$docs" -v cpu="$cpu" -v peak="$peak" -v scratch="$(cat "$tmp/scratch-bytes")" -v input="$input" '
+		BEGIN { printf "  %-10s %8.1f s wall %8.1f s cpu %8.1f µs wall/doc %7.1f µs cpu/doc %6.0f MiB largest peak %7.2f GB scratch (%.2f × the input)\n",
+			name, e - s, cpu, (e - s) * 1e6 / docs, cpu * 1e6 / docs, peak, scratch / 1e9, scratch / input }'
+}
+
+for n in $SIZES; do
+	corpus=$DIR/crawl-$n.jsonl.zst
+	[ -s "$corpus" ] || "$tmp/gencorpus" -n "$n" $GENFLAGS -o "$corpus"
+	docs=$n
+	input=$(wc -c < "$corpus")
+	text=$(zstd -dc "$corpus" 2> /dev/null | wc -c || echo 0)
+	echo "$n documents: $(awk -v t="$text" -v c="$input" 'BEGIN { printf "%.2f GB of JSON Lines, %.2f GB compressed", t / 1e9, c / 1e9 }')"
+	dedup unlimited "$corpus"
+	dedup "limit-${LIMIT}M" "$corpus" "$LIMIT"
+	if cmp -s "$tmp/kept-unlimited.jsonl" "$tmp/kept-limit-${LIMIT}M.jsonl" && cmp -s "$tmp/report-unlimited.tsv" "$tmp/report-limit-${LIMIT}M.tsv"; then
+		echo "  kept $(wc -l < "$tmp/kept-unlimited.jsonl"), dropped $(wc -l < "$tmp/report-unlimited.tsv"): the same under the limit"
+	else
+		echo "  under the limit, the kept documents or the report differ from the unlimited run's" >&2
+		exit 1
+	fi
 done
