@@ -292,9 +292,14 @@ func (w *Worker) AppendRecord(out, id, text []byte) ([]byte, error) {
 	}
 	// Each distinct hash takes 17 bytes or more ("h " or "h:c "), and the
 	// id and a TAB come first, less the last space.
-	if n := len(id) + 17*distinct; n > stream.MaxLine {
+	n := len(id) + 17*distinct
+	if n > stream.MaxLine {
 		return out, tooLong("at least ", n)
 	}
+	// The record's room in one allocation (all of it without counts): a
+	// huge document's record is not grown by doubling, which held it
+	// about twice over.
+	out = slices.Grow(out, n+1)
 	start := len(out)
 	if w.opt.Counts {
 		out = record.AppendShingleCounts(out, id, w.hashes)
