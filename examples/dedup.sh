@@ -12,8 +12,9 @@
 #   -T TMPDIR     where the intermediate files go (default $TMPDIR or /tmp)
 #
 # The other flags go to shingle (--unit, -k, --hash, --seed, --stopwords,
-# -j) and, those that say how documents are read (--format, --files,
-# --lines, --id-field, --text-field), to keep as well. The rule (keep
+# --normalize, -j) and, those that say how documents are read (--format,
+# --files, --lines, --id-field, --text-field, --text, --main), to keep as
+# well. The rule (keep
 # --pairs): documents in arrival order, each dropped when it has a verified
 # pair with a document that came before it. examples/incremental.sh applies
 # the same rule batch by batch and keeps the same documents.
@@ -35,9 +36,9 @@ while [ $# -gt 0 ]; do
 	-t) threshold=$2; shift 2 ;;
 	-r) report=$2; shift 2 ;;
 	-T) tmpdir=$2; shift 2 ;;
-	-k|--unit|--hash|--seed|--stopwords|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
-	--format|--id-field|--text-field) docflags="$docflags $1 $2"; shift 2 ;;
-	--files|--lines) docflags="$docflags $1"; shift ;;
+	-k|--unit|--hash|--seed|--stopwords|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
+	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
+	--files|--lines|--main) docflags="$docflags $1"; shift ;;
 	--) shift; break ;;
 	-*) echo "$0: unknown flag $1" >&2; exit 2 ;;
 	*) break ;;

@@ -40,9 +40,9 @@ docflags= # how the documents are read: shingle's and keep's
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) threshold=$2; shift 2 ;;
-	-k|--unit|--hash|--seed|--stopwords|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
-	--format|--id-field|--text-field) docflags="$docflags $1 $2"; shift 2 ;;
-	--files|--lines) docflags="$docflags $1"; shift ;;
+	-k|--unit|--hash|--seed|--stopwords|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
+	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
+	--files|--lines|--main) docflags="$docflags $1"; shift ;;
 	--) shift; break ;;
 	-*) echo "$0: unknown flag $1" >&2; exit 2 ;;
 	*) break ;;
