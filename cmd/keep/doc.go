@@ -82,7 +82,8 @@
 // longer in bytes than the one that contains it (it repeats more of its
 // text) is decided first, and the other, not contained in it, is kept too.
 // The documents are always read twice (standard input copied to
-// --temp-dir). Memory: as --pairs, and 24 bytes more per document in a pair (its length, the decision, and the order while deciding).
+// --temp-dir). Memory: as --pairs, and 24 bytes more per document in a
+// pair (its length, the decision, and the order while deciding).
 //
 // # The report
 //

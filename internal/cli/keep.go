@@ -85,7 +85,8 @@ case keeps a contained document, counted on standard error: a document
 longer in bytes than the one that contains it (it repeats more of its
 text) is decided first, and the other, not contained in it, is kept too.
 The documents are always read twice (standard input copied to
---temp-dir). Memory: as --pairs, and 24 bytes more per document in a pair (its length, the decision, and the order while deciding).
+--temp-dir). Memory: as --pairs, and 24 bytes more per document in a
+pair (its length, the decision, and the order while deciding).
 
 THE REPORT
 --report FILE writes one line per document dropped, in input order:
