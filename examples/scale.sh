@@ -80,8 +80,12 @@ for n in $SIZES; do
 	[ -s "$corpus" ] || "$tmp/gencorpus" -n "$n" $GENFLAGS -o "$corpus"
 	docs=$n
 	input=$(wc -c < "$corpus")
-	text=$(zstd -dc "$corpus" 2> /dev/null | wc -c || echo 0)
-	echo "$n documents: $(awk -v t="$text" -v c="$input" 'BEGIN { printf "%.2f GB of JSON Lines, %.2f GB compressed", t / 1e9, c / 1e9 }')"
+	if command -v zstd > /dev/null; then
+		text=$(zstd -dc "$corpus" | wc -c)
+		echo "$n documents: $(awk -v t="$text" -v c="$input" 'BEGIN { printf "%.2f GB of JSON Lines, %.2f GB compressed", t / 1e9, c / 1e9 }')"
+	else
+		echo "$n documents: $(awk -v c="$input" 'BEGIN { printf "%.2f GB compressed (no zstd command here to measure the text)", c / 1e9 }')"
+	fi
 	dedup unlimited "$corpus"
 	dedup "limit-${LIMIT}M" "$corpus" "$LIMIT"
 	if cmp -s "$tmp/kept-unlimited.jsonl" "$tmp/kept-limit-${LIMIT}M.jsonl" && cmp -s "$tmp/report-unlimited.tsv" "$tmp/report-limit-${LIMIT}M.tsv"; then
