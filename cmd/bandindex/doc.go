@@ -123,8 +123,9 @@
 //     G suffixes) (default: "1G")
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
-//   - --progress: report on standard error what has been read, records and
-//     MB/s, every second (default: false)
+//   - --progress: report on standard error every second what has been read,
+//     records and MB/s, and when the size of the input is known the share read
+//     and the time left (default: false)
 //
 // Add a batch of band records to an index as new runs:
 //
@@ -136,8 +137,9 @@
 //     G suffixes) (default: "1G")
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
-//   - --progress: report on standard error what has been read, records and
-//     MB/s, every second (default: false)
+//   - --progress: report on standard error every second what has been read,
+//     records and MB/s, and when the size of the input is known the share read
+//     and the time left (default: false)
 //
 // Merge the newest runs of an index into one:
 //

@@ -249,8 +249,9 @@
 //     .zstd)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
-//   - --progress: report on standard error what has been read, records and
-//     MB/s, every second (default: false)
+//   - --progress: report on standard error every second what has been read,
+//     records and MB/s, and when the size of the input is known the share read
+//     and the time left (default: false)
 //   - --line-buffered: flush the output as each batch of input is done (the
 //     default when it is a terminal) (default: false)
 //   - --counters: write Hadoop Streaming counters

@@ -37,7 +37,7 @@ func skipBadFlag() cli.Flag {
 }
 
 func progressFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "progress", Category: catRun, Usage: "report on standard error what has been read, records and MB/s, every second"}
+	return &cli.BoolFlag{Name: "progress", Category: catRun, Usage: "report on standard error every second what has been read, records and MB/s, and when the size of the input is known the share read and the time left"}
 }
 
 func lineBufferedFlag() cli.Flag {

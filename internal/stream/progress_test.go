@@ -44,3 +44,24 @@ func TestStartProgressFinalLine(t *testing.T) {
 		}
 	}
 }
+
+func TestProgressLineTimeLeft(t *testing.T) {
+	for _, tt := range []struct {
+		done, total int64
+		secs        float64
+		final       bool
+		want        string
+	}{
+		{1e6, 4e6, 10, false, "st: 976.6 KiB read, 5 records, 0.1 MB/s, 0 records/s, 25.0% of 3.8 MiB, 30s left"},
+		{1e6, 4e6, 100, false, "st: 976.6 KiB read, 5 records, 0.0 MB/s, 0 records/s, 25.0% of 3.8 MiB, 5m00s left"},
+		{1e6, 3e6, 3700, false, "st: 976.6 KiB read, 5 records, 0.0 MB/s, 0 records/s, 33.3% of 2.9 MiB, 2h03m left"},
+		{1e6, 4e6, 10, true, "st: 976.6 KiB read, 5 records, 0.1 MB/s, 0 records/s, 25.0% of 3.8 MiB"},
+		{0, 4e6, 10, false, "st: 0 B read, 5 records, 0.0 MB/s, 0 records/s, 0.0% of 3.8 MiB"},
+		{4e6, 4e6, 10, false, "st: 3.8 MiB read, 5 records, 0.4 MB/s, 0 records/s, 100.0% of 3.8 MiB"},
+		{1e6, -1, 10, false, "st: 976.6 KiB read, 5 records, 0.1 MB/s, 0 records/s"},
+	} {
+		if got := progressLine("st", tt.done, tt.total, 5, tt.secs, tt.final); got != tt.want {
+			t.Errorf("progressLine(%d, %d, %g s, final %v) = %q, want %q", tt.done, tt.total, tt.secs, tt.final, got, tt.want)
+		}
+	}
+}
