@@ -30,13 +30,15 @@ threshold=0.8
 report=
 tmpdir=${TMPDIR:-/tmp}
 flags=    # shingle's
-docflags= # how the documents are read: shingle's and keep's
+docflags= # how the documents are read: shingle's, verify's and keep's
+stopwords=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) threshold=$2; shift 2 ;;
 	-r) report=$2; shift 2 ;;
 	-T) tmpdir=$2; shift 2 ;;
-	-k|--unit|--hash|--seed|--stopwords|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
+	-k|--unit|--hash|--seed|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
+	--stopwords) stopwords=$2; shift 2 ;;
 	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
 	--files|--lines|--main) docflags="$docflags $1"; shift ;;
 	--) shift; break ;;
@@ -65,9 +67,24 @@ timed() {
 # with --files a document's id is its path.
 number="--number-from 0"
 case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac
+# The documents are read three times and nothing large is stored: shingle
+# signs each document as it reads it (--sketch, no shingle file), band and
+# pairs turn the signatures into candidate pairs, verify shingles again the
+# documents in some pair for their exact similarity, keep writes the kept.
 # shellcheck disable=SC2086 # the flags are words
-timed shingle $number $flags $docflags -o "$tmp/shingles.tsv" "$@"
-timed sketch "$tmp/shingles.tsv" | timed band --threshold "$threshold" | timed pairs |
-	timed verify --shingles "$tmp/shingles.tsv" -o "$tmp/verified.tsv"
+timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch minhash "$@" |
+	timed band --threshold "$threshold" | timed pairs -o "$tmp/pairs.tsv"
+# verify_documents CORPUS...: verify the pairs from the documents, each
+# corpus file or directory given as --documents.
+verify_documents() {
+	n=$#
+	for f; do
+		set -- "$@" --documents "$f"
+	done
+	shift "$n"
+	# shellcheck disable=SC2086
+	timed verify $docflags ${stopwords:+--stopwords "$stopwords"} "$@" -o "$tmp/verified.tsv" "$tmp/pairs.tsv"
+}
+verify_documents "$@"
 # shellcheck disable=SC2086
 timed keep --pairs "$tmp/verified.tsv" ${report:+--report "$report"} $docflags "$@"
