@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -139,6 +140,11 @@ func checkArgs(c *cli.Context, operands int) error {
 // longest line, for tests only: they try the limit of 1 GiB on small data.
 const maxLineEnv = "NEARDUP_MAX_LINE"
 
+// profileEnv names the environment variable that has each stage write a
+// CPU profile (go tool pprof) to its value followed by "." and the stage's
+// name, so that every stage of a pipeline writes its own.
+const profileEnv = "NEARDUP_CPUPROFILE"
+
 // Main runs a stage with the process's arguments and streams, and returns
 // the exit status.
 func Main(s Stage) int {
@@ -150,6 +156,19 @@ func Main(s Stage) int {
 			return ExitBadInput
 		}
 		stream.MaxLine = n
+	}
+	if p := os.Getenv(profileEnv); p != "" {
+		f, err := os.Create(p + "." + s.Name)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %s: %v\n", s.Name, profileEnv, err)
+			return ExitRuntime
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %s: %v\n", s.Name, profileEnv, err)
+			return ExitRuntime
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
 	}
 	// A write on a closed pipe returns EPIPE, which report takes for
 	// success, instead of killing the process with SIGPIPE (status 141).
