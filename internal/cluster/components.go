@@ -119,7 +119,7 @@ func runComponents(ctx context.Context, opt Options, inputs []string, stdout, st
 	}
 	if c.over > 0 {
 		fmt.Fprintf(stderr, "cluster: the documents held %.1f MB, beyond --memory %s: --singletons, --report and --min-similarity-to-representative hold them in memory, not spilled\n",
-			float64(c.over)/1e6, formatSize(opt.MemoryBytes))
+			float64(c.over)/1e6, stream.FormatSize(opt.MemoryBytes))
 	}
 	if c.sp != nil {
 		var st *sizeStats

@@ -3,6 +3,7 @@ package cluster
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // Components beyond --memory. When the documents held (the ids interned and
@@ -195,24 +197,14 @@ func byBytesThenX(a, b entry, ab, bb []byte) int {
 	if c := bytes.Compare(ab, bb); c != 0 {
 		return c
 	}
-	return cmpU64(a.x, b.x)
+	return cmp.Compare(a.x, b.x)
 }
 
 func byXThenY(a, b entry, _, _ []byte) int {
-	if c := cmpU64(a.x, b.x); c != 0 {
+	if c := cmp.Compare(a.x, b.x); c != 0 {
 		return c
 	}
-	return cmpU64(a.y, b.y)
-}
-
-func cmpU64(x, y uint64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.y, b.y)
 }
 
 // spiller takes the pairs once the documents pass --memory.
@@ -376,22 +368,9 @@ func (s *spiller) report(stderr io.Writer) {
 		dir = "the system's temporary directory"
 	}
 	fmt.Fprintf(stderr, "cluster: %d documents passed --memory %s: the %d held became %d pairs, with the %d pairs read after spilled to %d sorted run(s) of %.1f MB in %s, merged\n",
-		s.held, formatSize(s.opt.MemoryBytes), s.held, s.converted, s.pairs-s.converted, s.runs, float64(s.bytes)/1e6, dir)
+		s.held, stream.FormatSize(s.opt.MemoryBytes), s.held, s.converted, s.pairs-s.converted, s.runs, float64(s.bytes)/1e6, dir)
 	if uf := 8 * int64(s.docs); uf > s.opt.MemoryBytes {
 		fmt.Fprintf(stderr, "cluster: the union-find forest over the %d documents holds %.1f MB (8 bytes each), beyond --memory %s\n",
-			s.docs, float64(uf)/1e6, formatSize(s.opt.MemoryBytes))
+			s.docs, float64(uf)/1e6, stream.FormatSize(s.opt.MemoryBytes))
 	}
-}
-
-// formatSize writes a byte count as --memory takes it.
-func formatSize(b int64) string {
-	switch {
-	case b%(1<<30) == 0:
-		return fmt.Sprintf("%dG", b>>30)
-	case b%(1<<20) == 0:
-		return fmt.Sprintf("%dM", b>>20)
-	case b%(1<<10) == 0:
-		return fmt.Sprintf("%dK", b>>10)
-	}
-	return fmt.Sprint(b)
 }

@@ -2,6 +2,7 @@ package keep
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // The arrival-order rule when the ids are arrival numbers (ids=number
@@ -46,24 +48,14 @@ const (
 func numPairCompare(x, y numPair) int {
 	switch {
 	case x.b != y.b:
-		return cmpU64(x.b, y.b)
+		return cmp.Compare(x.b, y.b)
 	case x.sim != y.sim:
 		if x.sim > y.sim {
 			return -1
 		}
 		return 1
 	}
-	return cmpU64(x.a, y.a)
-}
-
-func cmpU64(x, y uint64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
+	return cmp.Compare(x.a, y.a)
 }
 
 // numbered holds the rule's pairs while they are read, and its decisions
@@ -278,20 +270,7 @@ func (n *numbered) report(stderr io.Writer, dir string) {
 		dir = "the system's temporary directory"
 	}
 	fmt.Fprintf(stderr, "keep: %d pairs beyond --memory %s: spilled to %d sorted run(s) of %.1f MB in %s, merged\n",
-		n.pairs, formatSize(n.memory), n.spills, float64(n.spillB)/1e6, dir)
-}
-
-// formatSize writes a byte count as --memory takes it.
-func formatSize(b int64) string {
-	switch {
-	case b%(1<<30) == 0:
-		return fmt.Sprintf("%dG", b>>30)
-	case b%(1<<20) == 0:
-		return fmt.Sprintf("%dM", b>>20)
-	case b%(1<<10) == 0:
-		return fmt.Sprintf("%dK", b>>10)
-	}
-	return fmt.Sprint(b)
+		n.pairs, stream.FormatSize(n.memory), n.spills, float64(n.spillB)/1e6, dir)
 }
 
 // arrivalNumber parses an id that is an arrival number: exactly

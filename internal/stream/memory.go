@@ -3,6 +3,7 @@ package stream
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -96,4 +97,18 @@ func cgroupLimit(data []byte) int64 {
 		return 0
 	}
 	return v
+}
+
+// FormatSize writes a byte count as --memory takes it (2G, 512M, 1K, or
+// bytes), for the messages that name it.
+func FormatSize(b int64) string {
+	switch {
+	case b > 0 && b%(1<<30) == 0:
+		return fmt.Sprintf("%dG", b>>30)
+	case b > 0 && b%(1<<20) == 0:
+		return fmt.Sprintf("%dM", b>>20)
+	case b > 0 && b%(1<<10) == 0:
+		return fmt.Sprintf("%dK", b>>10)
+	}
+	return fmt.Sprint(b)
 }

@@ -44,3 +44,11 @@ func TestDefaultMemory(t *testing.T) {
 		t.Errorf("DefaultMemory() = %d on this machine, outside [%d, %d]", m, MemoryFloor, MemoryCap)
 	}
 }
+
+func TestFormatSize(t *testing.T) {
+	for b, want := range map[int64]string{2 << 30: "2G", 512 << 20: "512M", 1 << 10: "1K", 1536: "1536", 3 << 19: "1536K", 0: "0"} {
+		if got := FormatSize(b); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", b, got, want)
+		}
+	}
+}
