@@ -78,3 +78,20 @@ func TestNumberedBadID(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestNumberedLateHeader: a shingle header after the first pair that
+// reads the documents in another way is refused, not applied to pairs
+// already taken as arrival numbers.
+func TestNumberedLateHeader(t *testing.T) {
+	dir := t.TempDir()
+	h := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=%d\n"
+	pairs := fmt.Sprintf(h, 0) + "000000000001\t000000000002\t0.9\n" + fmt.Sprintf(h, 5) + "000000000005\t000000000006\t0.9\n"
+	opt := Options{Prefer: PreferFirst, IDField: "id", TextField: "text"}
+	opt.Pairs = testutil.WriteFileIn(t, dir, "p.tsv", []byte(pairs))
+	opt.Given = input.ReadingFlags{Reading: input.Reading{IDField: "id", TextField: "text"}}
+	docs := testutil.WriteFileIn(t, dir, "d.tsv", []byte("a\tb\n"))
+	err := Run(context.Background(), opt, []string{docs}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "put the header lines first") {
+		t.Errorf("err %v", err)
+	}
+}

@@ -86,13 +86,19 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 	g := &graph{ids: intern.New(), contain: contain, threshold: threshold, givenThreshold: threshold > 0}
 	var nr *numbered
 	resolved := false
+	var early input.Reading
 	resolve := func() error {
+		// Whether the ids are arrival numbers, from the headers before the
+		// first pair; resolveReading decides at the end, from them all.
 		resolved = true
-		if err := o.resolveReading(&g.headers, stderr); err != nil {
-			return err
+		var err error
+		if o.Given == (input.ReadingFlags{}) {
+			early = input.ReadingOf(o.Format, o.IDField, o.TextField)
+		} else if early, _, err = o.Given.FromHeaders(&g.headers); err != nil {
+			return status.Usage(err)
 		}
-		if o.reading.Number && !contain && !o.generalRule {
-			nr = newNumbered(uint64(o.reading.NumberFrom), o.MemoryBytes, o.TempDir)
+		if early.Number && !contain && !o.generalRule {
+			nr = newNumbered(uint64(early.NumberFrom), o.MemoryBytes, o.TempDir)
 		}
 		return nil
 	}
@@ -188,7 +194,13 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 			return nil, nil, err
 		}
 	}
+	if err := o.resolveReading(&g.headers, stderr); err != nil {
+		return nil, nil, err
+	}
 	if nr != nil {
+		if !o.reading.Number || o.reading.NumberFrom != early.NumberFrom {
+			return nil, nil, status.Usagef("%s: a shingle header after the first pair reads the documents in another way than those before it (arrival numbers from %d): put the header lines first", name, early.NumberFrom)
+		}
 		return g, nr, nr.decide()
 	}
 	n := g.ids.Len()
