@@ -67,8 +67,9 @@ beyond it they are spilled to sorted runs in --temp-dir (20 bytes a pair)
 and merged, said on standard error ("keep: N pairs beyond --memory M:
 spilled to R sorted run(s) …"), and the output is the same for any
 --memory. What stays while the documents stream is a bit per arrival
-number between the least and the greatest in a pair and 32 bytes per
-document dropped, whatever the ids or the number of pairs. Measured on 1
+number between the least and the greatest in a pair (numbers spread wider
+than --memory has bits are refused) and 32 bytes per document dropped,
+whatever the ids or the number of pairs. Measured on 1
 million documents (synthetic: 700,000 pairs, 350,000 dropped; two shared
 cores, under load): 99 MB peak resident memory, 69 MB of it what keep
 holds with no pairs (the runtime, the documents in flight), so 30 bytes a

@@ -312,6 +312,9 @@ func (s *spiller) finish(ctx context.Context, w *record.Writer, stats *sizeStats
 		if err != nil {
 			return 0, fmt.Errorf("reading the spilled ids: %w", err)
 		}
+		if d%(1<<16) == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
 		root := uf.parent[d]
 		if uf.size[root] == unset {
 			uf.size[root] = d

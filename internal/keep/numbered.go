@@ -13,6 +13,7 @@ import (
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -160,7 +161,13 @@ func (r *numRun) next() (bool, error) {
 func (n *numbered) decide() error {
 	defer n.runs.Remove()
 	if n.pairs > 0 {
-		n.inPair = make([]uint64, (n.hi-n.lo)/64+1)
+		words := (n.hi-n.lo)/64 + 1
+		if int64(words) > n.memory/8 {
+			// Arrival numbers of one corpus are dense: these span more
+			// documents than --memory has bits.
+			return status.Usagef("the pairs' arrival numbers run from %d to %d: a bit for each is %.1f MB, more than --memory %s", n.lo, n.hi, float64(words*8)/1e6, stream.FormatSize(n.memory))
+		}
+		n.inPair = make([]uint64, words)
 	}
 	if n.runs.Len() == 0 {
 		slices.SortFunc(n.buf, numPairCompare)

@@ -95,3 +95,18 @@ func TestNumberedLateHeader(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestNumberedSparse: arrival numbers spread wider than --memory has bits
+// are refused, not allocated.
+func TestNumberedSparse(t *testing.T) {
+	dir := t.TempDir()
+	head := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=0\n"
+	opt := Options{Prefer: PreferFirst, IDField: "id", TextField: "text", MemoryBytes: 1 << 10}
+	opt.Pairs = testutil.WriteFileIn(t, dir, "p.tsv", []byte(head+"000000000001\t900000000000\t0.9\n"))
+	opt.Given = input.ReadingFlags{Reading: input.Reading{IDField: "id", TextField: "text"}}
+	docs := testutil.WriteFileIn(t, dir, "d.tsv", []byte("a\tb\n"))
+	err := Run(context.Background(), opt, []string{docs}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "arrival numbers run from 1 to 900000000000") {
+		t.Errorf("err %v", err)
+	}
+}
