@@ -120,7 +120,8 @@
 //
 //   - --output IDX, -o IDX: the index directory IDX to make (required)
 //   - --memory SIZE: records held before they are written as a run: SIZE (K, M,
-//     G suffixes) (default: "1G")
+//     G suffixes) (default: an eighth of the machine's memory (or of its cgroup
+//     limit), at least 64M, at most 2G)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,
@@ -134,7 +135,8 @@
 // The options of add:
 //
 //   - --memory SIZE: records held before they are written as a run: SIZE (K, M,
-//     G suffixes) (default: "1G")
+//     G suffixes) (default: an eighth of the machine's memory (or of its cgroup
+//     limit), at least 64M, at most 2G)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,

@@ -57,8 +57,24 @@
 // documents twice (standard input is copied to --temp-dir), unless the ids
 // are arrival numbers: when the pairs' shingle header says ids=number from=N
 // (shingle --number-from N), an id below N came before, and one pass does.
-// Memory: the ids in pairs, interned (about 20 bytes plus the id), 16 bytes
-// per pair and 13 bytes per id for the decisions.
+//
+// Memory, with arrival numbers (the dedup job's ids): the pairs are read into
+// a buffer of --memory (24 bytes a pair), grouped by their later document;
+// beyond it they are spilled to sorted runs in --temp-dir (20 bytes a pair)
+// and merged, said on standard error ("keep: N pairs beyond --memory M:
+// spilled to R sorted run(s) …"), and the output is the same for any
+// --memory. What stays while the documents stream is a bit per arrival
+// number between the least and the greatest in a pair (numbers spread wider
+// than --memory has bits are refused) and 32 bytes per document dropped,
+// whatever the ids or the number of pairs. Measured on 1
+// million documents (synthetic: 700,000 pairs, 350,000 dropped; two shared
+// cores, under load): 99 MB peak resident memory, 69 MB of it what keep
+// holds with no pairs (the runtime, the documents in flight), so 30 bytes a
+// document (it was 80 with the ids interned), and 0.8 CPU seconds; 97 MB
+// with --memory 1M (25 runs). At 10 million documents a third dropped, the
+// decisions hold 110 MB. With other ids: the ids in pairs, interned (about 20 bytes plus the id), 16
+// bytes per pair and 13 bytes per id for the decisions, not bounded by
+// --memory.
 //
 // With pairs --max-bucket (default 32) and arrival numbers, every document of
 // a large bucket is paired with the bucket's earliest documents, so a group
@@ -215,8 +231,12 @@
 //     (default: false)
 //   - --cluster-field NAME: --annotate, JSON Lines: the NAME of the field added
 //     (default: "cluster")
+//   - --memory SIZE: --pairs with arrival numbers: the pairs held while they
+//     are read, SIZE, spilled to sorted runs in --temp-dir beyond (K, M, G
+//     suffixes) (default: an eighth of the machine's memory (or of its cgroup
+//     limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for the copy of standard input that two
-//     passes need (default: the system's)
+//     passes need and for spilled pairs (default: the system's)
 //   - --stats: print on standard error how many documents were read, in
 //     clusters or pairs, kept, dropped and written (default: false)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or

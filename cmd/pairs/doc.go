@@ -159,7 +159,8 @@
 //   - --sorted: the input is sorted by key: stream it one bucket at a time
 //     (default: false)
 //   - --memory SIZE: with --sorted or --against, the pair buffer's SIZE before
-//     it spills to disk (K, M, G suffixes) (default: "512M")
+//     it spills to disk (K, M, G suffixes) (default: an eighth of the machine's
+//     memory (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --against IDX: pair the input, a batch of new band records, with the band
 //     index IDX (bandindex)

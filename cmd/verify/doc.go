@@ -173,7 +173,8 @@
 //   - --containment: add containment both ways; keep pairs where either reaches
 //     the threshold (default: false)
 //   - --memory SIZE: read up to SIZE of pairs ahead to load only the documents
-//     they name (K, M, G suffixes) (default: "1G")
+//     they name (K, M, G suffixes) (default: an eighth of the machine's memory
+//     (or of its cgroup limit), at least 64M, at most 2G)
 //   - --hamming K: score by the Hamming distance of the SimHash fingerprints in
 //     --sketches; keep pairs within K bits (default: 0)
 //   - --attach: join pairs sorted by their first id with the file sorted by id;

@@ -141,7 +141,7 @@ EXAMPLES
 }
 
 func bandIndexMemoryFlag() cli.Flag {
-	return &cli.StringFlag{Name: "memory", Value: "1G", Usage: "records held before they are written as a run: `SIZE` (K, M, G suffixes)"}
+	return memoryFlag("records held before they are written as a run: `SIZE`")
 }
 
 // bandIndexAction runs when no known command is given.
@@ -155,10 +155,10 @@ func bandIndexAction(c *cli.Context, env *Env) error {
 
 func bandIndexOptions(c *cli.Context) (bandindex.Options, error) {
 	opt := bandindex.Options{Common: commonOptions(c, nil)}
-	if s := c.String("memory"); s != "" {
-		mem, err := parseSize(s)
+	if takes(c, "memory") {
+		mem, err := memoryOption(c)
 		if err != nil {
-			return opt, usagef("--memory: %v", err)
+			return opt, err
 		}
 		opt.MemoryBytes = mem
 	}

@@ -59,7 +59,7 @@ EXAMPLES
 		SeeAlso: []string{"shingle", "sketch"},
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "merge", Usage: "merge tables sorted by hash instead of counting shingle records"},
-			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "counting buffer `SIZE` before it spills a sorted run to disk (K, M, G suffixes)"},
+			memoryFlag("counting buffer `SIZE` before it spills a sorted run to disk"),
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
 			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), countersFlag(),
 		},
@@ -68,9 +68,9 @@ EXAMPLES
 }
 
 func docfreqAction(c *cli.Context, env *Env) error {
-	mem, err := parseSize(c.String("memory"))
+	mem, err := memoryOption(c)
 	if err != nil {
-		return usagef("--memory: %v", err)
+		return err
 	}
 	opt := docfreq.Options{MemoryBytes: mem, TempDir: c.String("temp-dir")}
 	if c.Bool("merge") {

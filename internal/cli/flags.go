@@ -243,3 +243,23 @@ func flagName(name string) string {
 	}
 	return "--" + name
 }
+
+// memoryFlag is the --memory flag of a stage that holds state: usage says
+// what it bounds. Its default is the machine's (stream.DefaultMemory),
+// stated in the help by its rule, so that the man pages are the same on
+// every machine.
+func memoryFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "memory", Usage: usage + " (K, M, G suffixes)", DefaultText: stream.DefaultMemoryRule}
+}
+
+// memoryOption reads --memory: the size given, else the machine's default.
+func memoryOption(c *cli.Context) (int64, error) {
+	if !c.IsSet("memory") {
+		return stream.DefaultMemory(), nil
+	}
+	mem, err := parseSize(c.String("memory"))
+	if err != nil {
+		return 0, usagef("--memory: %v", err)
+	}
+	return mem, nil
+}

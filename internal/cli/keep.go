@@ -60,8 +60,24 @@ To know which ids are in the input before deciding, keep reads the
 documents twice (standard input is copied to --temp-dir), unless the ids
 are arrival numbers: when the pairs' shingle header says ids=number from=N
 (shingle --number-from N), an id below N came before, and one pass does.
-Memory: the ids in pairs, interned (about 20 bytes plus the id), 16 bytes
-per pair and 13 bytes per id for the decisions.
+
+Memory, with arrival numbers (the dedup job's ids): the pairs are read into
+a buffer of --memory (24 bytes a pair), grouped by their later document;
+beyond it they are spilled to sorted runs in --temp-dir (20 bytes a pair)
+and merged, said on standard error ("keep: N pairs beyond --memory M:
+spilled to R sorted run(s) …"), and the output is the same for any
+--memory. What stays while the documents stream is a bit per arrival
+number between the least and the greatest in a pair (numbers spread wider
+than --memory has bits are refused) and 32 bytes per document dropped,
+whatever the ids or the number of pairs. Measured on 1
+million documents (synthetic: 700,000 pairs, 350,000 dropped; two shared
+cores, under load): 99 MB peak resident memory, 69 MB of it what keep
+holds with no pairs (the runtime, the documents in flight), so 30 bytes a
+document (it was 80 with the ids interned), and 0.8 CPU seconds; 97 MB
+with --memory 1M (25 runs). At 10 million documents a third dropped, the
+decisions hold 110 MB. With other ids: the ids in pairs, interned (about 20 bytes plus the id), 16
+bytes per pair and 13 bytes per id for the decisions, not bounded by
+--memory.
 
 With pairs --max-bucket (default 32) and arrival numbers, every document of
 a large bucket is paired with the bucket's earliest documents, so a group
@@ -185,7 +201,8 @@ EXAMPLES
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.BoolFlag{Name: "related", Usage: "WARC: write the request, metadata and revisit records that concern a document written with it (dropped and counted otherwise)"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need (default: the system's)"},
+			memoryFlag("--pairs with arrival numbers: the pairs held while they are read, `SIZE`, spilled to sorted runs in --temp-dir beyond"),
+			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need and for spilled pairs (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters or pairs, kept, dropped and written"},
 		}, inputDocumentFlags(), []cli.Flag{
 			jobsFlag(), outputFlag(), compressFlag(), skipBadFlag(), progressFlag(), lineBufferedFlag(), countersFlag(),
@@ -202,7 +219,12 @@ func keepAction(c *cli.Context, env *Env) error {
 	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
+	mem, err := memoryOption(c)
+	if err != nil {
+		return err
+	}
 	opt := keep.Options{
+		MemoryBytes:  mem,
 		Clusters:     c.String("clusters"),
 		Pairs:        c.String("pairs"),
 		Containment:  c.Bool("containment"),

@@ -136,7 +136,7 @@ EXAMPLES
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "max-bucket", Value: pairs.DefaultMaxBucket, Usage: "pair a larger bucket against its `N` smallest ids, its representatives (0: no cap, all pairs)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
-			&cli.StringFlag{Name: "memory", Value: "512M", Usage: "with --sorted or --against, the pair buffer's `SIZE` before it spills to disk (K, M, G suffixes)"},
+			memoryFlag("with --sorted or --against, the pair buffer's `SIZE` before it spills to disk"),
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
 			&cli.StringFlag{Name: "against", Usage: "pair the input, a batch of new band records, with the band index `IDX` (bandindex)"},
 			&cli.IntFlag{Name: "hamming", Usage: "the input is Hamming band records without a header, for distance at most `K`"},
@@ -149,9 +149,9 @@ EXAMPLES
 }
 
 func pairsAction(c *cli.Context, env *Env) error {
-	mem, err := parseSize(c.String("memory"))
+	mem, err := memoryOption(c)
 	if err != nil {
-		return usagef("--memory: %v", err)
+		return err
 	}
 	opt := pairs.Options{
 		MaxBucket:    c.Int("max-bucket"),

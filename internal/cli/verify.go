@@ -134,7 +134,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written (default: the threshold in band's header, else 0.8)"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
-			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
+			memoryFlag("read up to `SIZE` of pairs ahead to load only the documents they name"),
 			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
 			&cli.BoolFlag{Name: "attach", Usage: "join pairs sorted by their first id with the file sorted by id; write attached pairs (larger than memory, step 1)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "join attached pairs sorted by their first field with the file sorted by id; score them (larger than memory, step 2)"},
@@ -144,9 +144,9 @@ EXAMPLES
 }
 
 func verifyAction(c *cli.Context, env *Env) error {
-	mem, err := parseSize(c.String("memory"))
+	mem, err := memoryOption(c)
 	if err != nil {
-		return usagef("--memory: %v", err)
+		return err
 	}
 	opt := verify.Options{
 		MemoryBytes: mem,

@@ -41,6 +41,10 @@ type Options struct {
 	// members have a verified similarity to the representative, and the
 	// smallest of those similarities.
 	Report string
+	// MemoryBytes bounds the documents components holds; beyond it their
+	// pairs spill to sorted runs in TempDir (spill.go). 0: no bound.
+	MemoryBytes int64
+	TempDir     string
 
 	// Threshold is the least estimated similarity with which a document
 	// joins a cluster (leader, greedy).

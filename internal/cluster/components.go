@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -67,12 +68,44 @@ type components struct {
 	edges []edge
 	// inPairs counts the documents seen in a pair.
 	pairs int64
+	// sp takes the pairs once the documents held pass --memory
+	// (spill.go); canSpill says whether they may (the guard, the report
+	// and --singletons hold theirs), and over, when they may not, how
+	// far past --memory they went.
+	sp       *spiller
+	canSpill bool
+	over     int64
+	// spillErr is an error of the spill (not of the input).
+	spillErr error
+}
+
+// heldBytes is what the documents held take: the ids interned and the
+// union-find forest.
+func (c *components) heldBytes() int64 {
+	return c.ids.Bytes() + 4*int64(cap(c.uf.parent)+cap(c.uf.size))
+}
+
+// startSpilling turns the forest read so far into pairs, a document with its
+// root (a root with itself), handed to a spiller with the pairs to come.
+func (c *components) startSpilling() error {
+	sp := newSpiller(c.opt)
+	n := c.ids.Len()
+	c.uf.grow(n)
+	for i := range uint32(n) {
+		if err := sp.add(c.ids.ID(i), c.ids.ID(c.uf.find(i))); err != nil {
+			return err
+		}
+	}
+	sp.held, sp.converted = uint64(n), sp.pairs
+	c.sp, c.ids, c.uf = sp, nil, unionFind{}
+	return nil
 }
 
 func runComponents(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	out := stream.NewOutput("cluster", opt.Common, stdout, stderr, opt.header())
 	w := out.W
 	c := &components{opt: &opt, ids: intern.New()}
+	c.canSpill = opt.MemoryBytes > 0 && !opt.Split && opt.Report == "" && !opt.Singletons
 	if opt.IDs != "" {
 		if err := c.readIDs(ctx, opt.IDs, w, out); err != nil {
 			return err
@@ -83,6 +116,25 @@ func runComponents(ctx context.Context, opt Options, inputs []string, stdout, st
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if c.over > 0 {
+		fmt.Fprintf(stderr, "cluster: the documents held %.1f MB, beyond --memory %s: --singletons, --report and --min-similarity-to-representative hold them in memory, not spilled\n",
+			float64(c.over)/1e6, stream.FormatSize(opt.MemoryBytes))
+	}
+	if c.sp != nil {
+		var st *sizeStats
+		if opt.Stats {
+			st = newSizeStats()
+		}
+		clusters, err := c.sp.finish(ctx, w, st)
+		if err != nil {
+			return err
+		}
+		c.sp.report(stderr)
+		if st != nil {
+			st.print(stderr, clusters, false)
+		}
+		return out.Finish()
 	}
 	n := c.ids.Len()
 	c.uf.grow(n)
@@ -186,6 +238,9 @@ func (c *components) readPairs(ctx context.Context, inputs []string, w *record.W
 		}
 		out.Count(1)
 		err := c.pair(sc.Line(), needSim, &bufA, &bufB)
+		if c.spillErr != nil {
+			return c.spillErr
+		}
 		if err != nil {
 			if err := out.Bad(err, sc.Pos(), c.opt.SkipBad); err != nil {
 				return err
@@ -217,6 +272,11 @@ func (c *components) pair(line []byte, needSim bool, bufA, bufB *[]byte) error {
 	}
 	*bufA = record.CanonicalID((*bufA)[:0], a)
 	*bufB = record.CanonicalID((*bufB)[:0], b)
+	if c.sp != nil {
+		c.pairs++
+		c.spillErr = c.sp.add(*bufA, *bufB)
+		return nil
+	}
 	ia, err := c.number(*bufA)
 	if err != nil {
 		return err
@@ -230,6 +290,15 @@ func (c *components) pair(line []byte, needSim bool, bufA, bufB *[]byte) error {
 	c.uf.union(ia, ib)
 	if needSim && (!c.opt.Split || sim >= c.opt.MinSimilarity) {
 		c.edges = append(c.edges, edge{ia, ib, float32(sim)})
+	}
+	if c.opt.MemoryBytes > 0 && c.pairs%64 == 1 {
+		if held := c.heldBytes(); held > c.opt.MemoryBytes {
+			if c.canSpill {
+				c.spillErr = c.startSpilling()
+				return nil
+			}
+			c.over = max(c.over, held)
+		}
 	}
 	return nil
 }

@@ -83,8 +83,13 @@ type Options struct {
 	Format             string
 	IDField, TextField string
 	Given              input.ReadingFlags
-	// TempDir holds the copy of standard input for two-pass choices.
+	// TempDir holds the copy of standard input for two-pass choices and
+	// the pairs spilled beyond MemoryBytes (arrival numbers).
 	TempDir string
+	// MemoryBytes bounds the pairs held while they are read when the ids
+	// are arrival numbers (numbered.go); beyond it they spill to TempDir.
+	// 0 means stream.DefaultMemory.
+	MemoryBytes int64
 
 	Stats bool
 
@@ -92,6 +97,9 @@ type Options struct {
 
 	// reading is how the documents are read, once resolved.
 	reading input.Reading
+	// generalRule makes the tests apply the general rule (rule.go) to
+	// arrival numbers too, to compare it with the numbered one.
+	generalRule bool
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -189,13 +197,29 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	k := &keeper{opt: &opt, noID: new(atomic.Int64)}
 	var twoPass bool
 	var headers *record.HeaderSet
+	if opt.MemoryBytes <= 0 {
+		opt.MemoryBytes = stream.DefaultMemory()
+	}
 	if opt.Pairs != "" {
-		g, err := loadPairs(ctx, opt.Pairs, opt.Common, opt.Containment, opt.Threshold, stderr)
+		g, nr, err := loadPairs(ctx, &opt, stderr)
 		if err != nil {
 			return err
 		}
-		k.g, headers = g, &g.headers
-		k.seen = make([]bool, g.ids.Len())
+		if nr != nil {
+			// One pass: arrival numbers say which document is earlier.
+			k.nr = nr
+			nr.report(stderr, opt.TempDir)
+		} else {
+			k.g = g
+			k.seen = make([]bool, g.ids.Len())
+			// Arrival numbers tell an older document from the input's
+			// without a first pass.
+			g.numbered, g.from = opt.reading.Number, uint64(opt.reading.NumberFrom)
+			// The containment rule decides longest first: it needs every
+			// document's length before the first is written.
+			twoPass = !g.numbered || g.contain
+		}
+		headers = &g.headers
 	} else {
 		cm, err := loadClusters(ctx, opt.Clusters, opt.Common, stderr)
 		if err != nil {
@@ -205,16 +229,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		k.seen, headers = make([]bool, cm.members.Len()), &cm.headers
 		twoPass = opt.Prefer != PreferFirst
 	}
-	if err := opt.resolveReading(headers, stderr); err != nil {
-		return err
-	}
-	if g := k.g; g != nil {
-		// Arrival numbers tell an older document from the input's without
-		// a first pass.
-		g.numbered, g.from = opt.reading.Number, uint64(opt.reading.NumberFrom)
-		// The containment rule decides longest first: it needs every
-		// document's length before the first is written.
-		twoPass = !g.numbered || g.contain
+	if opt.Pairs == "" {
+		// (loadPairs resolves it at the first pair.)
+		if err := opt.resolveReading(headers, stderr); err != nil {
+			return err
+		}
 	}
 	if twoPass {
 		spooled, cleanup, err := spool(inputs, opt)
@@ -271,7 +290,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	k.summary(stderr)
-	if k.g != nil {
+	if k.g != nil || k.nr != nil {
 		return out.W.Close()
 	}
 	return k.finish(out.W, stderr)
@@ -284,6 +303,15 @@ func (k *keeper) summary(stderr io.Writer) {
 		k.g.report(stderr)
 		if k.opt.Stats {
 			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, len(k.g.adj)/2)
+		}
+	}
+	if k.nr != nil {
+		// What graph.report says; numbers repeat no id.
+		if k.nr.external > 0 {
+			fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", k.nr.external)
+		}
+		if k.opt.Stats {
+			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, k.nr.pairs)
 		}
 	}
 	if k.opt.Stats {
@@ -311,9 +339,6 @@ func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) er
 // way), some missing are counted on stderr (report: after the last pass).
 func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
 	total := len(k.seen)
-	if total == 0 || k.sample == nil && !k.anyDoc {
-		return nil
-	}
 	missing := 0
 	for _, s := range k.seen {
 		if !s {
@@ -323,6 +348,17 @@ func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
 	name, first := k.opt.Clusters, func() []byte { return k.cm.members.ID(0) }
 	if k.g != nil {
 		name, first = k.opt.Pairs, func() []byte { return k.g.ids.ID(0) }
+	}
+	if k.nr != nil {
+		total = k.nr.ids()
+		missing = total
+		if k.nr.metIDs > 0 {
+			missing = 0 // (only none met is checked)
+		}
+		name, first = k.opt.Pairs, func() []byte { return appendNumber(nil, k.nr.lo) }
+	}
+	if total == 0 || k.sample == nil && !k.anyDoc {
+		return nil
 	}
 	if missing == total {
 		return status.Usagef("the ids do not match: none of the %d ids in %s is among the documents read (%s has %q, the documents %q); read the documents as shingle did (--format, --id-field, --number-from)",

@@ -21,6 +21,7 @@ type keeper struct {
 	opt     *Options
 	cm      *clusterMap // with Clusters
 	g       *graph      // with Pairs
+	nr      *numbered   // with Pairs, when the ids are arrival numbers
 	done    []bool      // a member of the cluster has been written
 	keptIn  []uint32    // the member kept of a done cluster (PreferFirst)
 	choices []choice    // the first pass's choice per cluster
@@ -29,6 +30,7 @@ type keeper struct {
 	rep     *dropReport // with Report
 	buf     []byte      // an annotated line
 	name    []byte
+	numIDs  []byte // the kept, dropped and via ids of the numbered rule
 	seen    []bool // seen[m]: member m of the cluster or pairs file is among the documents
 	sample  []byte // the id of the first document read, for messages
 	anyDoc  bool
@@ -49,6 +51,7 @@ type doc struct {
 	// pair), notInCluster, or isHeader for a header line, which is copied.
 	cluster int64
 	member  uint32
+	num     uint64 // the arrival number, with the numbered rule
 	length  int64
 	// record is, for a record of a format read as records (WARC), 1 + its
 	// index in the batch's related.
@@ -122,7 +125,11 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 		}
 		for _, d := range b.docs {
 			if d.cluster >= 0 {
-				k.seen[d.member] = true
+				if k.nr != nil {
+					k.nr.metIDs++
+				} else {
+					k.seen[d.member] = true
+				}
 			}
 			switch d.cluster {
 			case isRecord:
@@ -232,7 +239,13 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	var stays bool
 	var name []byte
 	var r record.Dropped
-	if k.g != nil {
+	if k.nr != nil {
+		var via, root uint64
+		stays, via, root, r.Similarity = k.nr.decideDoc(d.num)
+		k.numIDs = appendNumber(appendNumber(appendNumber(k.numIDs[:0], root), d.num), via)
+		n := input.NumberDigits
+		name, r.Dropped, r.Via = k.numIDs[:n], k.numIDs[n:2*n], k.numIDs[2*n:]
+	} else if k.g != nil {
 		var via uint32
 		stays, via, r.Similarity = k.g.decide(d.member)
 		name = k.g.ids.ID(k.g.root[d.member])
@@ -412,7 +425,11 @@ func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []
 		b.firstID = append([]byte{}, id...)
 	}
 	d := doc{cluster: notInCluster, length: length, jsonl: format == input.FormatJSONL}
-	if g := w.k.g; g != nil {
+	if nr := w.k.nr; nr != nil {
+		if v, ok := arrivalNumber(id); ok && nr.member(v) {
+			d.num, d.cluster = v, 0
+		}
+	} else if g := w.k.g; g != nil {
 		if m, ok := g.ids.Lookup(id); ok {
 			d.member, d.cluster = m, 0
 		}

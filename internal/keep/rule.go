@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -76,9 +77,31 @@ const (
 	inInput uint8 = 4
 )
 
-// loadPairs reads the scored pairs of verify from name.
-func loadPairs(ctx context.Context, name string, opt stream.Common, contain bool, threshold float64, stderr io.Writer) (*graph, error) {
+// loadPairs reads the scored pairs of verify from o.Pairs. At the first
+// pair (the headers come first) it resolves how the documents are read:
+// when their ids are arrival numbers the numbered rule takes the pairs
+// (numbered.go), returned with the graph that holds only the headers.
+func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numbered, error) {
+	name, opt, contain, threshold := o.Pairs, o.Common, o.Containment, o.Threshold
 	g := &graph{ids: intern.New(), contain: contain, threshold: threshold, givenThreshold: threshold > 0}
+	var nr *numbered
+	resolved := false
+	var early input.Reading
+	resolve := func() error {
+		// Whether the ids are arrival numbers, from the headers before the
+		// first pair; resolveReading decides at the end, from them all.
+		resolved = true
+		var err error
+		if o.Given == (input.ReadingFlags{}) {
+			early = input.ReadingOf(o.Format, o.IDField, o.TextField)
+		} else if early, _, err = o.Given.FromHeaders(&g.headers); err != nil {
+			return status.Usage(err)
+		}
+		if early.Number && !contain && !o.generalRule {
+			nr = newNumbered(uint64(early.NumberFrom), o.MemoryBytes, o.TempDir)
+		}
+		return nil
+	}
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
 	sc.OnHeader = func(h record.Header, pos record.Pos) error {
@@ -97,21 +120,47 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, contain bool
 	var s record.Scored
 	var buf []byte
 	for sc.Scan() {
+		if !resolved {
+			if err := resolve(); err != nil {
+				return nil, nil, err
+			}
+		}
 		err := record.ParseScored(&s, sc.Line())
 		if err == nil && bytesEqualCanonical(&buf, s.A, s.B) {
 			err = record.Bad("a pair of %s with itself", s.A)
 		}
+		var va, vb uint64
+		if err == nil && nr != nil {
+			var okA, okB bool
+			va, okA = arrivalNumber(s.A)
+			vb, okB = arrivalNumber(s.B)
+			if !okA || !okB {
+				err = record.Bad("the ids are arrival numbers (ids=number in the shingle header, or --number-from): %s is not one (%d digits)", s.A, input.NumberDigits)
+				if okA {
+					err = record.Bad("the ids are arrival numbers (ids=number in the shingle header, or --number-from): %s is not one (%d digits)", s.B, input.NumberDigits)
+				}
+			}
+		}
 		if err != nil {
 			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
-				return nil, err
+				return nil, nil, err
+			}
+			continue
+		}
+		if nr != nil {
+			if err := nr.add(va, vb, float32(s.J)); err != nil {
+				return nil, nil, err
+			}
+			if nr.pairs%(1<<16) == 0 && ctx.Err() != nil {
+				return nil, nil, ctx.Err()
 			}
 			continue
 		}
 		if contain && !s.Containment {
-			return nil, record.Errorf(sc.Pos(), "--containment reads pairs scored with their containments (verify --containment): this pair has only a similarity")
+			return nil, nil, record.Errorf(sc.Pos(), "--containment reads pairs scored with their containments (verify --containment): this pair has only a similarity")
 		}
 		if contain && g.threshold == 0 {
-			return nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", name)
+			return nil, nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", name)
 		}
 		threshold := g.threshold
 		buf = record.CanonicalID(buf[:0], s.A)
@@ -133,13 +182,27 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, contain bool
 			}
 		}
 		if len(as)%(1<<16) == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out.Finish()
+	if !resolved {
+		if err := resolve(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := o.resolveReading(&g.headers, stderr); err != nil {
+		return nil, nil, err
+	}
+	if nr != nil {
+		if !o.reading.Number || o.reading.NumberFrom != early.NumberFrom {
+			return nil, nil, status.Usagef("%s: a shingle header after the first pair reads the documents in another way than those before it (arrival numbers from %d): put the header lines first", name, early.NumberFrom)
+		}
+		return g, nr, nr.decide()
+	}
 	n := g.ids.Len()
 	g.start = make([]uint32, n+1)
 	for i := range as {
@@ -171,7 +234,7 @@ func loadPairs(ctx context.Context, name string, opt stream.Common, contain bool
 	g.state = make([]uint8, n)
 	g.seq = make([]uint32, n)
 	g.root = make([]uint32, n)
-	return g, nil
+	return g, nil, nil
 }
 
 // bytesEqualCanonical says whether a and b are the same id once escaped

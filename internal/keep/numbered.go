@@ -1,0 +1,307 @@
+package keep
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+
+	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// The arrival-order rule when the ids are arrival numbers (ids=number
+// from=N, not --containment): a document's number is its place in the
+// input, so of a pair the greater number is the later document, and it is
+// dropped, via its most similar partner (ties to the smallest number, the
+// earliest: numbers below N, of older batches, come first). The pairs are
+// grouped by their later document in a buffer of --memory, spilled as
+// sorted runs to --temp-dir when full and merged; the merge decides the
+// dropped documents in order and finds their kept document along the
+// chain (the via's, decided before it). What is held after: a bit per
+// arrival number between the least and the greatest in a pair, and 32
+// bytes per dropped document (its number, via, kept document, similarity
+// and pairs with older batches), whatever the ids' length or the pairs'
+// number.
+
+// numPair is a pair of arrival numbers, a < b, with its similarity.
+type numPair struct {
+	b, a uint64
+	sim  float32
+}
+
+// numPairSize is a numPair's size in memory (padded) and numPairRecord in
+// a spilled run.
+const (
+	numPairSize   = 24
+	numPairRecord = 20
+)
+
+// numPairLess orders pairs by their later document, then the most similar
+// first, then the earliest partner: a document's first pair is its via.
+func numPairCompare(x, y numPair) int {
+	switch {
+	case x.b != y.b:
+		return cmp.Compare(x.b, y.b)
+	case x.sim != y.sim:
+		if x.sim > y.sim {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(x.a, y.a)
+}
+
+// numbered holds the rule's pairs while they are read, and its decisions
+// once they are.
+type numbered struct {
+	from   uint64
+	memory int64
+	buf    []numPair
+	runs   disk.Runs
+	spills int
+	spillB int64
+
+	pairs  int64
+	lo, hi uint64 // the least and greatest number in a pair
+	// inPair has bit n-lo set for every number n in a pair.
+	inPair []uint64
+
+	// The dropped documents in the input, by number, with their via, the
+	// kept document their chain ends at, the similarity to the via and
+	// their pairs with older batches.
+	drop, via, root []uint64
+	sim             []float32
+	ext             []uint32
+
+	metIDs, met, external int64
+}
+
+func newNumbered(from uint64, memory int64, tempDir string) *numbered {
+	return &numbered{from: from, memory: memory, lo: math.MaxUint64,
+		runs: disk.Runs{Dir: tempDir, Pattern: "keep-pairs-*", What: "pairs"}}
+}
+
+// add takes a pair of arrival numbers.
+func (n *numbered) add(a, b uint64, sim float32) error {
+	if a > b {
+		a, b = b, a
+	}
+	n.lo, n.hi = min(n.lo, a), max(n.hi, b)
+	n.pairs++
+	if len(n.buf) == cap(n.buf) {
+		// Growing holds the old array beside the new: it grows within
+		// --memory, and spills when it can't grow by half.
+		old := cap(n.buf)
+		c := max(2*old, 1024)
+		if room := int(n.memory/numPairSize) - old; c > room {
+			c = room
+		}
+		if len(n.buf) > 0 && c < old*3/2 {
+			if err := n.spill(); err != nil {
+				return err
+			}
+		} else {
+			n.buf = slices.Grow(n.buf, max(c, 1)-len(n.buf))
+		}
+	}
+	n.buf = append(n.buf, numPair{b: b, a: a, sim: sim})
+	return nil
+}
+
+// spill writes the buffer as a sorted run.
+func (n *numbered) spill() error {
+	slices.SortFunc(n.buf, numPairCompare)
+	err := n.runs.Spill(func(w *bufio.Writer) error {
+		var rec [numPairRecord]byte
+		for _, p := range n.buf {
+			binary.BigEndian.PutUint64(rec[0:], p.b)
+			binary.BigEndian.PutUint64(rec[8:], p.a)
+			binary.BigEndian.PutUint32(rec[16:], math.Float32bits(p.sim))
+			if _, err := w.Write(rec[:]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	n.spills++
+	n.spillB += int64(len(n.buf)) * numPairRecord
+	n.buf = n.buf[:0]
+	return err
+}
+
+// numRun is a spilled run being merged.
+type numRun struct {
+	r   *bufio.Reader
+	cur numPair
+}
+
+func (r *numRun) next() (bool, error) {
+	var rec [numPairRecord]byte
+	if _, err := io.ReadFull(r.r, rec[:]); err != nil {
+		if err == io.EOF {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading spilled pairs: %w", err)
+	}
+	r.cur = numPair{b: binary.BigEndian.Uint64(rec[0:]), a: binary.BigEndian.Uint64(rec[8:]),
+		sim: math.Float32frombits(binary.BigEndian.Uint32(rec[16:]))}
+	return true, nil
+}
+
+// decide takes every pair in order, spilled or held, and decides the
+// dropped documents.
+func (n *numbered) decide() error {
+	defer n.runs.Remove()
+	if n.pairs > 0 {
+		words := (n.hi-n.lo)/64 + 1
+		if int64(words) > n.memory/8 {
+			// Arrival numbers of one corpus are dense: these span more
+			// documents than --memory has bits.
+			return status.Usagef("the pairs' arrival numbers run from %d to %d: a bit for each is %.1f MB, more than --memory %s", n.lo, n.hi, float64(words*8)/1e6, stream.FormatSize(n.memory))
+		}
+		n.inPair = make([]uint64, words)
+	}
+	if n.runs.Len() == 0 {
+		slices.SortFunc(n.buf, numPairCompare)
+		for _, p := range n.buf {
+			n.take(p)
+		}
+		n.buf = nil
+		return nil
+	}
+	if len(n.buf) > 0 {
+		if err := n.spill(); err != nil {
+			return err
+		}
+	}
+	n.buf = nil
+	var runs []*numRun
+	for _, r := range n.runs.Readers() {
+		nr := &numRun{r: r.R}
+		more, err := nr.next()
+		if err != nil {
+			return err
+		}
+		if more {
+			runs = append(runs, nr)
+		}
+	}
+	return disk.Merge(runs, func(x, y *numRun) bool { return numPairCompare(x.cur, y.cur) < 0 },
+		func(r *numRun) (bool, error) {
+			n.take(r.cur)
+			return r.next()
+		})
+}
+
+// take is the next pair in order: the first of its later document is its
+// via.
+func (n *numbered) take(p numPair) {
+	n.setInPair(p.a)
+	n.setInPair(p.b)
+	if p.b < n.from {
+		return // two documents of older batches: never met
+	}
+	last := len(n.drop) - 1
+	if last >= 0 && n.drop[last] == p.b {
+		if p.a < n.from {
+			n.ext[last]++
+		}
+		return
+	}
+	root := p.a
+	if p.a >= n.from {
+		if i, ok := slices.BinarySearch(n.drop, p.a); ok {
+			root = n.root[i]
+		}
+	}
+	ext := uint32(0)
+	if p.a < n.from {
+		ext = 1
+	}
+	n.drop = append(n.drop, p.b)
+	n.via = append(n.via, p.a)
+	n.root = append(n.root, root)
+	n.sim = append(n.sim, p.sim)
+	n.ext = append(n.ext, ext)
+}
+
+func (n *numbered) setInPair(v uint64) {
+	i := v - n.lo
+	n.inPair[i/64] |= 1 << (i % 64)
+}
+
+// member says whether arrival number v is in a pair.
+func (n *numbered) member(v uint64) bool {
+	if n.inPair == nil || v < n.lo || v > n.hi {
+		return false
+	}
+	i := v - n.lo
+	return n.inPair[i/64]&(1<<(i%64)) != 0
+}
+
+// ids is the number of distinct arrival numbers in pairs.
+func (n *numbered) ids() int {
+	c := 0
+	for _, w := range n.inPair {
+		c += bits.OnesCount64(w)
+	}
+	return c
+}
+
+// decideDoc says whether document v, in a pair, stays, and when it does
+// not, its via, similarity and kept document.
+func (n *numbered) decideDoc(v uint64) (stays bool, via, root uint64, sim float64) {
+	n.met++
+	i := sort.Search(len(n.drop), func(i int) bool { return n.drop[i] >= v })
+	if i == len(n.drop) || n.drop[i] != v {
+		return true, v, v, math.NaN()
+	}
+	n.external += int64(n.ext[i])
+	return false, n.via[i], n.root[i], float64(n.sim[i])
+}
+
+// report says on standard error what was spilled.
+func (n *numbered) report(stderr io.Writer, dir string) {
+	if n.spills == 0 {
+		return
+	}
+	if dir == "" {
+		dir = "the system's temporary directory"
+	}
+	fmt.Fprintf(stderr, "keep: %d pairs beyond --memory %s: spilled to %d sorted run(s) of %.1f MB in %s, merged\n",
+		n.pairs, stream.FormatSize(n.memory), n.spills, float64(n.spillB)/1e6, dir)
+}
+
+// arrivalNumber parses an id that is an arrival number: exactly
+// input.NumberDigits decimal digits.
+func arrivalNumber(id []byte) (uint64, bool) {
+	if len(id) != input.NumberDigits {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = 10*v + uint64(c-'0')
+	}
+	return v, true
+}
+
+// appendNumber appends arrival number v as an id.
+func appendNumber(dst []byte, v uint64) []byte {
+	var buf [input.NumberDigits]byte
+	for i := len(buf) - 1; i >= 0; i-- {
+		buf[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(dst, buf[:]...)
+}

@@ -1,0 +1,114 @@
+package stream
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// The default --memory of every stage that holds state (docfreq, pairs,
+// verify, cluster, keep, bandindex): an eighth of the machine's memory
+// (MemTotal of /proc/meminfo, or the cgroup's limit when it is lower), at
+// least MemoryFloor and at most MemoryCap. A pipeline of five stages that
+// hold state then takes at most five eighths of the machine, and on a
+// machine of 24 GiB each stays at 2 GiB of state, under 4 GiB however it
+// counts its runtime and buffers. The man pages state this rule
+// (DefaultMemoryRule), never a number of the machine they were made on.
+const (
+	MemoryFloor = 64 << 20
+	MemoryCap   = 2 << 30
+	// MemoryFallback is the default when the machine's memory can't be
+	// read (no /proc: another system).
+	MemoryFallback = 512 << 20
+	// DefaultMemoryRule is how the man pages state the default.
+	DefaultMemoryRule = "an eighth of the machine's memory (or of its cgroup limit), at least 64M, at most 2G"
+)
+
+// DefaultMemory returns the default --memory of this machine, in bytes.
+func DefaultMemory() int64 { return defaultMemory(os.ReadFile) }
+
+// defaultMemory is DefaultMemory with the files read by read (tests give
+// fake ones).
+func defaultMemory(read func(string) ([]byte, error)) int64 {
+	total := int64(0)
+	if data, err := read("/proc/meminfo"); err == nil {
+		total = memTotal(data)
+	}
+	limit := int64(0)
+	// cgroup v2, then v1.
+	for _, name := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		if data, err := read(name); err == nil {
+			if v := cgroupLimit(data); v > 0 {
+				limit = v
+				break
+			}
+		}
+	}
+	return MemoryFrom(total, limit)
+}
+
+// MemoryFrom is the rule: an eighth of total, or of limit when it is set
+// (above 0) and lower, between MemoryFloor and MemoryCap; MemoryFallback
+// when neither is known.
+func MemoryFrom(total, limit int64) int64 {
+	m := total
+	if limit > 0 && (m <= 0 || limit < m) {
+		m = limit
+	}
+	if m <= 0 {
+		return MemoryFallback
+	}
+	return min(max(m/8, MemoryFloor), MemoryCap)
+}
+
+// memTotal returns MemTotal of a /proc/meminfo, in bytes (0 when missing).
+func memTotal(data []byte) int64 {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 {
+			return 0
+		}
+		v, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || v <= 0 {
+			return 0
+		}
+		if len(f) > 1 && strings.EqualFold(f[1], "kB") {
+			v <<= 10
+		}
+		return v
+	}
+	return 0
+}
+
+// cgroupLimit returns a cgroup memory limit in bytes, 0 when there is none
+// ("max" in v2; v1 writes a huge number, taken as none above 2^60).
+func cgroupLimit(data []byte) int64 {
+	s := strings.TrimSpace(string(data))
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v <= 0 || v >= 1<<60 {
+		return 0
+	}
+	return v
+}
+
+// FormatSize writes a byte count as --memory takes it (2G, 512M, 1K, or
+// bytes), for the messages that name it.
+func FormatSize(b int64) string {
+	switch {
+	case b > 0 && b%(1<<30) == 0:
+		return fmt.Sprintf("%dG", b>>30)
+	case b > 0 && b%(1<<20) == 0:
+		return fmt.Sprintf("%dM", b>>20)
+	case b > 0 && b%(1<<10) == 0:
+		return fmt.Sprintf("%dK", b>>10)
+	}
+	return fmt.Sprint(b)
+}
