@@ -163,6 +163,8 @@ type containWorker struct {
 	dfs     []uint64
 	order   []ranked
 	key     []byte
+	// touched keeps the sums of dfMap.touch.
+	touched uint64
 }
 
 // ranked is a shingle and its place in the global order.
@@ -193,16 +195,7 @@ func (w *containWorker) Process(c *stream.Chunk, r *stream.Result) {
 // distinct ascending shingles hashes.
 func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 	n := uint64(len(hashes))
-	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
-	w.order, w.dfs = w.order[:0], w.dfs[:0]
-	for _, h := range hashes {
-		df := w.df.DF(h)
-		w.dfs = append(w.dfs, df)
-		w.order = append(w.order, ranked{w.rank(df), h})
-	}
-	// A shingle is in the prefix when it comes no later in the order than
-	// the prefix's last one.
-	last := selectRanked(w.order, prefix-1)
+	last := w.rankDoc(hashes)
 	for i, h := range hashes {
 		probe := compareRanked(ranked{w.rank(w.dfs[i]), h}, last) <= 0
 		if !w.written(w.dfs[i], probe) {
@@ -212,6 +205,30 @@ func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 		dst = record.AppendContainBand(dst, w.key, id, probe, n)
 	}
 	return dst
+}
+
+// touchBlock is how many shingles rankDoc touches (dfMap.touch) before it
+// looks them up: their slots stay in the cache in between.
+const touchBlock = 256
+
+// rankDoc looks up the document frequency of each of a document's distinct
+// shingles (w.dfs, in the order of hashes) and returns the last shingle of
+// its prefix in the order: a shingle is in the prefix when it comes no
+// later than that.
+func (w *containWorker) rankDoc(hashes []uint64) ranked {
+	n := uint64(len(hashes))
+	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
+	w.order, w.dfs = w.order[:0], w.dfs[:0]
+	for start := 0; start < len(hashes); start += touchBlock {
+		block := hashes[start:min(start+touchBlock, len(hashes))]
+		w.touched += w.df.touch(block)
+		for _, h := range block {
+			df := w.df.DF(h)
+			w.dfs = append(w.dfs, df)
+			w.order = append(w.order, ranked{w.rank(df), h})
+		}
+	}
+	return selectRanked(w.order, prefix-1)
 }
 
 // selectRanked returns the element of rank k (from 0) of a in the order
