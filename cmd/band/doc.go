@@ -172,6 +172,9 @@
 //     the table counts), stored (for a band index that queries are paired with)
 //     or query (documents the table does not count, against such an index)
 //     (default: "corpus")
+//   - --temp-dir DIR: with --containment, directory DIR for the copy of an
+//     input that can't be read twice (standard input from a pipe), which corpus
+//     mode reads twice (default: the system's)
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)

@@ -55,6 +55,9 @@ type ContainmentOptions struct {
 	DF string
 	// Mode is ContainCorpus, ContainStored or ContainQuery.
 	Mode string
+	// TempDir holds the copy of an input that can't be read twice, which
+	// corpus mode reads twice (probe.go); "" is the system's.
+	TempDir string
 }
 
 // Check validates the options.
@@ -104,21 +107,10 @@ func ContainNeed(threshold float64, n uint64) uint64 {
 
 func runContainment(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	co := *opt.Containment
-	least := uint32(2)
-	if co.Mode == ContainQuery {
-		least = 1
-	}
-	full, err := docfreq.LoadAtLeast(ctx, co.DF, opt.Jobs, least)
+	dfm, df, err := loadDF(ctx, co, opt.Jobs)
 	if err != nil {
 		return err
 	}
-	// The lookups go to a hash table; the sorted table's arrays are let go,
-	// keeping what the header and the checks need.
-	dfm := newDFMap(full)
-	df := &docfreq.Table{Docs: full.Docs, ID: full.ID, Shingle: full.Shingle, ShinglePos: full.ShinglePos}
-	full = nil
-	src := stream.NewLines(inputs)
-	defer src.Close()
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		switch h.Stage {
@@ -131,12 +123,25 @@ func runContainment(ctx context.Context, opt Options, inputs []string, stdout, s
 	}
 	var st containStats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, co, df) }
+	if co.Mode == ContainCorpus {
+		return runProbed(ctx, opt, inputs, dfm, out, &st)
+	}
+	src := stream.NewLines(inputs)
+	defer src.Close()
 	return out.RunPool(ctx, src, ContainWorkers(co, dfm, opt.SkipBad, &st))
 }
 
 // containStats count what containment keys leave out.
 type containStats struct {
 	docs, empty atomic.Int64
+	// In corpus mode (probe.go): the probes written, the distinct
+	// shingles probed, the index entries of all shingles of df ≥ 2, and
+	// those written; the documents read by the second pass and the sums of
+	// docSum of each pass; the bytes of input copied for the second.
+	probes, probed, allEntries int64
+	entries, docs2             atomic.Int64
+	sum, sum2                  atomic.Uint64
+	copied                     int64
 }
 
 func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Table) {
@@ -145,6 +150,14 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 	}
 	if n := s.docs.Load(); co.Mode != ContainQuery && uint64(n) > df.Docs {
 		fmt.Fprintf(w, "band: warning: %d documents banded, but the --df table counts %d: it can't count them all, and the pairs of a document it does not count may be missed (band the documents the table counts, or --containment-mode query)\n", n, df.Docs)
+	}
+	if co.Mode == ContainCorpus {
+		e := s.entries.Load()
+		fmt.Fprintf(w, "band: %d probes on %d shingles and %d index entries written; %d index entries left out: no document that theirs is large enough to hold at %g probes their shingle, so they make no pair\n",
+			s.probes, s.probed, e, s.allEntries-e, co.Threshold)
+	}
+	if s.copied > 0 {
+		fmt.Fprintf(w, "band: %d bytes of input that can't be read twice (standard input, a pipe) copied to a temporary file (--temp-dir) for the second pass\n", s.copied)
 	}
 }
 

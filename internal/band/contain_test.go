@@ -61,3 +61,53 @@ func TestDFMap(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSet checks the probe set against a map: every shingle added is
+// found with its df and the least need added for it, across the table's
+// growth; no other is.
+func TestProbeSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	want := map[uint64]probeSlot{}
+	s := newProbeSet()
+	for range 20000 {
+		// Clustered values as well as scattered ones.
+		h := rng.Uint64()
+		if rng.IntN(2) == 0 {
+			h = uint64(rng.IntN(3000)) << 40
+		}
+		df, need := uint32(2+h%7), uint32(1+rng.IntN(500))
+		s.add(h, df, need)
+		p, ok := want[h]
+		if ok {
+			need = min(need, p.need)
+		}
+		want[h] = probeSlot{h, df, need}
+	}
+	if s.n != len(want) {
+		t.Fatalf("%d shingles held, want %d", s.n, len(want))
+	}
+	for h, p := range want {
+		if got := s.filtered(nil, []uint64{h}); len(got) != 1 {
+			t.Fatalf("%x: the filter leaves it out", h)
+		}
+		if got := s.get(h); got == nil || *got != p {
+			t.Fatalf("%x: got %v, want %v", h, got, p)
+		}
+	}
+	passed := 0
+	for range 100000 {
+		h := rng.Uint64()
+		if _, ok := want[h]; ok {
+			continue
+		}
+		if s.get(h) != nil {
+			t.Fatalf("%x: found but never added", h)
+		}
+		passed += len(s.filtered(nil, []uint64{h}))
+	}
+	// At most a quarter of the filter's bits are set: at most 1 in 8 on
+	// average passes (a rate above 1 in 6 is a broken filter).
+	if passed > 100000/6 {
+		t.Fatalf("the filter passed %d of 100000 shingles not held", passed)
+	}
+}

@@ -142,6 +142,7 @@ EXAMPLES
 			&cli.Float64Flag{Name: "containment", Usage: "read shingle records and write containment keys: every pair with containment at least `T` becomes a candidate"},
 			&cli.StringFlag{Name: "df", Usage: "with --containment, the document-frequency `TABLE` (docfreq) that orders the shingles"},
 			&cli.StringFlag{Name: "containment-mode", Value: band.ContainCorpus, Usage: "with --containment, `MODE`: corpus (the documents the table counts), stored (for a band index that queries are paired with) or query (documents the table does not count, against such an index)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "with --containment, directory `DIR` for the copy of an input that can't be read twice (standard input from a pipe), which corpus mode reads twice (default: the system's)"},
 		}, commonFlags()),
 		Action: bandAction,
 	}
@@ -166,11 +167,11 @@ func bandAction(c *cli.Context, env *Env) error {
 		if opt.B != 0 || opt.R != 0 || c.IsSet("threshold") || c.IsSet("hamming") || c.IsSet("fp-weight") || c.IsSet("fn-weight") || c.IsSet("recall-at-threshold") {
 			return usagef("--containment keys shingle records by a prefix filter: -b, -r, --threshold, its weights and --hamming are for signatures")
 		}
-		opt.Containment = &band.ContainmentOptions{Threshold: c.Float64("containment"), DF: c.String("df"), Mode: c.String("containment-mode")}
+		opt.Containment = &band.ContainmentOptions{Threshold: c.Float64("containment"), DF: c.String("df"), Mode: c.String("containment-mode"), TempDir: c.String("temp-dir")}
 		return runStream(c, env, &opt, &opt.Common, band.Run)
 	}
-	if c.IsSet("df") || c.IsSet("containment-mode") {
-		return usagef("--df and --containment-mode are for --containment T")
+	if c.IsSet("df") || c.IsSet("containment-mode") || c.IsSet("temp-dir") {
+		return usagef("--df, --containment-mode and --temp-dir are for --containment T")
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))

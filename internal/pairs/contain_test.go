@@ -147,8 +147,15 @@ func parsePairs(t *testing.T, out string) map[[2]string]bool {
 // bandContain runs band --containment over shingle records.
 func bandContain(t *testing.T, co band.ContainmentOptions, shingles string) string {
 	t.Helper()
+	return bandContainJobs(t, co, shingles, 0)
+}
+
+// bandContainJobs runs band --containment -j jobs over shingle records.
+func bandContainJobs(t *testing.T, co band.ContainmentOptions, shingles string, jobs int) string {
+	t.Helper()
 	var out, errb bytes.Buffer
 	opt := band.Options{Containment: &co}
+	opt.Jobs = jobs
 	if err := band.Run(context.Background(), opt, []string{testutil.WriteFile(t, "shingles.tsv", shingles)}, &out, &errb); err != nil {
 		t.Fatalf("band: %v (%s)", err, errb.String())
 	}
@@ -199,6 +206,53 @@ func TestContainmentComplete(t *testing.T) {
 			}
 			t.Logf("T=%g trial %d: %d pairs with c ≥ T, all candidates; %d candidates in all (%.2f per true pair)", threshold, trial, len(want), len(got), float64(len(got))/float64(len(want)))
 		}
+	}
+}
+
+// records returns the lines of out that are not headers.
+func records(out string) []string {
+	var r []string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			r = append(r, l)
+		}
+	}
+	return r
+}
+
+// TestContainmentProbedExact checks that corpus mode, which writes only the
+// index entries some probe can pair (band/probe.go), makes exactly the
+// candidates of every index entry: those of stored mode, which writes every
+// shingle of df ≥ 2 (and the prefix's shingles of df 1, which no other
+// document holds). Its keys are the same for any -j.
+func TestContainmentProbedExact(t *testing.T) {
+	for _, threshold := range []float64{0.5, 0.9, 1} {
+		rng := rand.New(rand.NewPCG(11, uint64(threshold*100)))
+		c := newContainCorpus(rng, 150, threshold)
+		n := len(c.ids)
+		shingles := c.shingles(0, n)
+		co := band.ContainmentOptions{Threshold: threshold, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+		probed := bandContainJobs(t, co, shingles, 1)
+		if other := bandContainJobs(t, co, shingles, 4); other != probed {
+			t.Fatalf("T=%g: band --containment -j1 and -j4 differ", threshold)
+		}
+		co.Mode = band.ContainStored
+		all := bandContain(t, co, shingles)
+		if len(records(probed)) >= len(records(all)) {
+			t.Fatalf("T=%g: corpus mode wrote %d records, every entry is %d", threshold, len(records(probed)), len(records(all)))
+		}
+		got, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "probed.tsv", probed))
+		if err != nil {
+			t.Fatalf("pairs: %v (%s)", err, stderr)
+		}
+		want, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "all.tsv", all))
+		if err != nil {
+			t.Fatalf("pairs: %v (%s)", err, stderr)
+		}
+		if g, w := records(got), records(want); !slices.Equal(g, w) {
+			t.Fatalf("T=%g: %d candidates from the probed entries, %d from all", threshold, len(g), len(w))
+		}
+		t.Logf("T=%g: %d records written of %d, the same %d candidates", threshold, len(records(probed)), len(records(all)), len(records(got)))
 	}
 }
 
