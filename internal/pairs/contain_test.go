@@ -316,3 +316,57 @@ func TestContainmentQuery(t *testing.T) {
 		t.Logf("T=%g: %d query pairs with c ≥ T, all candidates; %d candidates", threshold, len(want), len(got))
 	}
 }
+
+// TestContainmentRepeatedRecords checks that a (key, id) given twice, once
+// as a probe and once not, probes in memory as in --sorted, that the
+// repeats are counted, and that an id with two sizes is refused with its
+// place.
+func TestContainmentRepeatedRecords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	c := newContainCorpus(rng, 60, 0.8)
+	n := len(c.ids)
+	co := band.ContainmentOptions{Threshold: 0.8, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+	keys := bandContain(t, co, c.shingles(0, n))
+	var b strings.Builder
+	repeats := 0
+	for _, l := range strings.SplitAfter(keys, "\n") {
+		if strings.HasPrefix(l, "#") || l == "" || rng.IntN(2) != 0 {
+			b.WriteString(l)
+			continue
+		}
+		// The repeat of a probe says it is an index entry, and it comes
+		// first half the time.
+		repeats++
+		r := strings.Replace(l, "\tp\t", "\ti\t", 1)
+		if rng.IntN(2) == 0 {
+			l, r = r, l
+		}
+		b.WriteString(l)
+		b.WriteString(r)
+	}
+	memory, sorted := modes(t, Options{}, b.String())
+	if memory != sorted {
+		t.Fatalf("memory and --sorted differ on repeated records")
+	}
+	want, _ := modes(t, Options{}, keys)
+	if memory != want {
+		t.Fatalf("repeated records change the pairs")
+	}
+	_, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "rep.tsv", b.String()))
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("%d repeated (key, id) record(s) ignored", repeats)) {
+		t.Fatalf("err %v, stderr %q: want %d repeats counted", err, stderr, repeats)
+	}
+	// One record of a document with another size.
+	lines := strings.SplitAfter(keys, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "#") && l != "" {
+			f := strings.Split(strings.TrimSuffix(l, "\n"), "\t")
+			lines = slices.Insert(lines, i+1, f[0][:15]+"0\t"+f[1]+"\ti\t99999\n")
+			_, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "sizes.tsv", strings.Join(lines, "")))
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("sizes.tsv:%d: id %s comes with sizes", i+2, f[1])) {
+				t.Fatalf("err %v (stderr %q): want the second size refused at line %d", err, stderr, i+2)
+			}
+			break
+		}
+	}
+}
