@@ -3,6 +3,7 @@ package band
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -29,35 +30,51 @@ func TestSelectRanked(t *testing.T) {
 	}
 }
 
+// TestDFMap checks the df hash table against a map, with uniform hashes
+// (each slot its hash's top bits) and with hashes that crowd a few slots
+// (then scrambled), and near the top of the table, where runs wrap around.
 func TestDFMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	want := map[uint64]uint32{}
-	for range 5000 {
-		want[rng.Uint64()] = uint32(1 + rng.IntN(100))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
-	keys := slices.Sorted(func(yield func(uint64) bool) {
-		for k := range want {
-			if !yield(k) {
-				return
+	for _, tc := range []struct {
+		name string
+		hash func(i int) uint64
+		mul  uint64
+	}{
+		{"uniform", func(int) uint64 { return rng.Uint64() }, 1},
+		{"top", func(i int) uint64 {
+			if i < 50 {
+				return ^uint64(0) - uint64(i) // in the last slot, and past it
 			}
+			return rng.Uint64()
+		}, 1},
+		{"crowded", func(i int) uint64 { return uint64(i) * 3 }, 0x9e3779b97f4a7c15},
+	} {
+		want := map[uint64]uint32{}
+		for i := range 5000 {
+			want[tc.hash(i)] = uint32(1 + rng.IntN(100))
 		}
-	})
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%016x\t%d\n", k, want[k])
-	}
-	table, err := docfreq.Load(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newDFMap(table)
-	for k, c := range want {
-		if got := m.DF(k); got != uint64(c) {
-			t.Fatalf("DF(%x) = %d, want %d", k, got, c)
+		var b strings.Builder
+		fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			fmt.Fprintf(&b, "%016x\t%d\n", k, want[k])
 		}
-		if got := m.DF(k ^ 1); got != uint64(want[k^1]) {
-			t.Fatalf("DF(%x) = %d, want %d", k^1, got, want[k^1])
+		table, err := docfreq.Load(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := newDFMap(table)
+		if m.mul != tc.mul {
+			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
+		}
+		for k, c := range want {
+			if got := m.DF(k); got != uint64(c) {
+				t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, k, got, c)
+			}
+			for _, other := range []uint64{k ^ 1, k + 1, k - 1} {
+				if got := m.DF(other); got != uint64(want[other]) {
+					t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, other, got, want[other])
+				}
+			}
 		}
 	}
 }
