@@ -22,7 +22,8 @@ import (
 // ceil(T·|A|) shingles, so A's first |A|-t+1 shingles (its prefix) hold one
 // that B holds. Each document writes its shingles as containment band
 // records (record.ContainBand): those of its prefix as probes, the others
-// as index entries; pairs pairs a probe with every other record of its key
+// as index entries (in corpus mode only those a probe can pair: probe.go);
+// pairs pairs a probe with every other record of its key
 // whose document is large enough (|B| ≥ t). A shingle of one document only
 // (df 1) can't be shared, and is not written (but it takes its place in
 // the prefix).
@@ -30,10 +31,11 @@ import (
 // Modes (ContainMode), named in the header:
 //   - corpus: the documents are those the table counts; the pairs among
 //     them are complete.
-//   - stored: as corpus, and the prefix's shingles of df 1 are written
-//     too, as probes: the records go into a band index (bandindex) that
-//     query batches are paired with (pairs --against), and a query that
-//     holds a stored document finds it through them.
+//   - stored: every shingle of df ≥ 2 (in one pass: the queries to come
+//     may probe any), and the prefix's shingles of df 1 too, as probes:
+//     the records go into a band index (bandindex) that query batches are
+//     paired with (pairs --against), and a query that holds a stored
+//     document finds it through them.
 //   - query: the documents are not counted in the table (a few queries
 //     against a stored corpus): every shingle of df ≥ 1 is written, and
 //     the shingles of df 1, which the stored corpus may hold without an
