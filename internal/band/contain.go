@@ -188,21 +188,37 @@ type ranked struct {
 }
 
 func (w *containWorker) Process(c *stream.Chunk, r *stream.Result) {
-	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+	eachDoc(c, r, w.skipBad, &w.hashes, func(id []byte, _ int64, hashes []uint64) error {
+		if w.counted(hashes) {
+			r.Out = w.appendDoc(r.Out, id, hashes)
+		}
+		return nil
+	})
+}
+
+// counted counts a document read, and says whether it has shingles.
+func (w *containWorker) counted(hashes []uint64) bool {
+	w.st.docs.Add(1)
+	if len(hashes) == 0 {
+		w.st.empty.Add(1)
+		return false
+	}
+	return true
+}
+
+// eachDoc calls fn with the id, the line ordinal and the distinct
+// ascending shingle hashes (held in *hashes, reused) of each shingle record
+// of the chunk.
+func eachDoc(c *stream.Chunk, r *stream.Result, skipBad bool, hashes *[]uint64, fn func(id []byte, ordinal int64, hashes []uint64) error) {
+	c.Lines(r, skipBad, func(line []byte, ordinal int64) error {
 		id, field, err := record.SplitShingles(line)
 		if err != nil {
 			return err
 		}
-		if w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field); err != nil {
+		if *hashes, _, err = record.ParseShingles((*hashes)[:0], nil, field); err != nil {
 			return err
 		}
-		w.st.docs.Add(1)
-		if len(w.hashes) == 0 {
-			w.st.empty.Add(1)
-			return nil
-		}
-		r.Out = w.appendDoc(r.Out, id, w.hashes)
-		return nil
+		return fn(id, ordinal, *hashes)
 	})
 }
 

@@ -162,24 +162,15 @@ type probeWorker struct {
 func (w *probeWorker) Process(c *stream.Chunk, r *stream.Result) {
 	pc := &probeChunk{}
 	r.Value = pc
-	c.Lines(r, w.skipBad, func(line []byte, ordinal int64) error {
-		_, field, err := record.SplitShingles(line)
-		if err != nil {
-			return err
-		}
-		if w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field); err != nil {
-			return err
-		}
-		w.st.docs.Add(1)
-		if len(w.hashes) == 0 {
-			w.st.empty.Add(1)
+	eachDoc(c, r, w.skipBad, &w.hashes, func(_ []byte, ordinal int64, hashes []uint64) error {
+		if !w.counted(hashes) {
 			return nil
 		}
-		n := uint64(len(w.hashes))
-		w.st.sum.Add(docSum(ordinal, w.hashes))
+		n := uint64(len(hashes))
+		w.st.sum.Add(docSum(ordinal, hashes))
 		need := uint32(min(ContainNeed(w.co.Threshold, n), 1<<32-1))
-		last := w.rankDoc(w.hashes)
-		for i, h := range w.hashes {
+		last := w.rankDoc(hashes)
+		for i, h := range hashes {
 			df := w.dfs[i]
 			if !w.written(df, true) {
 				continue
@@ -211,27 +202,20 @@ type probedWorker struct {
 
 func (w *probedWorker) Process(c *stream.Chunk, r *stream.Result) {
 	var entries int64
-	c.Lines(r, w.skipBad, func(line []byte, ordinal int64) error {
-		id, field, err := record.SplitShingles(line)
-		if err != nil {
-			return err
-		}
-		if w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field); err != nil {
-			return err
-		}
-		n := uint64(len(w.hashes))
+	eachDoc(c, r, w.skipBad, &w.hashes, func(id []byte, ordinal int64, hashes []uint64) error {
+		n := uint64(len(hashes))
 		w.st.docs2.Add(1)
 		if n == 0 {
 			return nil
 		}
-		w.st.sum2.Add(docSum(ordinal, w.hashes))
+		w.st.sum2.Add(docSum(ordinal, hashes))
 		if ordinal >= int64(len(w.lasts)) {
 			return errChanged
 		}
 		last := w.lasts[ordinal]
 		// Most shingles fail the filter; the slots of the others are
 		// touched at once, so that their misses overlap.
-		w.maybe = w.probes.filtered(w.maybe[:0], w.hashes)
+		w.maybe = w.probes.filtered(w.maybe[:0], hashes)
 		w.touched += w.probes.touch(w.maybe)
 		for _, h := range w.maybe {
 			p := w.probes.get(h)
