@@ -106,7 +106,7 @@
 // pairs on the containment bench), and a stamp per document keeps each pair
 // once or twice (from either side). Memory (in memory): about 24 bytes per
 // record (48 while they are sorted) and 16 more per probe, per distinct id
-// its length plus about 64 bytes, and 8 bytes per pair kept (measured: 135
+// its length plus about 64 bytes, and 8 bytes per pair kept (measured: 145
 // MiB for the 1.4 million records of 19,801 documents of band's
 // containment bench); with --sorted, the largest bucket and the pair buffer; --against (query mode, see bandindex(1)): the batch's records
 // (their bytes and 16 more each) and the pair buffer.
