@@ -66,30 +66,45 @@
 // by their document frequency in --df TABLE (docfreq of the same shingles),
 // rarest first, ties by hash. A shares at least t = ceil(T·|A|) shingles with
 // every B that holds it at T, so one of A's first |A|-t+1 shingles, its
-// prefix, is in B. Each document writes one record per shingle,
+// prefix, is in B. A document's shingles are written as records,
 //
 //	key TAB id TAB role TAB size
 //
-// the key the shingle's hash, role p (in the prefix: it probes) or i (it is
-// only looked up), size the document's number of shingles; pairs pairs a probe
-// with every other record of its key whose document has at least t shingles,
-// never two i records, and does not cap these buckets. A shingle of df 1 can't
-// be shared and is not written (it takes its place in the prefix): most of a
-// corpus's shingles. The header names containment=T, the order (df=, the
-// table's content hash, and df-docs=) and the mode; pairs refuses to mix these
-// keys with MinHash band keys, and verify --containment --threshold T scores
-// the candidates. Why a join and not MinHash banding: for |B|/|A| = 10 and c =
-// 0.9 the Jaccard similarity is 0.09, where no banding reaches recall 0.99
+// the key the shingle's hash, role p (in the prefix: it probes) or i (an
+// index entry: it is only looked up), size the document's number of shingles;
+// pairs pairs a probe with every other record of its key whose document has at
+// least t shingles, never two i records, and does not cap these buckets. A
+// shingle of df 1 can't be shared and is not written (it takes its place in
+// the prefix). The header names containment=T, the order (df=, the table's
+// content hash, and df-docs=) and the mode; pairs refuses to mix these keys
+// with MinHash band keys, and verify --containment --threshold T scores the
+// candidates. Why a join and not MinHash banding: for |B|/|A| = 10 and c = 0.9
+// the Jaccard similarity is 0.09, where no banding reaches recall 0.99
 // without drowning in candidates; LSH Ensemble (size-partitioned banding)
 // would bound the candidates but not reach every pair.
+//
+// In corpus mode band reads its input twice and writes only the index entries
+// a probe can pair: the first pass finds the shingles some document probes,
+// each with the least t of the documents probing it; the second writes every
+// document's probes, and an index entry of a document B only on a shingle
+// some document A probes with |B| >= t(A). The other entries could make no
+// pair: the candidates are exactly those of all entries, from a tenth of the
+// records or fewer. Standard error gives the probes and entries written and
+// the entries left out. An input that can't be read twice (standard input from
+// a pipe, a FIFO) is copied to a file in --temp-dir as the first pass reads
+// it, and removed at the end; standard error says how many bytes were copied.
+// Standard input redirected from a file is read again from where it began. A
+// file that changed between the passes is an error (each pass sums every
+// document's line, size and shingles).
 //
 // --containment-mode says what the documents are:
 //
 //	corpus   (default) the documents the table counts; their pairs are
 //	         complete.
-//	stored   as corpus, and the prefix's shingles of df 1 are written too:
-//	         the records go into a band index (bandindex build/add) that
-//	         queries are paired with.
+//	stored   every shingle of df >= 2 is written (in one pass: the
+//	         queries to come may probe any), and the prefix's shingles of
+//	         df 1 too: the records go into a band index (bandindex
+//	         build/add) that queries are paired with.
 //	query    documents the table does not count (a licence, an article),
 //	         to pair --against such an index: every shingle of df >= 1 is
 //	         written, and those of df 1, which a stored document holds
@@ -98,21 +113,22 @@
 //	         found; pairs among the queries only through shingles the corpus
 //	         also holds.
 //
-// Measured (examples/containment-bench.sh; 14,649 real documents: man pages
-// in 7 languages, Go module files in two versions, Debian copyright files,
-// planted containment; word 5-shingles, T = 0.9): every one of the 24,285
-// directed pairs with c >= 0.9 (|A| >= 10) found, 31,631 candidates (1.3 per
+// Measured (examples/containment-bench.sh; 19,801 real documents: man pages
+// in 7 languages, Go module files in several versions, Debian copyright files,
+// planted containment; word 5-shingles, T = 0.9): every one of the 56,487
+// directed pairs with c >= 0.9 (|A| >= 10) found, 62,957 candidates (1.11 per
 // true pair), all verified pairs true (internal/tools/containtruth, an exact
-// join through an inverted index). It writes about 690 records a document
-// (every shingle of df >= 2): 10.1 million records, against 264,000 for
-// MinHash bands at 0.8, and the pipeline took 6.3 times the CPU time of the
-// Jaccard one (shingle | sketch | band | pairs | verify), 2.4 times without
-// docfreq (README, "Containment").
+// join through an inverted index). It writes 1.4 million records (1.2 million
+// probes, 195,000 index entries; all the index entries would be 13.3
+// million), against 356,000 for MinHash bands at 0.8 (README, "Containment").
 //
 // Memory (--containment): the table's hashes of df >= 2 (df >= 1 for query),
-// 12 bytes each while it is read, then in a hash table of at most 24 bytes
-// each, and one document per worker (measured: 360 MiB peak on the corpus
-// above, whose table holds 7.3 million hashes, 2.7 million of df >= 2).
+// 12 bytes each while it is read, then in a hash table of 32 to 64 bytes
+// each, and one document per worker; in corpus mode also 16 bytes per input
+// line (a document's last prefix shingle) and 32 to 64 bytes per shingle
+// probed, held through both passes (measured: 390 MiB peak on the corpus
+// above, whose table holds 7.5 million hashes, 3.25 million of df >= 2, and
+// whose documents probe 412,000 shingles).
 //
 // Memory: one record at a time per worker; it streams. Measured peak resident memory (make bench, make scale; two cores):
 // 17 MiB on the Go source tree, 15 MiB on 1 million synthetic documents.
@@ -172,6 +188,9 @@
 //     the table counts), stored (for a band index that queries are paired with)
 //     or query (documents the table does not count, against such an index)
 //     (default: "corpus")
+//   - --temp-dir DIR: with --containment, directory DIR for the copy of an
+//     input that can't be read twice (standard input from a pipe), which corpus
+//     mode reads twice (default: the system's)
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)

@@ -22,7 +22,8 @@ import (
 // ceil(T·|A|) shingles, so A's first |A|-t+1 shingles (its prefix) hold one
 // that B holds. Each document writes its shingles as containment band
 // records (record.ContainBand): those of its prefix as probes, the others
-// as index entries; pairs pairs a probe with every other record of its key
+// as index entries (in corpus mode only those a probe can pair: probe.go);
+// pairs pairs a probe with every other record of its key
 // whose document is large enough (|B| ≥ t). A shingle of one document only
 // (df 1) can't be shared, and is not written (but it takes its place in
 // the prefix).
@@ -30,10 +31,11 @@ import (
 // Modes (ContainMode), named in the header:
 //   - corpus: the documents are those the table counts; the pairs among
 //     them are complete.
-//   - stored: as corpus, and the prefix's shingles of df 1 are written
-//     too, as probes: the records go into a band index (bandindex) that
-//     query batches are paired with (pairs --against), and a query that
-//     holds a stored document finds it through them.
+//   - stored: every shingle of df ≥ 2 (in one pass: the queries to come
+//     may probe any), and the prefix's shingles of df 1 too, as probes:
+//     the records go into a band index (bandindex) that query batches are
+//     paired with (pairs --against), and a query that holds a stored
+//     document finds it through them.
 //   - query: the documents are not counted in the table (a few queries
 //     against a stored corpus): every shingle of df ≥ 1 is written, and
 //     the shingles of df 1, which the stored corpus may hold without an
@@ -55,6 +57,9 @@ type ContainmentOptions struct {
 	DF string
 	// Mode is ContainCorpus, ContainStored or ContainQuery.
 	Mode string
+	// TempDir holds the copy of an input that can't be read twice, which
+	// corpus mode reads twice (probe.go); "" is the system's.
+	TempDir string
 }
 
 // Check validates the options.
@@ -104,21 +109,10 @@ func ContainNeed(threshold float64, n uint64) uint64 {
 
 func runContainment(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	co := *opt.Containment
-	least := uint32(2)
-	if co.Mode == ContainQuery {
-		least = 1
-	}
-	full, err := docfreq.LoadAtLeast(ctx, co.DF, opt.Jobs, least)
+	dfm, df, err := loadDF(ctx, co, opt.Jobs)
 	if err != nil {
 		return err
 	}
-	// The lookups go to a hash table; the sorted table's arrays are let go,
-	// keeping what the header and the checks need.
-	dfm := newDFMap(full)
-	df := &docfreq.Table{Docs: full.Docs, ID: full.ID, Shingle: full.Shingle, ShinglePos: full.ShinglePos}
-	full = nil
-	src := stream.NewLines(inputs)
-	defer src.Close()
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		switch h.Stage {
@@ -131,12 +125,25 @@ func runContainment(ctx context.Context, opt Options, inputs []string, stdout, s
 	}
 	var st containStats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, co, df) }
+	if co.Mode == ContainCorpus {
+		return runProbed(ctx, opt, inputs, dfm, out, &st)
+	}
+	src := stream.NewLines(inputs)
+	defer src.Close()
 	return out.RunPool(ctx, src, ContainWorkers(co, dfm, opt.SkipBad, &st))
 }
 
 // containStats count what containment keys leave out.
 type containStats struct {
 	docs, empty atomic.Int64
+	// In corpus mode (probe.go): the probes written, the distinct
+	// shingles probed, the index entries of all shingles of df ≥ 2, and
+	// those written; the documents read by the second pass and the sums of
+	// docSum of each pass; the bytes of input copied for the second.
+	probes, probed, allEntries int64
+	entries, docs2             atomic.Int64
+	sum, sum2                  atomic.Uint64
+	copied                     int64
 }
 
 func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Table) {
@@ -145,6 +152,14 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 	}
 	if n := s.docs.Load(); co.Mode != ContainQuery && uint64(n) > df.Docs {
 		fmt.Fprintf(w, "band: warning: %d documents banded, but the --df table counts %d: it can't count them all, and the pairs of a document it does not count may be missed (band the documents the table counts, or --containment-mode query)\n", n, df.Docs)
+	}
+	if co.Mode == ContainCorpus {
+		e := s.entries.Load()
+		fmt.Fprintf(w, "band: %d probes on %d shingles and %d index entries written; %d index entries left out: no document that theirs is large enough to hold at %g probes their shingle, so they make no pair\n",
+			s.probes, s.probed, e, s.allEntries-e, co.Threshold)
+	}
+	if s.copied > 0 {
+		fmt.Fprintf(w, "band: %d bytes of input that can't be read twice (standard input, a pipe) copied to a temporary file (--temp-dir) for the second pass\n", s.copied)
 	}
 }
 
@@ -163,6 +178,8 @@ type containWorker struct {
 	dfs     []uint64
 	order   []ranked
 	key     []byte
+	// touched keeps the sums of dfMap.touch.
+	touched uint64
 }
 
 // ranked is a shingle and its place in the global order.
@@ -171,21 +188,37 @@ type ranked struct {
 }
 
 func (w *containWorker) Process(c *stream.Chunk, r *stream.Result) {
-	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
+	eachDoc(c, r, w.skipBad, &w.hashes, func(id []byte, _ int64, hashes []uint64) error {
+		if w.counted(hashes) {
+			r.Out = w.appendDoc(r.Out, id, hashes)
+		}
+		return nil
+	})
+}
+
+// counted counts a document read, and says whether it has shingles.
+func (w *containWorker) counted(hashes []uint64) bool {
+	w.st.docs.Add(1)
+	if len(hashes) == 0 {
+		w.st.empty.Add(1)
+		return false
+	}
+	return true
+}
+
+// eachDoc calls fn with the id, the line ordinal and the distinct
+// ascending shingle hashes (held in *hashes, reused) of each shingle record
+// of the chunk.
+func eachDoc(c *stream.Chunk, r *stream.Result, skipBad bool, hashes *[]uint64, fn func(id []byte, ordinal int64, hashes []uint64) error) {
+	c.Lines(r, skipBad, func(line []byte, ordinal int64) error {
 		id, field, err := record.SplitShingles(line)
 		if err != nil {
 			return err
 		}
-		if w.hashes, _, err = record.ParseShingles(w.hashes[:0], nil, field); err != nil {
+		if *hashes, _, err = record.ParseShingles((*hashes)[:0], nil, field); err != nil {
 			return err
 		}
-		w.st.docs.Add(1)
-		if len(w.hashes) == 0 {
-			w.st.empty.Add(1)
-			return nil
-		}
-		r.Out = w.appendDoc(r.Out, id, w.hashes)
-		return nil
+		return fn(id, ordinal, *hashes)
 	})
 }
 
@@ -193,16 +226,7 @@ func (w *containWorker) Process(c *stream.Chunk, r *stream.Result) {
 // distinct ascending shingles hashes.
 func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 	n := uint64(len(hashes))
-	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
-	w.order, w.dfs = w.order[:0], w.dfs[:0]
-	for _, h := range hashes {
-		df := w.df.DF(h)
-		w.dfs = append(w.dfs, df)
-		w.order = append(w.order, ranked{w.rank(df), h})
-	}
-	// A shingle is in the prefix when it comes no later in the order than
-	// the prefix's last one.
-	last := selectRanked(w.order, prefix-1)
+	last := w.rankDoc(hashes)
 	for i, h := range hashes {
 		probe := compareRanked(ranked{w.rank(w.dfs[i]), h}, last) <= 0
 		if !w.written(w.dfs[i], probe) {
@@ -212,6 +236,30 @@ func (w *containWorker) appendDoc(dst, id []byte, hashes []uint64) []byte {
 		dst = record.AppendContainBand(dst, w.key, id, probe, n)
 	}
 	return dst
+}
+
+// touchBlock is how many shingles rankDoc touches (dfMap.touch) before it
+// looks them up: their slots stay in the cache in between.
+const touchBlock = 256
+
+// rankDoc looks up the document frequency of each of a document's distinct
+// shingles (w.dfs, in the order of hashes) and returns the last shingle of
+// its prefix in the order: a shingle is in the prefix when it comes no
+// later than that.
+func (w *containWorker) rankDoc(hashes []uint64) ranked {
+	n := uint64(len(hashes))
+	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
+	w.order, w.dfs = w.order[:0], w.dfs[:0]
+	for start := 0; start < len(hashes); start += touchBlock {
+		block := hashes[start:min(start+touchBlock, len(hashes))]
+		w.touched += w.df.touch(block)
+		for _, h := range block {
+			df := w.df.DF(h)
+			w.dfs = append(w.dfs, df)
+			w.order = append(w.order, ranked{w.rank(df), h})
+		}
+	}
+	return selectRanked(w.order, prefix-1)
 }
 
 // selectRanked returns the element of rank k (from 0) of a in the order

@@ -3,6 +3,7 @@ package band
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -29,35 +30,101 @@ func TestSelectRanked(t *testing.T) {
 	}
 }
 
+// TestDFMap checks the df hash table against a map, with uniform hashes
+// (each slot its hash's top bits) and with hashes that crowd a few slots
+// (then scrambled), and near the top of the table, where runs wrap around.
 func TestDFMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	want := map[uint64]uint32{}
-	for range 5000 {
-		want[rng.Uint64()] = uint32(1 + rng.IntN(100))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
-	keys := slices.Sorted(func(yield func(uint64) bool) {
-		for k := range want {
-			if !yield(k) {
-				return
+	for _, tc := range []struct {
+		name string
+		hash func(i int) uint64
+		mul  uint64
+	}{
+		{"uniform", func(int) uint64 { return rng.Uint64() }, 1},
+		{"top", func(i int) uint64 {
+			if i < 50 {
+				return ^uint64(0) - uint64(i) // in the last slot, and past it
+			}
+			return rng.Uint64()
+		}, 1},
+		{"crowded", func(i int) uint64 { return uint64(i) * 3 }, 0x9e3779b97f4a7c15},
+	} {
+		want := map[uint64]uint32{}
+		for i := range 5000 {
+			want[tc.hash(i)] = uint32(1 + rng.IntN(100))
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			fmt.Fprintf(&b, "%016x\t%d\n", k, want[k])
+		}
+		table, err := docfreq.Load(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := newDFMap(table)
+		if m.mul != tc.mul {
+			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
+		}
+		for k, c := range want {
+			if got := m.DF(k); got != uint64(c) {
+				t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, k, got, c)
+			}
+			for _, other := range []uint64{k ^ 1, k + 1, k - 1} {
+				if got := m.DF(other); got != uint64(want[other]) {
+					t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, other, got, want[other])
+				}
 			}
 		}
-	})
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%016x\t%d\n", k, want[k])
 	}
-	table, err := docfreq.Load(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestProbeSet checks the probe set against a map: every shingle added is
+// found with its df and the least need added for it, across the table's
+// growth; no other is.
+func TestProbeSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	want := map[uint64]probeSlot{}
+	s := newProbeSet()
+	for range 20000 {
+		// Clustered values as well as scattered ones.
+		h := rng.Uint64()
+		if rng.IntN(2) == 0 {
+			h = uint64(rng.IntN(3000)) << 40
+		}
+		df, need := uint32(2+h%7), uint32(1+rng.IntN(500))
+		s.add(h, df, need)
+		p, ok := want[h]
+		if ok {
+			need = min(need, p.need)
+		}
+		want[h] = probeSlot{h, df, need}
 	}
-	m := newDFMap(table)
-	for k, c := range want {
-		if got := m.DF(k); got != uint64(c) {
-			t.Fatalf("DF(%x) = %d, want %d", k, got, c)
+	if s.n != len(want) {
+		t.Fatalf("%d shingles held, want %d", s.n, len(want))
+	}
+	for h, p := range want {
+		if got := s.filtered(nil, []uint64{h}); len(got) != 1 {
+			t.Fatalf("%x: the filter leaves it out", h)
 		}
-		if got := m.DF(k ^ 1); got != uint64(want[k^1]) {
-			t.Fatalf("DF(%x) = %d, want %d", k^1, got, want[k^1])
+		if got := s.get(h); got == nil || *got != p {
+			t.Fatalf("%x: got %v, want %v", h, got, p)
 		}
+	}
+	passed := 0
+	for range 100000 {
+		h := rng.Uint64()
+		if _, ok := want[h]; ok {
+			continue
+		}
+		if s.get(h) != nil {
+			t.Fatalf("%x: found but never added", h)
+		}
+		passed += len(s.filtered(nil, []uint64{h}))
+	}
+	// At most a quarter of the filter's bits are set: at most 1 in 8 on
+	// average passes (a rate above 1 in 6 is a broken filter).
+	if passed > 100000/6 {
+		t.Fatalf("the filter passed %d of 100000 shingles not held", passed)
 	}
 }

@@ -147,8 +147,15 @@ func parsePairs(t *testing.T, out string) map[[2]string]bool {
 // bandContain runs band --containment over shingle records.
 func bandContain(t *testing.T, co band.ContainmentOptions, shingles string) string {
 	t.Helper()
+	return bandContainJobs(t, co, shingles, 0)
+}
+
+// bandContainJobs runs band --containment -j jobs over shingle records.
+func bandContainJobs(t *testing.T, co band.ContainmentOptions, shingles string, jobs int) string {
+	t.Helper()
 	var out, errb bytes.Buffer
 	opt := band.Options{Containment: &co}
+	opt.Jobs = jobs
 	if err := band.Run(context.Background(), opt, []string{testutil.WriteFile(t, "shingles.tsv", shingles)}, &out, &errb); err != nil {
 		t.Fatalf("band: %v (%s)", err, errb.String())
 	}
@@ -199,6 +206,53 @@ func TestContainmentComplete(t *testing.T) {
 			}
 			t.Logf("T=%g trial %d: %d pairs with c ≥ T, all candidates; %d candidates in all (%.2f per true pair)", threshold, trial, len(want), len(got), float64(len(got))/float64(len(want)))
 		}
+	}
+}
+
+// records returns the lines of out that are not headers.
+func records(out string) []string {
+	var r []string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			r = append(r, l)
+		}
+	}
+	return r
+}
+
+// TestContainmentProbedExact checks that corpus mode, which writes only the
+// index entries some probe can pair (band/probe.go), makes exactly the
+// candidates of every index entry: those of stored mode, which writes every
+// shingle of df ≥ 2 (and the prefix's shingles of df 1, which no other
+// document holds). Its keys are the same for any -j.
+func TestContainmentProbedExact(t *testing.T) {
+	for _, threshold := range []float64{0.5, 0.9, 1} {
+		rng := rand.New(rand.NewPCG(11, uint64(threshold*100)))
+		c := newContainCorpus(rng, 150, threshold)
+		n := len(c.ids)
+		shingles := c.shingles(0, n)
+		co := band.ContainmentOptions{Threshold: threshold, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+		probed := bandContainJobs(t, co, shingles, 1)
+		if other := bandContainJobs(t, co, shingles, 4); other != probed {
+			t.Fatalf("T=%g: band --containment -j1 and -j4 differ", threshold)
+		}
+		co.Mode = band.ContainStored
+		all := bandContain(t, co, shingles)
+		if len(records(probed)) >= len(records(all)) {
+			t.Fatalf("T=%g: corpus mode wrote %d records, every entry is %d", threshold, len(records(probed)), len(records(all)))
+		}
+		got, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "probed.tsv", probed))
+		if err != nil {
+			t.Fatalf("pairs: %v (%s)", err, stderr)
+		}
+		want, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "all.tsv", all))
+		if err != nil {
+			t.Fatalf("pairs: %v (%s)", err, stderr)
+		}
+		if g, w := records(got), records(want); !slices.Equal(g, w) {
+			t.Fatalf("T=%g: %d candidates from the probed entries, %d from all", threshold, len(g), len(w))
+		}
+		t.Logf("T=%g: %d records written of %d, the same %d candidates", threshold, len(records(probed)), len(records(all)), len(records(got)))
 	}
 }
 
@@ -260,5 +314,59 @@ func TestContainmentQuery(t *testing.T) {
 			t.Fatalf("T=%g: %d of %d query pairs missed", threshold, missed, len(want))
 		}
 		t.Logf("T=%g: %d query pairs with c ≥ T, all candidates; %d candidates", threshold, len(want), len(got))
+	}
+}
+
+// TestContainmentRepeatedRecords checks that a (key, id) given twice, once
+// as a probe and once not, probes in memory as in --sorted, that the
+// repeats are counted, and that an id with two sizes is refused with its
+// place.
+func TestContainmentRepeatedRecords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	c := newContainCorpus(rng, 60, 0.8)
+	n := len(c.ids)
+	co := band.ContainmentOptions{Threshold: 0.8, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+	keys := bandContain(t, co, c.shingles(0, n))
+	var b strings.Builder
+	repeats := 0
+	for _, l := range strings.SplitAfter(keys, "\n") {
+		if strings.HasPrefix(l, "#") || l == "" || rng.IntN(2) != 0 {
+			b.WriteString(l)
+			continue
+		}
+		// The repeat of a probe says it is an index entry, and it comes
+		// first half the time.
+		repeats++
+		r := strings.Replace(l, "\tp\t", "\ti\t", 1)
+		if rng.IntN(2) == 0 {
+			l, r = r, l
+		}
+		b.WriteString(l)
+		b.WriteString(r)
+	}
+	memory, sorted := modes(t, Options{}, b.String())
+	if memory != sorted {
+		t.Fatalf("memory and --sorted differ on repeated records")
+	}
+	want, _ := modes(t, Options{}, keys)
+	if memory != want {
+		t.Fatalf("repeated records change the pairs")
+	}
+	_, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "rep.tsv", b.String()))
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("%d repeated (key, id) record(s) ignored", repeats)) {
+		t.Fatalf("err %v, stderr %q: want %d repeats counted", err, stderr, repeats)
+	}
+	// One record of a document with another size.
+	lines := strings.SplitAfter(keys, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "#") && l != "" {
+			f := strings.Split(strings.TrimSuffix(l, "\n"), "\t")
+			lines = slices.Insert(lines, i+1, f[0][:15]+"0\t"+f[1]+"\ti\t99999\n")
+			_, stderr, err := runStage(t, Options{}, testutil.WriteFile(t, "sizes.tsv", strings.Join(lines, "")))
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("sizes.tsv:%d: id %s comes with sizes", i+2, f[1])) {
+				t.Fatalf("err %v (stderr %q): want the second size refused at line %d", err, stderr, i+2)
+			}
+			break
+		}
 	}
 }
