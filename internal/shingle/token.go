@@ -44,8 +44,32 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // decodeLower decodes the rune at the start of b (len(b) > 0, b[0] ≥ 0x80)
 // and lower-cases it. Invalid UTF-8 gives U+FFFD with size 1.
 func decodeLower(b []byte) (rune, int) {
-	r, size := utf8.DecodeRune(b)
+	r, size := decodeRune(b)
 	return lowerOf(r, runeFlags(r)), size
+}
+
+// decodeRune is utf8.DecodeRune of b (len(b) > 0, b[0] ≥ 0x80), with the
+// two- and three-byte runes of accented Latin, Cyrillic, Greek, CJK and
+// kana decoded here, without the call: those are most of the runes of
+// text that is not ASCII. Anything else (four bytes, invalid) is
+// DecodeRune's.
+func decodeRune(b []byte) (rune, int) {
+	c0 := b[0]
+	switch {
+	case c0 >= 0xc2 && c0 < 0xe0 && len(b) >= 2:
+		if c1 := b[1]; c1&0xc0 == 0x80 {
+			return rune(c0&0x1f)<<6 | rune(c1&0x3f), 2
+		}
+	case c0 >= 0xe0 && c0 < 0xf0 && len(b) >= 3:
+		c1, c2 := b[1], b[2]
+		if c1&0xc0 == 0x80 && c2&0xc0 == 0x80 {
+			// Not overlong (below U+0800), not a surrogate.
+			if r := rune(c0&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f); r >= 0x800 && (r < 0xd800 || r > 0xdfff) {
+				return r, 3
+			}
+		}
+	}
+	return utf8.DecodeRune(b)
 }
 
 // Tokenizer finds the lower-cased word tokens of a text: after Reset, each
@@ -258,7 +282,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 		if byteClass[text[i]] != classMulti {
 			break
 		}
-		r0, size := utf8.DecodeRune(text[i:])
+		r0, size := decodeRune(text[i:])
 		if r0 == utf8.RuneError {
 			i += size // not a letter or digit
 			continue
@@ -266,6 +290,10 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 		f := runeFlags(r0)
 		if f&rfSingle != 0 {
 			t.pos = i + size
+			if f&rfCased == 0 {
+				// Its bytes are its encoding: valid, and lower case.
+				return text[i : i+size], true
+			}
 			t.buf = utf8.AppendRune(t.buf[:0], lowerOf(r0, f))
 			return t.buf, true
 		}
@@ -292,7 +320,7 @@ scan:
 		case classSeparator:
 			break scan
 		}
-		r0, size := utf8.DecodeRune(text[i:])
+		r0, size := decodeRune(text[i:])
 		if r0 == utf8.RuneError {
 			break
 		}
@@ -370,7 +398,7 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 			}
 			f = asciiFlags[c]
 		} else {
-			r, size = utf8.DecodeRune(n.text[n.pos:])
+			r, size = decodeRune(n.text[n.pos:])
 			f = runeFlags(r)
 			r = lowerOf(r, f)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // refTokens is the specification of word tokens, written the slow and
@@ -239,6 +240,27 @@ func TestCharNormalizer(t *testing.T) {
 		}
 		if ref := string(refChars(tt.text)); got != ref {
 			t.Errorf("chars(%q) = %q, but the reference gives %q", tt.text, got, ref)
+		}
+	}
+}
+
+// decodeRune must be utf8.DecodeRune for every lead byte of 0x80 and
+// above, and every one or two bytes after it (valid, overlong, surrogate,
+// truncated), and for four-byte runes.
+func TestDecodeRuneIsDecodeRune(t *testing.T) {
+	b := make([]byte, 4)
+	for c0 := 0x80; c0 < 0x100; c0++ {
+		for c1 := 0; c1 < 0x100; c1++ {
+			for c2 := 0; c2 < 0x100; c2++ {
+				b[0], b[1], b[2], b[3] = byte(c0), byte(c1), byte(c2), 0x80
+				for n := 1; n <= 4; n++ {
+					r, size := decodeRune(b[:n])
+					wr, wsize := utf8.DecodeRune(b[:n])
+					if r != wr || size != wsize {
+						t.Fatalf("decodeRune(% x) = %U, %d; utf8.DecodeRune gives %U, %d", b[:n], r, size, wr, wsize)
+					}
+				}
+			}
 		}
 	}
 }
