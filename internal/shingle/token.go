@@ -179,8 +179,9 @@ const (
 	low7x8 = 0x7f7f7f7f7f7f7f7f
 )
 
-// load classifies the 64 bytes of block b into its masks, eight bytes per
-// 64-bit word.
+// load classifies the 64 bytes of block b into its masks: with AVX2 where
+// the CPU has it (two registers of 32 bytes, a tenth of the instructions),
+// else eight bytes per 64-bit word.
 func (t *Tokenizer) load(b int) {
 	t.blk = b
 	t.alnum, t.high = 0, 0
@@ -195,7 +196,16 @@ func (t *Tokenizer) load(b int) {
 		block = pad[:]
 	}
 	block = block[:64]
-	var alnum, high uint64
+	if alnum, high, ok := classify64(block); ok {
+		t.alnum, t.high = alnum, high
+		return
+	}
+	t.alnum, t.high = classify64SWAR(block)
+}
+
+// classify64SWAR is classify64 in Go, eight bytes per 64-bit word.
+func classify64SWAR(block []byte) (alnum, high uint64) {
+	block = block[:64]
 	for j := 0; j < 8; j++ {
 		x := binary.LittleEndian.Uint64(block[8*j:])
 		h := x & high8
@@ -206,7 +216,7 @@ func (t *Tokenizer) load(b int) {
 		alnum |= movemask((digit|letter)&^h&high8) << (8 * j)
 		high |= movemask(h) << (8 * j)
 	}
-	t.alnum, t.high = alnum, high
+	return alnum, high
 }
 
 // movemask gathers bit 7 of each byte of m (only those bits may be set)

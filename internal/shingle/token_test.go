@@ -264,3 +264,36 @@ func TestDecodeRuneIsDecodeRune(t *testing.T) {
 		}
 	}
 }
+
+// The vector classification, where the CPU has one, must give the masks of
+// the SWAR one: every byte value at every position of a block, and random
+// blocks.
+func TestClassify64(t *testing.T) {
+	block := make([]byte, 64)
+	if _, _, ok := classify64(block); !ok {
+		t.Skip("no vector classification on this CPU")
+	}
+	check := func() {
+		t.Helper()
+		alnum, high, _ := classify64(block)
+		wantAlnum, wantHigh := classify64SWAR(block)
+		if alnum != wantAlnum || high != wantHigh {
+			t.Fatalf("classify64(% x) = %#x, %#x; SWAR gives %#x, %#x", block, alnum, high, wantAlnum, wantHigh)
+		}
+	}
+	for pos := range 64 {
+		for c := range 256 {
+			clear(block)
+			block[pos] = byte(c)
+			block[63-pos] = byte(255 - c)
+			check()
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 10000 {
+		for i := range block {
+			block[i] = byte(r.Uint32())
+		}
+		check()
+	}
+}
