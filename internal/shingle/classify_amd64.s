@@ -25,6 +25,21 @@ DATA classifyConsts<>+144(SB)/8, $0x2020202020202020
 DATA classifyConsts<>+152(SB)/8, $0x2020202020202020
 GLOBL classifyConsts<>(SB), RODATA|NOPTR, $160
 
+// CLASSIFY32 classifies the 32 bytes of Y register in into the masks of
+// 32 bits alnum and high (general registers); Y2-Y6 are scratch, Y9, Y11
+// and Y12 hold '9'+1, 'z'+1 and the case bit.
+#define CLASSIFY32(in, alnum, high) \
+	VPCMPGTB  classifyConsts<>+0(SB), in, Y2 \
+	VPCMPGTB  in, Y9, Y3 \
+	VPAND     Y3, Y2, Y2 \
+	VPOR      Y12, in, Y4 \
+	VPCMPGTB  classifyConsts<>+64(SB), Y4, Y5 \
+	VPCMPGTB  Y4, Y11, Y6 \
+	VPAND     Y6, Y5, Y5 \
+	VPOR      Y5, Y2, Y2 \
+	VPMOVMSKB Y2, alnum \
+	VPMOVMSKB in, high
+
 // func classify64AVX2(p *byte) (alnum, high uint64)
 //
 // Each half of 32 bytes: digit = c > '0'-1 and '9'+1 > c; letter the same
@@ -32,34 +47,13 @@ GLOBL classifyConsts<>(SB), RODATA|NOPTR, $160
 // give the masks.
 TEXT ·classify64AVX2(SB), NOSPLIT, $0-24
 	MOVQ    p+0(FP), SI
-	VMOVDQU classifyConsts<>+32(SB), Y9  // '9'+1
-	VMOVDQU classifyConsts<>+96(SB), Y11 // 'z'+1
+	VMOVDQU classifyConsts<>+32(SB), Y9   // '9'+1
+	VMOVDQU classifyConsts<>+96(SB), Y11  // 'z'+1
 	VMOVDQU classifyConsts<>+128(SB), Y12 // the case bit
-
-	VMOVDQU   (SI), Y0
-	VPCMPGTB  classifyConsts<>+0(SB), Y0, Y2
-	VPCMPGTB  Y0, Y9, Y3
-	VPAND     Y3, Y2, Y2
-	VPOR      Y12, Y0, Y4
-	VPCMPGTB  classifyConsts<>+64(SB), Y4, Y5
-	VPCMPGTB  Y4, Y11, Y6
-	VPAND     Y6, Y5, Y5
-	VPOR      Y5, Y2, Y2
-	VPMOVMSKB Y2, AX
-	VPMOVMSKB Y0, BX
-
-	VMOVDQU   32(SI), Y1
-	VPCMPGTB  classifyConsts<>+0(SB), Y1, Y2
-	VPCMPGTB  Y1, Y9, Y3
-	VPAND     Y3, Y2, Y2
-	VPOR      Y12, Y1, Y4
-	VPCMPGTB  classifyConsts<>+64(SB), Y4, Y5
-	VPCMPGTB  Y4, Y11, Y6
-	VPAND     Y6, Y5, Y5
-	VPOR      Y5, Y2, Y2
-	VPMOVMSKB Y2, CX
-	VPMOVMSKB Y1, DX
-
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	CLASSIFY32(Y0, AX, BX)
+	CLASSIFY32(Y1, CX, DX)
 	SHLQ $32, CX
 	ORQ  CX, AX
 	SHLQ $32, DX
