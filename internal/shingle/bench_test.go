@@ -3,7 +3,10 @@ package shingle
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"testing"
+
+	"github.com/neardup/neardup/internal/record"
 )
 
 // goText returns about 1.5 MB of Go source: 100 files of GOROOT/src joined.
@@ -49,5 +52,53 @@ func TestAppendAllocs(t *testing.T) {
 		if allocs := testing.AllocsPerRun(20, func() { dst = s.Append(dst[:0], text) }); allocs != 0 {
 			t.Errorf("%s: %.1f allocations per Append, want 0", configName(opt), allocs)
 		}
+	}
+}
+
+// BenchmarkShinglerCorpus shingles (word 5-shingles, tok64) the documents
+// of the TSV file NEARDUP_BENCH_CORPUS, each language of
+// examples/corpus-multilingual.sh apart (the id's first part: en/, ru/,
+// zh/, …); MB/s is of the unescaped text. It is skipped without the
+// variable:
+//
+//	examples/corpus-multilingual.sh 2000 > /tmp/c.tsv
+//	NEARDUP_BENCH_CORPUS=/tmp/c.tsv go test -run '^$' -bench ShinglerCorpus ./internal/shingle
+func BenchmarkShinglerCorpus(b *testing.B) {
+	name := os.Getenv("NEARDUP_BENCH_CORPUS")
+	if name == "" {
+		b.Skip("NEARDUP_BENCH_CORPUS names no corpus (TSV documents) to read")
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := map[string][][]byte{}
+	var langs []string
+	for line := range bytes.Lines(data) {
+		id, text, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte("\t"))
+		if !ok {
+			continue
+		}
+		lang, _, _ := bytes.Cut(id, []byte("/"))
+		if texts[string(lang)] == nil {
+			langs = append(langs, string(lang))
+		}
+		texts[string(lang)] = append(texts[string(lang)], record.Unescape(nil, text))
+	}
+	for _, lang := range langs {
+		b.Run(lang, func(b *testing.B) {
+			s := New(Options{Unit: Word, K: 5, Scheme: Tok64})
+			var dst []uint64
+			size := 0
+			for _, t := range texts[lang] {
+				size += len(t)
+			}
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, t := range texts[lang] {
+					dst = s.Append(dst[:0], t)
+				}
+			}
+		})
 	}
 }

@@ -82,3 +82,12 @@ func (w *Worker) Set(dst []uint64, text []byte) []uint64 {
 	}
 	return dst
 }
+
+// Distinct appends to dst the distinct shingle hashes of text in no
+// particular order (the order of their first occurrence, or ascending): the
+// set of Set, for a sketch that does not depend on the order of the set, in
+// about half the time Set takes to sort it.
+func (w *Worker) Distinct(dst []uint64, text []byte) []uint64 {
+	w.hashes = w.sh.Append(w.hashes[:0], text)
+	return w.distinct.appendDistinct(dst, w.hashes)
+}

@@ -178,7 +178,9 @@ type Worker struct {
 	doc    *input.DocParser
 	hashes []uint64
 	sorter hashsort.Sorter
-	id     []byte
+	// distinct is the scratch table of Distinct.
+	distinct distinctSet
+	id       []byte
 }
 
 // Process appends to r.Out the shingle record of each document of a chunk.

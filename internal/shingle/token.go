@@ -44,8 +44,32 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // decodeLower decodes the rune at the start of b (len(b) > 0, b[0] ≥ 0x80)
 // and lower-cases it. Invalid UTF-8 gives U+FFFD with size 1.
 func decodeLower(b []byte) (rune, int) {
-	r, size := utf8.DecodeRune(b)
+	r, size := decodeRune(b)
 	return lowerOf(r, runeFlags(r)), size
+}
+
+// decodeRune is utf8.DecodeRune of b (len(b) > 0, b[0] ≥ 0x80), with the
+// two- and three-byte runes of accented Latin, Cyrillic, Greek, CJK and
+// kana decoded here, without the call: those are most of the runes of
+// text that is not ASCII. Anything else (four bytes, invalid) is
+// DecodeRune's.
+func decodeRune(b []byte) (rune, int) {
+	c0 := b[0]
+	switch {
+	case c0 >= 0xc2 && c0 < 0xe0 && len(b) >= 2:
+		if c1 := b[1]; c1&0xc0 == 0x80 {
+			return rune(c0&0x1f)<<6 | rune(c1&0x3f), 2
+		}
+	case c0 >= 0xe0 && c0 < 0xf0 && len(b) >= 3:
+		c1, c2 := b[1], b[2]
+		if c1&0xc0 == 0x80 && c2&0xc0 == 0x80 {
+			// Not overlong (below U+0800), not a surrogate.
+			if r := rune(c0&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f); r >= 0x800 && (r < 0xd800 || r > 0xdfff) {
+				return r, 3
+			}
+		}
+	}
+	return utf8.DecodeRune(b)
 }
 
 // Tokenizer finds the lower-cased word tokens of a text: after Reset, each
@@ -155,8 +179,9 @@ const (
 	low7x8 = 0x7f7f7f7f7f7f7f7f
 )
 
-// load classifies the 64 bytes of block b into its masks, eight bytes per
-// 64-bit word.
+// load classifies the 64 bytes of block b into its masks: with AVX2 where
+// the CPU has it (two registers of 32 bytes, a tenth of the instructions),
+// else eight bytes per 64-bit word.
 func (t *Tokenizer) load(b int) {
 	t.blk = b
 	t.alnum, t.high = 0, 0
@@ -171,7 +196,16 @@ func (t *Tokenizer) load(b int) {
 		block = pad[:]
 	}
 	block = block[:64]
-	var alnum, high uint64
+	if alnum, high, ok := classify64(block); ok {
+		t.alnum, t.high = alnum, high
+		return
+	}
+	t.alnum, t.high = classify64SWAR(block)
+}
+
+// classify64SWAR is classify64 in Go, eight bytes per 64-bit word.
+func classify64SWAR(block []byte) (alnum, high uint64) {
+	block = block[:64]
 	for j := 0; j < 8; j++ {
 		x := binary.LittleEndian.Uint64(block[8*j:])
 		h := x & high8
@@ -182,7 +216,7 @@ func (t *Tokenizer) load(b int) {
 		alnum |= movemask((digit|letter)&^h&high8) << (8 * j)
 		high |= movemask(h) << (8 * j)
 	}
-	t.alnum, t.high = alnum, high
+	return alnum, high
 }
 
 // movemask gathers bit 7 of each byte of m (only those bits may be set)
@@ -258,7 +292,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 		if byteClass[text[i]] != classMulti {
 			break
 		}
-		r0, size := utf8.DecodeRune(text[i:])
+		r0, size := decodeRune(text[i:])
 		if r0 == utf8.RuneError {
 			i += size // not a letter or digit
 			continue
@@ -266,6 +300,10 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 		f := runeFlags(r0)
 		if f&rfSingle != 0 {
 			t.pos = i + size
+			if f&rfCased == 0 {
+				// Its bytes are its encoding: valid, and lower case.
+				return text[i : i+size], true
+			}
 			t.buf = utf8.AppendRune(t.buf[:0], lowerOf(r0, f))
 			return t.buf, true
 		}
@@ -292,7 +330,7 @@ scan:
 		case classSeparator:
 			break scan
 		}
-		r0, size := utf8.DecodeRune(text[i:])
+		r0, size := decodeRune(text[i:])
 		if r0 == utf8.RuneError {
 			break
 		}
@@ -370,7 +408,7 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 			}
 			f = asciiFlags[c]
 		} else {
-			r, size = utf8.DecodeRune(n.text[n.pos:])
+			r, size = decodeRune(n.text[n.pos:])
 			f = runeFlags(r)
 			r = lowerOf(r, f)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // refTokens is the specification of word tokens, written the slow and
@@ -240,5 +241,59 @@ func TestCharNormalizer(t *testing.T) {
 		if ref := string(refChars(tt.text)); got != ref {
 			t.Errorf("chars(%q) = %q, but the reference gives %q", tt.text, got, ref)
 		}
+	}
+}
+
+// decodeRune must be utf8.DecodeRune for every lead byte of 0x80 and
+// above, and every one or two bytes after it (valid, overlong, surrogate,
+// truncated), and for four-byte runes.
+func TestDecodeRuneIsDecodeRune(t *testing.T) {
+	b := make([]byte, 4)
+	for c0 := 0x80; c0 < 0x100; c0++ {
+		for c1 := 0; c1 < 0x100; c1++ {
+			for c2 := 0; c2 < 0x100; c2++ {
+				b[0], b[1], b[2], b[3] = byte(c0), byte(c1), byte(c2), 0x80
+				for n := 1; n <= 4; n++ {
+					r, size := decodeRune(b[:n])
+					wr, wsize := utf8.DecodeRune(b[:n])
+					if r != wr || size != wsize {
+						t.Fatalf("decodeRune(% x) = %U, %d; utf8.DecodeRune gives %U, %d", b[:n], r, size, wr, wsize)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The vector classification, where the CPU has one, must give the masks of
+// the SWAR one: every byte value at every position of a block, and random
+// blocks.
+func TestClassify64(t *testing.T) {
+	block := make([]byte, 64)
+	if _, _, ok := classify64(block); !ok {
+		t.Skip("no vector classification on this CPU")
+	}
+	check := func() {
+		t.Helper()
+		alnum, high, _ := classify64(block)
+		wantAlnum, wantHigh := classify64SWAR(block)
+		if alnum != wantAlnum || high != wantHigh {
+			t.Fatalf("classify64(% x) = %#x, %#x; SWAR gives %#x, %#x", block, alnum, high, wantAlnum, wantHigh)
+		}
+	}
+	for pos := range 64 {
+		for c := range 256 {
+			clear(block)
+			block[pos] = byte(c)
+			block[63-pos] = byte(255 - c)
+			check()
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 10000 {
+		for i := range block {
+			block[i] = byte(r.Uint32())
+		}
+		check()
 	}
 }

@@ -36,8 +36,11 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	out.Summary = func(stderr io.Writer) { shingle.ReportSource(src, stderr) }
 	shOpt.NoID = new(atomic.Int64)
 	family := newFamily(&opt)
+	// A MinHash or OPH sketch is a minimum over the set, the same in any
+	// order: their sets need not be sorted.
+	unordered := opt.Method == MinHash || opt.Method == OPH
 	err := out.RunPool(ctx, src, func() stream.Worker {
-		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family)}
+		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family), unordered: unordered}
 	})
 	shingle.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
 	return err
@@ -45,15 +48,21 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 
 // docWorker shingles each document of a chunk and writes its sketch.
 type docWorker struct {
-	sh   *shingle.Worker
-	sk   sketcher
-	set  []uint64
-	vals []uint64
+	sh *shingle.Worker
+	sk sketcher
+	// unordered: the sketch does not depend on the order of the set.
+	unordered bool
+	set       []uint64
+	vals      []uint64
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	w.sh.Documents(c, r, func(id, text []byte) error {
-		w.set = w.sh.Set(w.set[:0], text)
+		if w.unordered {
+			w.set = w.sh.Distinct(w.set[:0], text)
+		} else {
+			w.set = w.sh.Set(w.set[:0], text)
+		}
 		w.vals = w.sk.values(w.vals, w.set)
 		r.Out = record.AppendSketch(r.Out, id, uint64(len(w.set)), w.vals)
 		// Many short documents make output several times the chunk: pass
