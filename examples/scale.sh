@@ -12,6 +12,7 @@
 #
 #   make scale                                    # SIZES="1000000 2000000 5000000 10000000"
 #   SIZES="20000 40000" LIMIT=512 examples/scale.sh   # DIR=/big/disk for the files
+#   SIZES=10000000 LIMIT=none examples/scale.sh       # no run under a limit
 #
 # The corpora are made once per size in DIR and kept there between runs
 # (KEEP=0 removes them at the end); a corpus of N documents is the first N
@@ -87,6 +88,10 @@ for n in $SIZES; do
 		echo "$n documents: $(awk -v c="$input" 'BEGIN { printf "%.2f GB compressed (no zstd command here to measure the text)", c / 1e9 }')"
 	fi
 	dedup unlimited "$corpus"
+	if [ "$LIMIT" = none ]; then
+		echo "  kept $(wc -l < "$tmp/kept-unlimited.jsonl"), dropped $(wc -l < "$tmp/report-unlimited.tsv") (LIMIT=none: no run under a limit)"
+		continue
+	fi
 	dedup "limit-${LIMIT}M" "$corpus" "$LIMIT"
 	if cmp -s "$tmp/kept-unlimited.jsonl" "$tmp/kept-limit-${LIMIT}M.jsonl" && cmp -s "$tmp/report-unlimited.tsv" "$tmp/report-limit-${LIMIT}M.tsv"; then
 		echo "  kept $(wc -l < "$tmp/kept-unlimited.jsonl"), dropped $(wc -l < "$tmp/report-unlimited.tsv"): the same under the limit"
