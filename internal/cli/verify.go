@@ -134,7 +134,8 @@ EXAMPLES
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written (default: the threshold in band's header, else 0.8)"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
-			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name (K, M, G suffixes)"},
+			&cli.StringFlag{Name: "memory", Value: "1G", Usage: "read up to `SIZE` of pairs ahead to load only the documents they name; with --documents, hold at most that (K, M, G suffixes)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the scratch file of --documents (default: the system's)"},
 			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
 			&cli.BoolFlag{Name: "attach", Usage: "join pairs sorted by their first id with the file sorted by id; write attached pairs (larger than memory, step 1)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "join attached pairs sorted by their first field with the file sorted by id; score them (larger than memory, step 2)"},
@@ -150,6 +151,7 @@ func verifyAction(c *cli.Context, env *Env) error {
 	}
 	opt := verify.Options{
 		MemoryBytes: mem,
+		TempDir:     c.String("temp-dir"),
 		Shingles:    c.String("shingles"),
 		Sketches:    c.String("sketches"),
 		Threshold:   c.Float64("threshold"),
