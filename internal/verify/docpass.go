@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,8 +36,10 @@ type docRun struct {
 	// pass is the pass under way (1: the corpus).
 	pass   int
 	sample []byte
-	// The scratch of the segment: frames of the documents' texts.
+	// The scratch of the segment: frames of the documents' texts; frames
+	// is the source of a pass reading it.
 	scratch *scratch
+	frames  *frameSource
 	enc     *zstd.Encoder
 	dec     *zstd.Decoder
 	// Totals for the report.
@@ -51,9 +52,6 @@ type docRun struct {
 // inflightBytes is what the pool holds per chunk in flight besides the
 // held sets: the chunk, its shingle sets, its texts kept for the scratch.
 const inflightBytes = 4 << 20
-
-// errPassDone stops a pass that has nothing left to score.
-var errPassDone = errors.New("pass done")
 
 // runDocuments scores the pairs of lines from the documents (opt.Documents,
 // already resolved), shingled as so says, within opt.MemoryBytes.
@@ -165,15 +163,20 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 		v.passes++
 		var src stream.Source
 		var files *stream.Files
+		v.frames = nil
 		if v.pass == 1 {
 			src, files = stream.NewDocuments(v.opt.Documents.Paths, v.opt.Documents.reading, v.opt.SkipBad)
 		} else {
-			src = v.scratch.source(v.ps.start)
+			v.frames = v.scratch.source(v.ps.start)
+			src = v.frames
 		}
 		newWorker := func() stream.Worker { return &docWorker{v: v, w: shingle.NewWorker(v.stage)} }
+		// A pass over the scratch that has nothing left to score stops its
+		// source, and the run ends once the chunks under way are taken:
+		// no worker is left running into the next pass.
 		err := stream.Run(ctx, src, v.opt.Common, newWorker, v.sink)
 		src.Close()
-		if err != nil && err != errPassDone {
+		if err != nil {
 			return err
 		}
 		v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
@@ -236,8 +239,8 @@ func (v *docRun) sink(r *stream.Result) error {
 	if r.Err != nil {
 		return r.Err
 	}
-	if v.pass > 1 && v.ps.idle() {
-		return errPassDone
+	if v.frames != nil && v.ps.idle() {
+		v.frames.stop.Store(true)
 	}
 	return nil
 }
@@ -515,7 +518,7 @@ func (s *scratch) remove() {
 }
 
 // source returns the frames that hold documents of rank start or later.
-func (s *scratch) source(start uint32) stream.Source {
+func (s *scratch) source(start uint32) *frameSource {
 	if s == nil {
 		return &frameSource{}
 	}
@@ -528,15 +531,17 @@ func (s *scratch) source(start uint32) stream.Source {
 	return &frameSource{s: s, next: i}
 }
 
-// frameSource reads the frames of the scratch, a chunk each.
+// frameSource reads the frames of the scratch, a chunk each, until it is
+// stopped.
 type frameSource struct {
 	s    *scratch
 	next int
 	done int64
+	stop atomic.Bool
 }
 
 func (f *frameSource) Next() (*stream.Chunk, error) {
-	if f.s == nil || f.next >= len(f.s.frames) {
+	if f.s == nil || f.next >= len(f.s.frames) || f.stop.Load() {
 		return nil, nil
 	}
 	fr := f.s.frames[f.next]
