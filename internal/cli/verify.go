@@ -81,6 +81,33 @@ synthetic documents of 100 to 4,000 words (351,318 candidate pairs over
 about 47% of the documents): 5.6 KB per document of the corpus. Without the memory,
 LARGER THAN MEMORY below holds neither side.
 
+Memory with --documents: verify holds at most --memory (besides a few
+pieces of about 4 MB per thread in flight), for any size of corpus. It
+reads the pairs in parts of up to half of --memory: 12 bytes a line and 8
+a pair, and per document in some pair about 24 bytes (arrival numbers,
+shingle --number-from) or 90 and the id's length (other ids), with the
+lines as read. A part is scored in passes over the documents, in the order
+they are read: a pass holds the shingle sets (8 bytes a shingle) of the
+documents from where the last one stopped, as many as fit in what the pairs
+leave of --memory, scores each document read against its partners held, and
+lets a set go once its last pair is scored; documents after the last held
+are shingled only when a partner is held. The first pass reads the corpus;
+once a second is needed, it writes the text of the documents with pairs
+after its block, zstd-compressed, to a scratch file in --temp-dir, which
+the later passes read instead (on standard input, the corpus is read once).
+Pairs larger than half of --memory take a part each, and each part reads
+the corpus again: from standard input that is refused (status 2). With more
+than one pass or part, one line on standard error says how many, the bytes
+held and the scratch written:
+
+   verify: 3 pass(es) over the documents for 1 part(s) of the pairs (…)
+
+The output is that of one pass, byte for byte, for any --memory and -j.
+MEASURED_DOCUMENTS
+With --files, the documents are read one file each, and the shingle sets of
+all the documents in some pair are held at once: past --memory verify stops
+(status 2) and says what to use instead.
+
 LARGER THAN MEMORY
 With --attach and then --sorted, verify holds neither the pairs nor the
 file: both are read in order, the way join(1) reads two sorted files, in two

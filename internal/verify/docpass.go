@@ -114,7 +114,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		t.done()
 		v.pairBytes = t.bytes()
 		v.maxPair = max(v.maxPair, v.pairBytes)
-		budget := max(mem-v.pairBytes-reserve, mem/4)
+		// A quarter of what is left goes to the collector's slack and the
+		// runtime's own, so that the process stays within --memory.
+		budget := max((mem-v.pairBytes-reserve)/4*3, mem/4)
 		v.budget = budget
 		v.t, v.ps = t, newPasses(t, budget)
 		err := v.score(ctx, stderr)
