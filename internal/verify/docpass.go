@@ -119,6 +119,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		budget := max((mem-v.pairBytes-reserve)/4*3, mem/4)
 		v.budget = budget
 		v.t, v.ps = t, newPasses(t, budget)
+		if v.segments == 2 {
+			v.stage.NoID = new(atomic.Int64) // counted in the first part
+		}
 		err := v.score(ctx, stderr)
 		v.scratch.remove()
 		v.scratch = nil
@@ -182,7 +185,8 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 			return err
 		}
 		v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
-		if v.pass == 1 {
+		// Each part reads the corpus again: its reports are the first's.
+		if v.pass == 1 && v.segments == 1 {
 			if files != nil {
 				files.Report(stderr, "verify")
 			}
@@ -235,7 +239,7 @@ func (v *docRun) sink(r *stream.Result) error {
 			}
 		}
 	}
-	if v.pass == 1 {
+	if v.pass == 1 && v.segments == 1 {
 		v.out.Skip(r.Skipped, r.NSkipped)
 	}
 	if r.Err != nil {

@@ -87,7 +87,6 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	defer src.Close()
 	st := store.New()
 	var sample []byte
-	var held int64
 	sink := func(r *stream.Result) error {
 		p := r.Value.(*parsed)
 		if sample == nil && p.sample != nil {
@@ -97,9 +96,6 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 		for i, id := range p.ids {
 			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
 				return record.Errorf(p.pos[i], "document %s appears more than once", id)
-			}
-			if held += storeBytes(id, p.ends[i]-start); held > memoryOf(opt) {
-				return filesTooLarge(opt)
 			}
 			start = p.ends[i]
 		}
