@@ -185,13 +185,15 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 			return err
 		}
 		v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
-		// Each part reads the corpus again: its reports are the first's.
-		if v.pass == 1 && v.segments == 1 {
-			if files != nil {
-				files.Report(stderr, "verify")
-			}
-			if l, ok := src.(*stream.Lines); ok {
-				l.Report(stderr, "verify")
+		if v.pass == 1 {
+			// Each part reads the corpus again: its reports are the first's.
+			if v.segments == 1 {
+				if files != nil {
+					files.Report(stderr, "verify")
+				}
+				if l, ok := src.(*stream.Lines); ok {
+					l.Report(stderr, "verify")
+				}
 			}
 			if err := v.matched(); err != nil {
 				return err
