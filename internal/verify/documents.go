@@ -182,6 +182,8 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 	// that no set is held twice; lookups need no order in the store.
 	st := store.New()
 	var mu sync.Mutex
+	var held int64
+	var over atomic.Bool
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -202,12 +204,16 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 				set = w.Set(set[:0], buf)
 				mu.Lock()
 				st.Add([]byte(ids[i]), uint64(len(set)), set)
+				held += storeBytes([]byte(ids[i]), len(set))
+				if held > memoryOf(opt) {
+					over.Store(true)
+				}
 				mu.Unlock()
 			}
 		}()
 	}
 	for i := range ids {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || over.Load() {
 			break
 		}
 		next <- i
@@ -217,12 +223,31 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if over.Load() {
+		return nil, filesTooLarge(opt)
+	}
 	for _, err := range errs { // the first in id order
 		if err != nil {
 			return nil, err
 		}
 	}
 	return st, nil
+}
+
+// storeBytes is what a document of n values takes in a store.
+func storeBytes(id []byte, n int) int64 { return int64(n)*8 + 60 + int64(len(id)) }
+
+func memoryOf(opt *Options) int64 {
+	if opt.MemoryBytes <= 0 {
+		return DefaultMemoryBytes
+	}
+	return opt.MemoryBytes
+}
+
+// filesTooLarge refuses documents read one file each whose shingle sets do
+// not fit in --memory: they are held all at once.
+func filesTooLarge(opt *Options) error {
+	return &usageError{fmt.Sprintf("verify --files --documents holds the shingle sets of every document in a pair, and they take more than --memory (%d bytes): give more --memory, or shingle the files (shingle --files -o s.tsv) and verify with --shingles s.tsv, or --attach and --sorted to hold neither side (LARGER THAN MEMORY in verify(1))", memoryOf(opt))}
 }
 
 // root is a --documents path, as given and resolved.

@@ -17,6 +17,7 @@ import (
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/store"
 	"github.com/neardup/neardup/internal/stream"
@@ -53,7 +54,13 @@ type Options struct {
 
 	// MemoryBytes bounds the candidate pairs read ahead to learn which
 	// documents to load; past it every document of the file is loaded.
+	// With Documents (not one file a document) it bounds what verify
+	// holds: the pairs (in parts of up to half of it) and the shingle sets
+	// of the documents held in a pass (docpass.go).
 	MemoryBytes int64
+	// TempDir holds the scratch file of verify --documents ("": the
+	// system's temporary directory).
+	TempDir string
 
 	stream.Common
 }
@@ -245,6 +252,19 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := bandThreshold(&opt, peeked, stderr); err != nil {
 		return err
 	}
+	var so shingle.Options
+	if opt.Documents != nil {
+		if so, err = shingleOptions(peeked, opt.Documents.Stopwords); err != nil {
+			return err
+		}
+		if err := opt.Documents.resolveReading(peeked, stderr); err != nil {
+			return err
+		}
+		if opt.Documents.Format != shingle.FormatFiles {
+			w.SetOwn(Header(MeasureExact, opt.Threshold, opt.Containment))
+			return runDocuments(ctx, &opt, so, lines, out, stderr)
+		}
+	}
 	if err := src.fill(ctx); err != nil {
 		return err
 	}
@@ -252,13 +272,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	var st *store.Store
 	switch {
 	case opt.Documents != nil:
-		so, err := shingleOptions(peeked, opt.Documents.Stopwords)
-		if err != nil {
-			return err
-		}
-		if err := opt.Documents.resolveReading(peeked, stderr); err != nil {
-			return err
-		}
 		if st, err = loadDocuments(ctx, &opt, so, needed, stderr); err != nil {
 			return err
 		}

@@ -1,0 +1,281 @@
+package verify
+
+import (
+	"bytes"
+	"math"
+	"slices"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// noDoc marks a line that is no pair of two documents (a header, a bad
+// line, an id that can't be in the corpus); unscored an intersection not
+// yet counted; noRank a document not yet read.
+const (
+	noDoc    = math.MaxUint32
+	unscored = math.MaxUint32
+	noRank   = math.MaxUint32
+)
+
+// pairTable holds a segment of the candidate pairs in a compact form for
+// verify --documents: the documents they name, numbered 0…n-1, and for
+// each line of the segment its two documents and, once scored, the size of
+// their intersection. The lines themselves are kept apart (as read) and
+// scored again from the table when written, so that the output, its
+// errors and its order are those of the pairs read.
+type pairTable struct {
+	// numbered: the ids are arrival numbers (NumberDigits digits), and
+	// the documents are nums, ascending; else index maps each id to its
+	// document. In numbered tables ids of another form are in no document
+	// (they are not in the corpus): others keeps them, for the message
+	// when nothing matches.
+	numbered bool
+	nums     []uint64
+	index    map[string]uint32
+	others   map[string]struct{}
+	// first is the ordinal of the segment's first line; a, b, inter are
+	// indexed by ordinal-first. While reading numbered ids, a64 and b64
+	// hold the numbers (done turns them into documents).
+	first     int64
+	a, b      []uint32
+	a64, b64  []uint64
+	inter     []uint32
+	npairs    int64
+	idBytes   int64
+	dataBytes int64
+	// size is each document's number of distinct shingles, once shingled;
+	// seen counts the passes that read it (0: never read).
+	size []uint32
+	seen []uint32
+}
+
+func newPairTable(numbered bool, first int64) *pairTable {
+	t := &pairTable{numbered: numbered, first: first}
+	if !numbered {
+		t.index = map[string]uint32{}
+	}
+	return t
+}
+
+// Memory accounting of the table, in bytes: per line, per pair and per
+// document (the map of ids adds its entry and the id).
+const (
+	lineBytes     = 12 // a, b, inter
+	numberedBytes = 16 // a64, b64 while reading
+	pairBytes     = 8  // the two entries of the adjacency lists
+	docBytes      = 24 // size, seen, rank, remaining, adjacency offset, number
+	mapEntryBytes = 64
+)
+
+// bytes is the memory the table holds (or will, once done), its lines read
+// as chunks included.
+func (t *pairTable) bytes() int64 {
+	n := int64(len(t.a)) * lineBytes
+	if t.numbered {
+		n += int64(len(t.a64)) * numberedBytes
+	}
+	n += t.npairs * pairBytes
+	docs := int64(len(t.nums)) + int64(len(t.index))
+	if t.numbered && t.nums == nil {
+		docs = 2 * t.npairs // not yet counted: at most two per pair
+	}
+	n += docs*docBytes + int64(len(t.index))*mapEntryBytes + t.idBytes
+	return n + t.dataBytes
+}
+
+// add notes the pair lines of a chunk read ahead.
+func (t *pairTable) add(c *stream.Chunk) {
+	t.dataBytes += int64(cap(c.Data))
+	data := c.Data
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		// Every id of a pair line is a document to read, also those of a
+		// pair of a document with itself, which is refused when written.
+		a, b := uint32(noDoc), uint32(noDoc)
+		na, nb := uint64(math.MaxUint64), uint64(math.MaxUint64)
+		if !record.IsHeader(line) {
+			if x, y, err := record.ParsePair(line); err == nil {
+				if t.numbered {
+					na, nb = t.number(x), t.number(y)
+				} else {
+					a, b = t.intern(x), t.intern(y)
+				}
+			}
+		}
+		if t.numbered {
+			t.a64 = append(t.a64, na)
+			t.b64 = append(t.b64, nb)
+			if na != nb && na != math.MaxUint64 && nb != math.MaxUint64 {
+				t.npairs++
+			}
+			continue
+		}
+		if a != b && a != noDoc {
+			t.npairs++
+		}
+		t.a = append(t.a, a)
+		t.b = append(t.b, b)
+	}
+}
+
+// number returns the arrival number of id, or MaxUint64 for an id of
+// another form.
+func (t *pairTable) number(id []byte) uint64 {
+	if n, ok := parseNumber(id); ok {
+		return n
+	}
+	if _, ok := t.others[string(id)]; !ok {
+		if t.others == nil {
+			t.others = map[string]struct{}{}
+		}
+		t.others[string(id)] = struct{}{}
+		t.idBytes += int64(len(id)) + mapEntryBytes
+	}
+	return math.MaxUint64
+}
+
+// parseNumber reads an id of NumberDigits decimal digits.
+func parseNumber(id []byte) (uint64, bool) {
+	if len(id) != input.NumberDigits {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
+}
+
+func (t *pairTable) intern(id []byte) uint32 {
+	if d, ok := t.index[string(id)]; ok {
+		return d
+	}
+	d := uint32(len(t.index))
+	t.index[string(id)] = d
+	t.idBytes += int64(len(id)) + 16
+	return d
+}
+
+// done ends the reading: the documents are numbered and the lines point
+// at them. The chunks are no longer counted: they are handed out to be
+// written.
+func (t *pairTable) done() {
+	if t.numbered {
+		nums := make([]uint64, 0, 2*t.npairs)
+		for i, a := range t.a64 {
+			for _, n := range []uint64{a, t.b64[i]} {
+				if n != math.MaxUint64 {
+					nums = append(nums, n)
+				}
+			}
+		}
+		slices.Sort(nums)
+		t.nums = slices.Clip(slices.Compact(nums))
+		t.a = make([]uint32, len(t.a64))
+		t.b = make([]uint32, len(t.b64))
+		for i, a := range t.a64 {
+			t.a[i], t.b[i] = noDoc, noDoc
+			if a != math.MaxUint64 {
+				t.a[i], _ = t.lookupNumber(a)
+			}
+			if b := t.b64[i]; b != math.MaxUint64 {
+				t.b[i], _ = t.lookupNumber(b)
+			}
+		}
+		t.a64, t.b64 = nil, nil
+	}
+	t.inter = make([]uint32, len(t.a))
+	for i := range t.inter {
+		t.inter[i] = unscored
+	}
+	n := t.docs()
+	t.size = make([]uint32, n)
+	t.seen = make([]uint32, n)
+}
+
+// named is the number of distinct ids the pairs name.
+func (t *pairTable) named() int { return t.docs() + len(t.others) }
+
+// docs is the number of documents in some pair.
+func (t *pairTable) docs() int {
+	if t.numbered {
+		return len(t.nums)
+	}
+	return len(t.index)
+}
+
+func (t *pairTable) lookupNumber(n uint64) (uint32, bool) {
+	i, ok := slices.BinarySearch(t.nums, n)
+	return uint32(i), ok
+}
+
+// lookup returns the document of id, when it is in some pair.
+func (t *pairTable) lookup(id []byte) (uint32, bool) {
+	if t.numbered {
+		n, ok := parseNumber(id)
+		if !ok {
+			return noDoc, false
+		}
+		return t.lookupNumber(n)
+	}
+	d, ok := t.index[string(id)]
+	return d, ok
+}
+
+// least returns the least id of the documents (bytewise), for messages.
+func (t *pairTable) least() string {
+	if t.numbered {
+		least := ""
+		for id := range t.others {
+			if least == "" || id < least {
+				least = id
+			}
+		}
+		if len(t.nums) > 0 {
+			n, _ := input.AppendNumber(nil, int64(t.nums[0]), 1)
+			if least == "" || string(n) < least {
+				least = string(n)
+			}
+		}
+		return least
+	}
+	least := ""
+	for id := range t.index {
+		if least == "" || id < least {
+			least = id
+		}
+	}
+	return least
+}
+
+// line returns the index of the line at ordinal.
+func (t *pairTable) line(ordinal int64) int { return int(ordinal - t.first) }
+
+// scoreCounts returns Jaccard and the containments of two sets of nx and ny
+// values sharing inter, as Exact computes them.
+func scoreCounts(inter, nx, ny int) (j, cab, cba float64) {
+	union := nx + ny - inter
+	if union > 0 {
+		j = float64(inter) / float64(union)
+	}
+	if nx > 0 {
+		cab = float64(inter) / float64(nx)
+	}
+	if ny > 0 {
+		cba = float64(inter) / float64(ny)
+	}
+	return j, cab, cba
+}

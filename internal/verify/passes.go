@@ -1,0 +1,210 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+)
+
+// passes plans the passes of verify --documents over the documents and
+// scores the pairs of a pairTable as the documents come, in the order they
+// are read (their rank).
+//
+// A pass holds a block of documents: from the first document not done
+// (start), each document read that has a pair not yet scored is shingled
+// and held, as long as what is held fits in the budget; the first that
+// does not fit closes the block, and the documents after it are shingled
+// only when a partner is held. A document read is scored at once against
+// each of its partners held (they came before it), and a held document is
+// let go (evicted) when its last pair is scored. So a pass scores every
+// pair whose first document is in its block, and the next pass starts
+// where the block closed; with the pairs of a dedup (mostly between near
+// neighbours, or with the first of a group of copies) most of a corpus
+// goes in one pass. A pass always holds its first document, however large,
+// so that each pass makes progress.
+type passes struct {
+	t *pairTable
+	// The lines of document d's pairs are adj[off[d]:off[d+1]].
+	off, adj []uint32
+	// remaining counts each document's pairs not yet scored; active is
+	// remaining > 0 when the pass began (what the workers read).
+	remaining []uint32
+	active    []bool
+	// rank is each document's place in the order the documents are read
+	// (noRank before it was first read), written by the sink and read by
+	// the workers (atomically).
+	rank     []uint32
+	nextRank uint32
+	held     map[uint32][]uint64
+	// heldBytes is what held holds; maxHeld its most in any pass.
+	heldBytes, maxHeld, budget int64
+	start                      uint32
+	// closed is the rank of the document that closed the block (noRank
+	// while it is open).
+	closed atomic.Uint32
+	pass   int
+}
+
+// heldDocBytes is the memory of a held document besides its values: the
+// map entry and the slice.
+const heldDocBytes = 64
+
+func newPasses(t *pairTable, budget int64) *passes {
+	n := t.docs()
+	p := &passes{t: t, budget: budget, off: make([]uint32, n+1), remaining: make([]uint32, n),
+		rank: make([]uint32, n), held: map[uint32][]uint64{}}
+	for i, a := range t.a {
+		if b := t.b[i]; isPair(a, b) {
+			p.off[a+1]++
+			p.off[b+1]++
+		}
+	}
+	for d := range n {
+		p.remaining[d] = p.off[d+1]
+		p.off[d+1] += p.off[d]
+	}
+	p.adj = make([]uint32, p.off[n])
+	fill := slices.Clone(p.off[:n])
+	for i, a := range t.a {
+		if b := t.b[i]; isPair(a, b) {
+			p.adj[fill[a]] = uint32(i)
+			fill[a]++
+			p.adj[fill[b]] = uint32(i)
+			fill[b]++
+		}
+	}
+	for d := range p.rank {
+		p.rank[d] = noRank
+	}
+	p.closed.Store(noRank)
+	return p
+}
+
+// isPair tells whether a line names two documents to score.
+func isPair(a, b uint32) bool { return a != b && a != noDoc && b != noDoc }
+
+// begin starts a pass.
+func (p *passes) begin() {
+	p.pass++
+	p.active = make([]bool, len(p.remaining))
+	for d, n := range p.remaining {
+		p.active[d] = n > 0
+	}
+	p.closed.Store(noRank)
+}
+
+// partner returns the other document of line i, d being one.
+func (p *passes) partner(i int, d uint32) uint32 {
+	if a := p.t.a[i]; a != d {
+		return a
+	}
+	return p.t.b[i]
+}
+
+// needs tells a worker whether document d, read in this pass, must be
+// shingled: it has a pair not yet scored and is not done, and may be held
+// (the block is open, as far as the worker knows) or has a partner that may
+// be held (one in the block). Called as the workers go, ahead of the sink.
+func (p *passes) needs(d uint32) bool {
+	if !p.active[d] {
+		return false
+	}
+	if r := atomic.LoadUint32(&p.rank[d]); r != noRank && r < p.start {
+		return false // its pairs with documents present are all scored
+	}
+	c := p.closed.Load()
+	if c == noRank {
+		return true
+	}
+	// Ranks below c were all given before c was published.
+	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
+		if r := atomic.LoadUint32(&p.rank[p.partner(int(i), d)]); r >= p.start && r < c {
+			return true
+		}
+	}
+	return false
+}
+
+// errRepeated is a document read twice in a pass.
+type errRepeated struct{}
+
+func (errRepeated) Error() string { return "appears more than once" }
+
+// take is the sink's: document d was read, in order, with its shingle set
+// when it was shingled (has). It scores d's pairs with the documents held
+// and holds d when the block is open and it has pairs left.
+func (p *passes) take(d uint32, set []uint64, has bool) error {
+	if p.t.seen[d] == uint32(p.pass) {
+		return errRepeated{}
+	}
+	p.t.seen[d] = uint32(p.pass)
+	if p.rank[d] == noRank {
+		atomic.StoreUint32(&p.rank[d], p.nextRank)
+		p.nextRank++
+	}
+	if !has {
+		return nil
+	}
+	if uint64(len(set)) > noDoc-1 {
+		return fmt.Errorf("a document of %d distinct shingles: verify --documents counts up to %d", len(set), uint32(noDoc-1))
+	}
+	p.t.size[d] = uint32(len(set))
+	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
+		if p.t.inter[i] != unscored {
+			continue
+		}
+		x := p.partner(int(i), d)
+		xs, ok := p.held[x]
+		if !ok {
+			continue
+		}
+		p.t.inter[i] = uint32(intersect(set, xs))
+		p.remaining[d]--
+		if p.remaining[x]--; p.remaining[x] == 0 {
+			p.evict(x)
+		}
+	}
+	if p.remaining[d] == 0 || p.rank[d] < p.start || p.closed.Load() != noRank {
+		return nil
+	}
+	cost := int64(len(set))*8 + heldDocBytes
+	if len(p.held) > 0 && p.heldBytes+cost > p.budget {
+		p.closed.Store(p.rank[d])
+		return nil
+	}
+	p.held[d] = slices.Clone(set)
+	p.heldBytes += cost
+	p.maxHeld = max(p.maxHeld, p.heldBytes)
+	return nil
+}
+
+func (p *passes) evict(x uint32) {
+	p.heldBytes -= int64(len(p.held[x]))*8 + heldDocBytes
+	delete(p.held, x)
+}
+
+// idle tells whether the pass can stop: its block is closed and nothing is
+// held, so no document after can be scored in it.
+func (p *passes) idle() bool { return p.closed.Load() != noRank && len(p.held) == 0 }
+
+// end ends a pass (which read the documents to the end, or stopped idle)
+// and tells whether another is needed: the block was closed and a pair of
+// two documents read is not scored. A pair with a document never read
+// (not in the corpus) is left unscored.
+func (p *passes) end() (more bool) {
+	for x := range p.held {
+		p.evict(x)
+	}
+	c := p.closed.Load()
+	if c == noRank {
+		return false
+	}
+	p.start = c
+	t := p.t
+	for i, a := range t.a {
+		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored && t.seen[a] > 0 && t.seen[b] > 0 {
+			return true
+		}
+	}
+	return false
+}

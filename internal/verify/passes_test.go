@@ -1,0 +1,185 @@
+package verify
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// tableOf builds the pair table of pair lines over documents named d0, d1, …
+func tableOf(t *testing.T, numbered bool, lines string) *pairTable {
+	t.Helper()
+	tb := newPairTable(numbered, 1)
+	tb.add(&stream.Chunk{FirstOrdinal: 1, Data: []byte(lines)})
+	tb.done()
+	return tb
+}
+
+// runPasses reads the documents in order, pass after pass, as the stage
+// does, and returns the number of passes.
+func runPasses(t *testing.T, p *passes, order []string, sets map[string][]uint64) int {
+	t.Helper()
+	for n := 1; ; n++ {
+		p.begin()
+		for _, id := range order {
+			d, ok := p.t.lookup([]byte(id))
+			if !ok {
+				continue
+			}
+			if r := p.rank[d]; n > 1 && r != noRank && r < p.start {
+				continue // the scratch holds only what comes after start
+			}
+			has := p.needs(d)
+			if err := p.take(d, sets[id], has); err != nil {
+				t.Fatal(err)
+			}
+			if n > 1 && p.idle() {
+				break
+			}
+		}
+		if !p.end() {
+			return n
+		}
+		if n > len(order)+1 {
+			t.Fatal("the passes make no progress")
+		}
+	}
+}
+
+func TestPassesScoreEveryPair(t *testing.T) {
+	// Random pairs among 60 documents of random sets, scored with budgets
+	// from all to one document a pass: every intersection is exact, and a
+	// smaller budget never means fewer passes.
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 60
+	sets := map[string][]uint64{}
+	var order []string
+	for i := range n {
+		id := fmt.Sprintf("%012d", i)
+		order = append(order, id)
+		var s []uint64
+		for v := range uint64(200) {
+			if rng.IntN(3) == 0 {
+				s = append(s, v)
+			}
+		}
+		sets[id] = s
+	}
+	var b strings.Builder
+	b.WriteString("#neardup stage=pairs\n")
+	type pair struct{ a, b string }
+	var pairs []pair
+	for range 150 {
+		x, y := rng.IntN(n), rng.IntN(n)
+		if x == y {
+			continue
+		}
+		pairs = append(pairs, pair{order[x], order[y]})
+		fmt.Fprintf(&b, "%s\t%s\n", order[x], order[y])
+	}
+	b.WriteString("bad line\n")
+	for _, numbered := range []bool{true, false} {
+		last := 0
+		for _, budget := range []int64{1 << 30, 20000, 5000, 1000, 1} {
+			tb := tableOf(t, numbered, b.String())
+			p := newPasses(tb, budget)
+			got := runPasses(t, p, order, sets)
+			if got < last {
+				t.Errorf("budget %d: %d passes, fewer than %d with more", budget, got, last)
+			}
+			last = got
+			if p.maxHeld > budget && budget > 1000 {
+				t.Errorf("budget %d: held %d", budget, p.maxHeld)
+			}
+			for i, pr := range pairs {
+				line := i + 1 // after the header
+				want := intersect(sets[pr.a], sets[pr.b])
+				if int(tb.inter[line]) != want {
+					t.Fatalf("numbered %v budget %d: pair %s %s: %d, want %d", numbered, budget, pr.a, pr.b, tb.inter[line], want)
+				}
+			}
+			if tb.inter[0] != unscored || tb.inter[len(tb.inter)-1] != unscored {
+				t.Error("a header or a bad line was scored")
+			}
+			if budget == 1<<30 && got != 1 {
+				t.Errorf("everything fits: %d passes", got)
+			}
+		}
+		if last < 10 {
+			t.Errorf("numbered %v: a budget of one document took %d passes", numbered, last)
+		}
+	}
+}
+
+func TestPassesEvict(t *testing.T) {
+	// A chain a-b, b-c, c-d, …: each set is let go once its last partner
+	// came, so no more than two are held, whatever the length.
+	var b strings.Builder
+	var order []string
+	sets := map[string][]uint64{}
+	for i := range 100 {
+		id := fmt.Sprintf("d%03d", i)
+		order = append(order, id)
+		sets[id] = []uint64{uint64(i), uint64(i + 1), uint64(i + 2)}
+		if i > 0 {
+			fmt.Fprintf(&b, "%s\t%s\n", order[i-1], id)
+		}
+	}
+	tb := tableOf(t, false, b.String())
+	p := newPasses(tb, 1<<30)
+	if n := runPasses(t, p, order, sets); n != 1 {
+		t.Fatalf("%d passes", n)
+	}
+	if max := int64(2 * (3*8 + heldDocBytes)); p.maxHeld > max {
+		t.Errorf("held %d bytes at most, want at most %d", p.maxHeld, max)
+	}
+	for i, v := range tb.inter {
+		if v != 2 {
+			t.Errorf("line %d: %d", i, v)
+		}
+	}
+	// A document missing from the corpus: its pair stays unscored, and
+	// the other is held to the end, but the pass ends.
+	tb = tableOf(t, false, "d000\tgone\nd000\td001\n")
+	p = newPasses(tb, 1)
+	if n := runPasses(t, p, order[:2], sets); n != 1 || tb.inter[0] != unscored || tb.inter[1] != 2 {
+		t.Errorf("%d passes, %v", n, tb.inter)
+	}
+}
+
+func TestPassesNeeds(t *testing.T) {
+	// Once the block is closed, a document is shingled only when a
+	// partner is in the block.
+	tb := tableOf(t, false, "a\tb\nc\td\na\td\n")
+	p := newPasses(tb, 8*3+heldDocBytes)
+	p.begin()
+	doc := func(id string) uint32 { d, _ := tb.lookup([]byte(id)); return d }
+	set := []uint64{1, 2, 3}
+	for _, id := range []string{"a", "c"} { // a held, c closes the block
+		if !p.needs(doc(id)) {
+			t.Fatalf("%s not needed", id)
+		}
+		if err := p.take(doc(id), set, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.closed.Load() != 1 {
+		t.Fatalf("closed at %d", p.closed.Load())
+	}
+	if p.needs(doc("b")) != true || p.needs(doc("d")) != true {
+		t.Error("b and d have a partner held")
+	}
+	if err := p.take(doc("b"), set, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.take(doc("b"), set, true); err == nil {
+		t.Error("a document read twice in a pass was taken")
+	}
+	if !slices.Equal(tb.inter, []uint32{3, unscored, unscored}) {
+		t.Errorf("%v", tb.inter)
+	}
+}
