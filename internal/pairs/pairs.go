@@ -169,6 +169,18 @@ type entry struct {
 	table uint32
 }
 
+// counts are the stats of the buckets, to go back to (restore).
+type counts struct{ buckets, capped, largest, duplicates, notMade, made int64 }
+
+func (st *stats) snapshot() counts {
+	return counts{st.buckets, st.capped, st.largest, st.duplicates, st.notMade, st.made.Load()}
+}
+
+func (st *stats) restore(c counts) {
+	st.buckets, st.capped, st.largest, st.duplicates, st.notMade = c.buckets, c.capped, c.largest, c.duplicates, c.notMade
+	st.made.Store(c.made)
+}
+
 // numberedIDs says whether the shingle header says the ids are arrival
 // numbers.
 func numberedIDs(upstream *record.HeaderSet) bool {
