@@ -3,9 +3,9 @@
 // with idA < idB bytewise, sorted. A bucket of more than MaxBucket ids is
 // paired against its MaxBucket smallest ids only (capPairs).
 //
-// By default it holds every record: about 24 bytes per band record (48
-// while they are sorted), each distinct id once (its length plus about 40
-// bytes), and 8 bytes per candidate pair before duplicates are removed. With Sorted it reads
+// By default it holds the records within MemoryBytes (52 bytes per band
+// record, each distinct id once, 8 bytes per candidate pair) and past it
+// spills them to sorted runs merged a bucket at a time (spill.go). With Sorted it reads
 // key-sorted input (LC_ALL=C sort -t$'\t' -k1,1) one bucket at a time and
 // holds only the largest bucket plus a buffer of pairs that spills to
 // sorted runs on disk, merged at the end.
