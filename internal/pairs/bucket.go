@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"fmt"
+	"errors"
 	"io"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 
@@ -245,15 +246,28 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	return sp.finish(out.W)
 }
 
-// runMemory holds every record, then groups: about 24 bytes per band record
-// (48 while they are sorted), per distinct id its length plus about 40
-// bytes (and its fingerprint for Hamming tables), and 8 bytes per pair.
+// runMemory holds the band records within --memory and groups them: 24
+// bytes per band record (48 while they are sorted), per distinct id its
+// length plus about 90 bytes (and its fingerprint for Hamming tables), and
+// 8 bytes per pair. Past --memory it spills them to sorted runs and pairs
+// the runs merged (spill.go).
 func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
-	index := map[string]uint32{}
-	var ids []string
-	var fps []simhash.Fingerprint
-	var entries []entry
+	limit := opt.MemoryBytes
+	if limit <= 0 {
+		limit = DefaultMemoryBytes
+	}
+	br, hold := newBandRuns(&opt, s.h != nil, limit)
+	defer br.runs.Remove()
+	summary := out.Summary
+	var sp *spiller
+	out.Summary = func(w io.Writer) {
+		summary(w)
+		if br.spills > 0 {
+			br.report(w, limit, sp)
+		}
+	}
+	h := newHeld(s.h != nil)
 	for {
 		b, err := r.next()
 		if err != nil {
@@ -262,41 +276,59 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		if b == nil {
 			break
 		}
-		d, seen := index[string(b.id)]
-		if !seen {
-			if len(ids) == 1<<32-1 {
-				return fmt.Errorf("more than %d distinct ids: use --sorted", 1<<32-1)
+		if !h.room(len(b.id), hold) {
+			if err := br.spill(h); err != nil {
+				return err
 			}
-			d = uint32(len(ids))
-			ids = append(ids, string(b.id))
-			if s.h != nil {
-				fps = append(fps, b.fp)
-			}
-			index[ids[d]] = d
-		} else if s.h != nil && fps[d] != b.fp {
-			return record.Errorf(sc.Pos(), "id %s comes with two fingerprints", b.id)
+			h.room(len(b.id), hold)
 		}
-		entries = append(entries, entry{key: parseKey(b.key), doc: d, table: uint32(b.table)})
+		if err := h.add(b, sc.Pos); err != nil {
+			return err
+		}
 		if st.records%(1<<16) == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
-	index = nil
-	order, rank := rankIDs(ids, jobs(&opt))
-	if s.h != nil {
-		ranked := make([]simhash.Fingerprint, len(fps))
-		for d, fp := range fps {
-			ranked[rank[d]] = fp
+	if br.spills == 0 {
+		done, err := pairHeld(ctx, opt, s, h, hold, br, out, st)
+		if done || err != nil {
+			return err
 		}
-		fps = ranked
+	} else if len(h.entries) > 0 {
+		if err := br.spill(h); err != nil {
+			return err
+		}
 	}
-	for i := range entries {
-		entries[i].doc = rank[entries[i].doc]
+	// The records are on disk: let their merge and the pair buffer have
+	// the memory.
+	*h = held{}
+	debug.FreeOSMemory()
+	sp = newSpiller(&opt)
+	sp.limit = hold
+	defer sp.runs.Remove()
+	if err := br.pairs(&opt, s, st, sp, ctx.Err); err != nil {
+		return err
 	}
-	rank = nil
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return sp.finish(out.W)
+}
+
+// pairHeld pairs the records held, none spilled, in memory: it sorts them,
+// pairs each bucket as numbers and writes the pairs. When the pairs would
+// outgrow what limit leaves, it spills the records as one run instead and
+// says it is not done: the runs are to be merged and paired.
+func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, br *bandRuns, out *stream.Output, st *stats) (done bool, err error) {
+	ids, entries := h.ids, h.entries
+	h.index = nil
+	order, fps := h.rank(jobs(&opt))
 	sortEntries(entries, jobs(&opt))
+	room := limit - h.size(len(entries), len(ids), h.idBytes)
+	before := st.snapshot()
 	var pairs []uint64
 	var docs []uint32
+	full := false
 	for i := 0; i < len(entries); {
 		j := i + 1
 		for j < len(entries) && entries[j].key == entries[i].key {
@@ -320,22 +352,42 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 			if tried++; tried%(1<<20) == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if s.h == nil || s.keep(t, fps[docs[a]], fps[docs[b]]) {
-				pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
+			if s.h != nil && !s.keep(t, fps[docs[a]], fps[docs[b]]) {
+				return nil
 			}
+			if len(pairs) == cap(pairs) {
+				// The pairs, the old array beside the new while it
+				// grows, and the byte each that sorting them holds.
+				n := max(2*cap(pairs), minSlots)
+				if 8*int64(cap(pairs))+9*int64(n) > room {
+					full = true
+					return errFull
+				}
+				pairs = growSlice(pairs, n)
+			}
+			pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
 			return nil
 		})
+		if full {
+			// Pair the records as spilled ones instead, from the start.
+			pairs = nil
+			st.restore(before)
+			return false, br.write(h, order, fps)
+		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		i = j
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 	}
-	entries = nil
-	return writeRanked(out.W, pairs, ids, order, jobs(&opt))
+	h.entries = nil
+	return true, writeRanked(out.W, pairs, ids, order, jobs(&opt))
 }
+
+// errFull stops pairing in memory: the pairs would not fit.
+var errFull = errors.New("the pairs do not fit in --memory")
 
 // rankIDs numbers the ids in byte order, so that pairs of numbers sort as
 // pairs of ids: order[r] is the id of rank r, rank[d] the rank of id d.

@@ -64,6 +64,15 @@ var lowerHexValue = func() (t [256]byte) {
 // (BenchmarkSortEntries). The buckets are sorted by up to jobs goroutines;
 // the order is the same for any jobs.
 func sortEntries(a []entry, jobs int) {
+	if len(a) < 64 {
+		slices.SortFunc(a, compareEntries)
+		return
+	}
+	sortEntriesWith(a, make([]entry, len(a)), jobs)
+}
+
+// sortEntriesWith is sortEntries with tmp, as long as a, as its scratch.
+func sortEntriesWith(a, tmp []entry, jobs int) {
 	n := len(a)
 	if n < 64 {
 		slices.SortFunc(a, compareEntries)
@@ -78,7 +87,6 @@ func sortEntries(a []entry, jobs int) {
 	for i := 1; i < len(counts); i++ {
 		counts[i] += counts[i-1]
 	}
-	tmp := make([]entry, n)
 	for i := range a {
 		k := a[i].key.lo >> shift
 		tmp[counts[k]] = a[i]

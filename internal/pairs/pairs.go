@@ -3,9 +3,9 @@
 // with idA < idB bytewise, sorted. A bucket of more than MaxBucket ids is
 // paired against its MaxBucket smallest ids only (capPairs).
 //
-// By default it holds every record: about 24 bytes per band record (48
-// while they are sorted), each distinct id once (its length plus about 40
-// bytes), and 8 bytes per candidate pair before duplicates are removed. With Sorted it reads
+// By default it holds the records within MemoryBytes (52 bytes per band
+// record, each distinct id once, 8 bytes per candidate pair) and past it
+// spills them to sorted runs merged a bucket at a time (spill.go). With Sorted it reads
 // key-sorted input (LC_ALL=C sort -t$'\t' -k1,1) one bucket at a time and
 // holds only the largest bucket plus a buffer of pairs that spills to
 // sorted runs on disk, merged at the end.
@@ -167,6 +167,18 @@ type entry struct {
 	key   key128
 	doc   uint32
 	table uint32
+}
+
+// counts are the stats of the buckets, to go back to (restore).
+type counts struct{ buckets, capped, largest, duplicates, notMade, made int64 }
+
+func (st *stats) snapshot() counts {
+	return counts{st.buckets, st.capped, st.largest, st.duplicates, st.notMade, st.made.Load()}
+}
+
+func (st *stats) restore(c counts) {
+	st.buckets, st.capped, st.largest, st.duplicates, st.notMade = c.buckets, c.capped, c.largest, c.duplicates, c.notMade
+	st.made.Store(c.made)
 }
 
 // numberedIDs says whether the shingle header says the ids are arrival

@@ -152,6 +152,8 @@ type spiller struct {
 	runs  disk.Runs
 	limit int64
 	jobs  int // goroutines that sort the buffer
+	// spills counts the runs written (merged runs not counted again).
+	spills int
 }
 
 func newSpiller(opt *Options) *spiller {
@@ -184,6 +186,7 @@ func (s *spiller) spill() error {
 	if err != nil {
 		return err
 	}
+	s.spills++
 	s.buf.fit(avg, s.limit)
 	if s.runs.Len() < maxOpenRuns {
 		return nil

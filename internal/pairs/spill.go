@@ -1,0 +1,607 @@
+package pairs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/simhash"
+)
+
+// The default mode holds band records (held) within Options.MemoryBytes.
+// When the next record would not fit, it numbers the ids in byte order,
+// sorts the records by key, then id, as it does in memory, writes them as a
+// compressed run to a temporary file (bandRuns) and starts again in the
+// same arrays. At the end of the input, if it spilled, it spills the rest,
+// lets the arrays go and merges the runs into one stream sorted by (key,
+// id), which it cuts into buckets and pairs as --sorted does, through the
+// pair buffer that spills (spiller). A bucket is the records of one key
+// (key128) and its ids come in byte order from every run, as in memory:
+// the representatives of a capped bucket are its smallest ids either way,
+// and the output is the same byte for byte.
+
+// held is the band records the default mode holds: each distinct id once,
+// numbered in arrival order (index, ids, and with Hamming tables fps), and
+// per record its key, id number and table (entries).
+type held struct {
+	hamming bool
+	index   map[string]uint32
+	ids     []string
+	fps     []simhash.Fingerprint
+	entries []entry
+	// tmp is the sorting scratch of entries, kept between spills.
+	tmp []entry
+	// idBytes is what the ids cost besides their slots in ids and fps:
+	// their bytes and perID each.
+	idBytes int64
+}
+
+const (
+	// entryBytes is an entry's slot; sorting the entries holds as much
+	// again (their copy, tmp) and a count of at most 4 bytes per entry.
+	entryBytes = 24
+	countBytes = 4
+	// idSlot is an id's slot in ids (a string header), fpSlot its
+	// fingerprint's in fps (Hamming tables).
+	idSlot = 16
+	fpSlot = 16
+	// perID is what a distinct id costs besides its bytes and slots: its
+	// map entry with its share of empty slots (about 56 bytes), the
+	// rounding up of its allocation (8), its rank and place in the order
+	// while the ids are ranked (8), and the byte that sorting them in
+	// parallel holds.
+	perID = 56 + 8 + 8 + 1
+	// minSlots is the least the arrays grow to.
+	minSlots = 1024
+)
+
+func newHeld(hamming bool) *held {
+	return &held{hamming: hamming, index: map[string]uint32{}}
+}
+
+// add holds a record; pos gives its place for an error.
+func (h *held) add(b *bandRecord, pos func() record.Pos) error {
+	d, seen := h.index[string(b.id)]
+	if !seen {
+		if len(h.ids) == 1<<32-1 {
+			return fmt.Errorf("more than %d distinct ids: give a smaller --memory, or use --sorted", 1<<32-1)
+		}
+		d = uint32(len(h.ids))
+		h.ids = append(h.ids, string(b.id))
+		if h.hamming {
+			h.fps = append(h.fps, b.fp)
+		}
+		h.index[h.ids[d]] = d
+		h.idBytes += int64(len(b.id) + perID)
+	} else if h.hamming && h.fps[d] != b.fp {
+		return record.Errorf(pos(), "id %s comes with two fingerprints", b.id)
+	}
+	h.entries = append(h.entries, entry{key: parseKey(b.key), doc: d, table: uint32(b.table)})
+	return nil
+}
+
+// slotBytes is what an id's slots cost.
+func (h *held) slotBytes() int64 {
+	if h.hamming {
+		return idSlot + fpSlot
+	}
+	return idSlot
+}
+
+// size is what the records cost at their peak, when they are sorted, with
+// e records, i ids and idBytes: the arrays whole (what they reserved, not
+// only what they hold), the ids, and the sorting scratch.
+func (h *held) size(e, i int, idBytes int64) int64 {
+	return entryBytes*int64(cap(h.entries)+max(cap(h.tmp), e)) + countBytes*int64(e) +
+		h.slotBytes()*int64(max(cap(h.ids), i)) + idBytes
+}
+
+// room says whether one more record, with a new id of n bytes, fits in
+// limit bytes, growing the arrays if need be: doubled, or to what fits. An
+// array that grows is counted twice, the old beside the new, while it is
+// copied. An empty holding always makes room, for a record larger than
+// limit.
+func (h *held) room(n int, limit int64) bool {
+	e, i := len(h.entries)+1, len(h.ids)+1
+	idBytes := h.idBytes + int64(n+perID)
+	if h.size(e, i, idBytes) > limit && len(h.entries) > 0 {
+		return false
+	}
+	if i > cap(h.ids) {
+		old := int64(cap(h.ids))
+		slot := h.slotBytes()
+		// The largest arrays that fit: the old ones beside them while
+		// they are copied, and the records sorted after.
+		// (The records' array may have to grow to hold one more.)
+		entries := entryBytes * int64(max(e-cap(h.entries), 0))
+		copying := (limit-entryBytes*int64(cap(h.entries)+cap(h.tmp))-entries-idBytes)/slot - old
+		sorting := (limit - h.size(e, 0, idBytes) - entries + slot*old) / slot
+		newCap := min(max(2*old, minSlots), copying, sorting)
+		if newCap < int64(i) {
+			if len(h.entries) > 0 {
+				return false
+			}
+			newCap = int64(i)
+		}
+		h.ids = growSlice(h.ids, int(newCap))
+		if h.hamming {
+			h.fps = growSlice(h.fps, int(newCap))
+		}
+	}
+	if e > cap(h.entries) {
+		old := int64(cap(h.entries))
+		// The largest array that fits: the old one beside it while it is
+		// copied, and once full its sorting scratch.
+		rest := limit - h.size(0, i, idBytes) + entryBytes*old
+		fit := min((rest-entryBytes*old)/entryBytes, rest/(2*entryBytes+countBytes))
+		newCap := min(int64(max(2*cap(h.entries), minSlots)), fit)
+		if newCap < int64(e) {
+			if len(h.entries) > 0 {
+				return false
+			}
+			newCap = int64(e)
+		}
+		h.entries = growSlice(h.entries, int(newCap))
+	}
+	return true
+}
+
+// growSlice returns s with capacity n.
+func growSlice[T any](s []T, n int) []T {
+	return append(make([]T, 0, n), s...)
+}
+
+// reset empties the holding and keeps its arrays, for the next run.
+func (h *held) reset() {
+	clear(h.index)
+	clear(h.ids) // let the strings go
+	h.ids, h.fps, h.entries = h.ids[:0], h.fps[:0], h.entries[:0]
+	h.idBytes = 0
+}
+
+// rank numbers the ids in byte order and sorts the entries by key, then id
+// (rankIDs, sortEntries); it returns the order of the ids and the ranked
+// fingerprints.
+func (h *held) rank(jobs int) (order []uint32, fps []simhash.Fingerprint) {
+	order, rank := rankIDs(h.ids, jobs)
+	if h.hamming {
+		fps = make([]simhash.Fingerprint, len(h.fps))
+		for d, fp := range h.fps {
+			fps[rank[d]] = fp
+		}
+	}
+	for i := range h.entries {
+		h.entries[i].doc = rank[h.entries[i].doc]
+	}
+	return order, fps
+}
+
+// bandRuns are band records spilled to sorted runs.
+type bandRuns struct {
+	runs    disk.Runs
+	hamming bool
+	jobs    int
+	// fanIn is the most runs kept: when there are that many they are
+	// merged into one, so that reading them (runReaderBytes each) stays
+	// within reserve.
+	fanIn int
+	// spills counts the runs written, bytes their compressed bytes
+	// (merged runs not counted again).
+	spills int
+	bytes  int64
+}
+
+// runReaderBytes is what reading a run holds: its file's buffer, and the
+// decompressor's buffers for a block and its compressed form.
+const runReaderBytes = 64<<10 + 2*(runBlock+runBlock/8+64)
+
+// runBlock is the size of the compressed blocks of a run.
+const runBlock = 64 << 10
+
+// newBandRuns returns the runs of a stage with limit bytes, and the bytes
+// of the limit left to the records held: the rest is kept for reading the
+// runs, when they are merged.
+func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
+	fanIn := int(min(maxOpenRuns, max(4, limit/8/runReaderBytes)))
+	reserve := int64(fanIn) * runReaderBytes
+	return &bandRuns{
+		runs:    disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-bands-*", What: "band records"},
+		hamming: hamming,
+		jobs:    jobs(opt),
+		fanIn:   fanIn,
+	}, max(limit-reserve, limit/2)
+}
+
+// spill writes the records held as a run and empties the holding.
+func (br *bandRuns) spill(h *held) error {
+	order, fps := h.rank(br.jobs)
+	if cap(h.tmp) < len(h.entries) {
+		h.tmp = nil
+		h.tmp = make([]entry, len(h.entries))
+	}
+	sortEntriesWith(h.entries, h.tmp[:len(h.entries)], br.jobs)
+	return br.write(h, order, fps)
+}
+
+// write writes the records held, ranked and sorted (held.rank and
+// sortEntries; order and fps are what rank returned), as a run, and
+// empties the holding.
+func (br *bandRuns) write(h *held, order []uint32, fps []simhash.Fingerprint) error {
+	width := numberWidth(h.ids)
+	err := br.runs.Spill(func(w *bufio.Writer) error {
+		enc := newRunWriter(w, br.hamming, width)
+		for _, e := range h.entries {
+			var fp simhash.Fingerprint
+			if fps != nil {
+				fp = fps[e.doc]
+			}
+			if err := writeRecord(enc, e.key, h.ids[order[e.doc]], e.table, fp); err != nil {
+				return err
+			}
+		}
+		err := enc.close()
+		br.bytes += enc.bytes()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	br.spills++
+	h.reset()
+	if br.runs.Len() < br.fanIn {
+		return nil
+	}
+	return br.runs.Combine(func(runs []disk.Run, w *bufio.Writer) error {
+		rs, width, err := br.open(runs)
+		if err != nil {
+			return err
+		}
+		enc := newRunWriter(w, br.hamming, width)
+		err = mergeBandRuns(rs, func(r *runReader) error { return writeRecord(enc, r.key, r.id, r.table, r.fp) })
+		if err != nil {
+			return err
+		}
+		return enc.close()
+	})
+}
+
+// open opens runs for reading; width is that of their ids when all have
+// the same, else 0.
+func (br *bandRuns) open(runs []disk.Run) (rs []*runReader, width int, err error) {
+	for i, run := range runs {
+		r, err := newRunReader(run, br.hamming)
+		if err != nil {
+			return nil, 0, err
+		}
+		if i == 0 || r.width == width {
+			width = r.width
+		} else {
+			width = 0
+		}
+		rs = append(rs, r)
+	}
+	return rs, width, nil
+}
+
+// report is the line that says the stage spilled.
+func (br *bandRuns) report(w io.Writer, limit int64, pairs *spiller) {
+	fmt.Fprintf(w, "pairs: band records beyond --memory %s spilled to %d sorted run(s) in the temporary directory, %s compressed",
+		sizeText(limit), br.spills, sizeText(br.bytes))
+	if pairs != nil && pairs.spills > 0 {
+		fmt.Fprintf(w, "; pairs to %d run(s)", pairs.spills)
+	}
+	fmt.Fprintln(w)
+}
+
+// sizeText writes n bytes with a binary suffix.
+func sizeText(n int64) string {
+	switch {
+	case n >= 10<<30:
+		return fmt.Sprintf("%dG", n>>30)
+	case n >= 10<<20:
+		return fmt.Sprintf("%dM", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%dK", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// pairs merges the runs into buckets and pairs them as --sorted does,
+// through sp.
+func (br *bandRuns) pairs(opt *Options, s scheme, st *stats, sp *spiller, cancelled func() error) error {
+	rs, _, err := br.open(br.runs.Readers())
+	if err != nil {
+		return err
+	}
+	var (
+		key     key128
+		table   int
+		started bool
+		arena   []byte
+		ends    []int
+		fps     []simhash.Fingerprint
+		ms      []member
+		buckets int
+	)
+	keep := func(a, b *member) bool { return s.keep(table, a.fp, b.fp) }
+	flush := func() error {
+		st.buckets++
+		if len(ends) < 2 {
+			return nil
+		}
+		ms = ms[:0]
+		start := 0
+		for i, e := range ends {
+			m := member{arena[start:e], fps[i]}
+			if n := len(ms); s.h != nil && n > 0 && bytes.Equal(ms[n-1].id, m.id) && ms[n-1].fp != m.fp {
+				return record.Bad("id %s comes with two fingerprints", m.id)
+			}
+			ms = append(ms, m)
+			start = e
+		}
+		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, sp.add)
+		st.duplicates += int64(repeated)
+		if err != nil {
+			return err
+		}
+		if buckets++; buckets%4096 == 0 {
+			return cancelled()
+		}
+		return nil
+	}
+	err = mergeBandRuns(rs, func(r *runReader) error {
+		if !started || r.key != key {
+			if started {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			started, key, table = true, r.key, int(r.table)
+			arena, ends, fps = arena[:0], ends[:0], fps[:0]
+		}
+		arena = append(arena, r.id...)
+		ends = append(ends, len(arena))
+		fps = append(fps, r.fp)
+		return nil
+	})
+	if err != nil || !started {
+		return err
+	}
+	return flush()
+}
+
+// mergeBandRuns merges runs by key, then id, calling each with every
+// record in that order (equal records in the order of the runs).
+func mergeBandRuns(rs []*runReader, each func(r *runReader) error) error {
+	var live []*runReader
+	for _, r := range rs {
+		ok, err := r.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			live = append(live, r)
+		}
+	}
+	return disk.Merge(live, lessRecord, func(r *runReader) (bool, error) {
+		if err := each(r); err != nil {
+			return false, err
+		}
+		return r.next()
+	})
+}
+
+// lessRecord orders records as sortEntries does: by key (lo, then hi),
+// then id bytewise (the order of the ranks).
+func lessRecord(a, b *runReader) bool {
+	switch {
+	case a.key.lo != b.key.lo:
+		return a.key.lo < b.key.lo
+	case a.key.hi != b.key.hi:
+		return a.key.hi < b.key.hi
+	}
+	return bytes.Compare(a.id, b.id) < 0
+}
+
+// A run is an s2 stream (blocks of runBlock bytes) of a byte that gives the
+// ids' width, then the records in order:
+//
+//	uvarint  the key's low word minus the previous record's (0 before the first)
+//	uvarint  the key's high word (the band, for keys of band's form)
+//	         the id: with width w > 0 (every id of the run is w decimal
+//	         digits, as shingle --number-from writes them) its value as a
+//	         uvarint; with width 0 its length as a uvarint, then its bytes
+//	uvarint  the table, and 16 bytes, the fingerprint (Hi, Lo, little
+//	         endian): with Hamming tables only
+
+// maxWidth is the most digits of an id stored as a number.
+const maxWidth = 19
+
+// numberWidth returns the width w of the ids when every one is w decimal
+// digits (w at most maxWidth), else 0.
+func numberWidth(ids []string) int {
+	if len(ids) == 0 || len(ids[0]) == 0 || len(ids[0]) > maxWidth {
+		return 0
+	}
+	w := len(ids[0])
+	for _, id := range ids {
+		if len(id) != w {
+			return 0
+		}
+		for i := 0; i < len(id); i++ {
+			if id[i] < '0' || id[i] > '9' {
+				return 0
+			}
+		}
+	}
+	return w
+}
+
+// runWriter writes a run.
+type runWriter struct {
+	z       *s2.Writer
+	count   countWriter
+	hamming bool
+	width   int
+	prevLo  uint64
+	// buf gathers records for the compressor, a block at a time.
+	buf []byte
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func newRunWriter(w io.Writer, hamming bool, width int) *runWriter {
+	rw := &runWriter{hamming: hamming, width: width, count: countWriter{w: w}}
+	rw.z = s2.NewWriter(&rw.count, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
+	rw.buf = append(make([]byte, 0, runBlock+1<<10), byte(width))
+	return rw
+}
+
+// writeRecord writes a record to a run; records come sorted by key.
+func writeRecord[ID ~string | ~[]byte](rw *runWriter, k key128, id ID, table uint32, fp simhash.Fingerprint) error {
+	b := binary.AppendUvarint(rw.buf, k.lo-rw.prevLo)
+	rw.prevLo = k.lo
+	b = binary.AppendUvarint(b, k.hi)
+	if rw.width > 0 {
+		n := uint64(0)
+		for i := 0; i < len(id); i++ {
+			n = n*10 + uint64(id[i]-'0')
+		}
+		b = binary.AppendUvarint(b, n)
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(id)))
+		b = append(b, id...)
+	}
+	if rw.hamming {
+		b = binary.AppendUvarint(b, uint64(table))
+		b = binary.LittleEndian.AppendUint64(b, fp.Hi)
+		b = binary.LittleEndian.AppendUint64(b, fp.Lo)
+	}
+	rw.buf = b
+	if len(b) < runBlock {
+		return nil
+	}
+	_, err := rw.z.Write(b)
+	rw.buf = b[:0]
+	return err
+}
+
+// close writes what is left and ends the stream.
+func (rw *runWriter) close() error {
+	if _, err := rw.z.Write(rw.buf); err != nil {
+		return err
+	}
+	rw.buf = rw.buf[:0]
+	return rw.z.Close()
+}
+
+// bytes is the compressed bytes written so far.
+func (rw *runWriter) bytes() int64 { return rw.count.n }
+
+// runReader reads a run: its current record is key, id (valid until the
+// next record), table and fp.
+type runReader struct {
+	name    string
+	z       *s2.Reader
+	hamming bool
+	width   int
+	prevLo  uint64
+
+	key   key128
+	id    []byte
+	table uint32
+	fp    simhash.Fingerprint
+}
+
+func newRunReader(run disk.Run, hamming bool) (*runReader, error) {
+	r := &runReader{name: run.Name, hamming: hamming}
+	r.z = s2.NewReader(run.R, s2.ReaderMaxBlockSize(runBlock))
+	w, err := r.z.ReadByte()
+	if err != nil {
+		return nil, r.corrupt(err)
+	}
+	if w > maxWidth {
+		return nil, r.corrupt(fmt.Errorf("id width %d", w))
+	}
+	r.width = int(w)
+	return r, nil
+}
+
+func (r *runReader) corrupt(err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("reading spilled band records %s: %w", r.name, err)
+}
+
+// next reads the next record; it returns false at the end of the run.
+func (r *runReader) next() (bool, error) {
+	delta, err := binary.ReadUvarint(r.z)
+	if err == io.EOF {
+		return false, nil
+	}
+	if err != nil {
+		return false, r.corrupt(err)
+	}
+	r.prevLo += delta
+	r.key.lo = r.prevLo
+	if r.key.hi, err = binary.ReadUvarint(r.z); err != nil {
+		return false, r.corrupt(err)
+	}
+	n, err := binary.ReadUvarint(r.z)
+	if err != nil {
+		return false, r.corrupt(err)
+	}
+	if r.width > 0 {
+		r.id = appendPadded(r.id[:0], n, r.width)
+	} else {
+		if n > 1<<30 {
+			return false, r.corrupt(fmt.Errorf("an id of %d bytes", n))
+		}
+		r.id = slices.Grow(r.id[:0], int(n))[:n]
+		if _, err := io.ReadFull(r.z, r.id); err != nil {
+			return false, r.corrupt(err)
+		}
+	}
+	if r.hamming {
+		t, err := binary.ReadUvarint(r.z)
+		if err != nil {
+			return false, r.corrupt(err)
+		}
+		var b [16]byte
+		if _, err := io.ReadFull(r.z, b[:]); err != nil {
+			return false, r.corrupt(err)
+		}
+		r.table = uint32(t)
+		r.fp = simhash.Fingerprint{Hi: binary.LittleEndian.Uint64(b[:8]), Lo: binary.LittleEndian.Uint64(b[8:])}
+	}
+	return true, nil
+}
+
+// appendPadded appends n in decimal, zero-padded to width digits.
+func appendPadded(dst []byte, n uint64, width int) []byte {
+	var b [20]byte
+	i := len(b)
+	for n > 0 || i > len(b)-width {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(dst, b[i:]...)
+}

@@ -1,0 +1,331 @@
+package pairs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/simhash"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+const spillLine = "pairs: band records beyond --memory "
+
+// runSpill runs the default mode on in with --memory limit, and returns
+// its output, its standard error without the spill line, and whether it
+// spilled; it fails when a run is left in the temporary directory.
+func runSpill(t *testing.T, opt Options, in string, limit int64) (out, stderr string, spilled bool) {
+	t.Helper()
+	opt.MemoryBytes, opt.TempDir = limit, t.TempDir()
+	var o, e bytes.Buffer
+	if err := Run(context.Background(), opt, []string{testutil.WriteFile(t, "bands.tsv", in)}, &o, &e); err != nil {
+		t.Fatalf("--memory %d: %v (stderr %q)", limit, err, e.String())
+	}
+	if runs, _ := os.ReadDir(opt.TempDir); len(runs) != 0 {
+		t.Fatalf("--memory %d: %d spilled run(s) left behind", limit, len(runs))
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(e.String(), "\n") {
+		if strings.HasPrefix(l, spillLine) {
+			spilled = true
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return o.String(), strings.Join(kept, ""), spilled
+}
+
+// numberedBands returns band records of docs documents with ids as shingle
+// --number-from writes them (12 digits), bands keys each, in random order:
+// most keys of one document, some shared by many (buckets larger than a
+// --max-bucket, whose ids come from several runs).
+func numberedBands(rng *rand.Rand, docs, bands int) string {
+	var lines []string
+	for d := range docs {
+		for b := range bands {
+			h := rng.Uint64()
+			if rng.IntN(4) == 0 {
+				h = uint64(rng.IntN(12))
+			}
+			lines = append(lines, fmt.Sprintf("%04x%016x\t%012d\n", b, h, d))
+		}
+	}
+	rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	return "#neardup stage=shingle unit=char k=5 hash=tok64 seed=0 counts=no ids=number from=0\n" + strings.Join(lines, "")
+}
+
+// TestSpillSameOutput: at any --memory, from a few records a run to
+// everything in memory, and any -j, the default mode writes the pairs and
+// the report of the run that holds everything, capped buckets included
+// (the representatives are the smallest ids across runs), with numbered
+// ids, ids of every other kind, repeated (key, id) records and keys not of
+// band's form; and says so when it spilled.
+func TestSpillSameOutput(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	inputs := map[string]string{
+		"numbered": numberedBands(rng, 300, 6),
+		"strings":  randomBands(rng, 3000),
+	}
+	for name, in := range inputs {
+		for _, maxBucket := range []int{0, 3, 32} {
+			opt := Options{MaxBucket: maxBucket, Common: stream.Common{NoHeader: name == "strings"}}
+			want, wantErr, spilled := runSpill(t, opt, in, 1<<40)
+			if spilled {
+				t.Fatalf("%s: spilled without a limit", name)
+			}
+			if maxBucket == 3 && !strings.Contains(wantErr, "held more than --max-bucket 3") {
+				t.Fatalf("%s: no bucket capped: %q", name, wantErr)
+			}
+			if bf := bruteForce(in[strings.Index(in, "\n")+1:], maxBucket); name == "numbered" && withoutHeaders(want) != bf {
+				t.Fatalf("%s, max-bucket %d: in memory differs from brute force", name, maxBucket)
+			}
+			for _, limit := range []int64{40000, 150000} {
+				for _, j := range []int{1, 4} {
+					opt.Jobs = j
+					out, stderr, spilled := runSpill(t, opt, in, limit)
+					if !spilled {
+						t.Errorf("%s --memory %d: no spill reported", name, limit)
+					}
+					if out != want {
+						t.Errorf("%s, max-bucket %d, --memory %d, -j %d: %d bytes of pairs, in memory %d", name, maxBucket, limit, j, len(out), len(want))
+					}
+					if stderr != wantErr {
+						t.Errorf("%s, max-bucket %d, --memory %d, -j %d: stderr %q, in memory %q", name, maxBucket, limit, j, stderr, wantErr)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpillPairsOverflow: records that fit but pairs that would not (one
+// bucket of many ids, --max-bucket 0) are spilled as one run and paired
+// through the buffer that spills, with the same output.
+func TestSpillPairsOverflow(t *testing.T) {
+	var b strings.Builder
+	for d := range 400 {
+		fmt.Fprintf(&b, "00000000000000000001\t%012d\n", d)
+	}
+	in := b.String()
+	opt := Options{Common: stream.Common{NoHeader: true}}
+	want, _, _ := runSpill(t, opt, in, 1<<40)
+	if strings.Count(want, "\n") != 400*399/2 {
+		t.Fatalf("%d pairs", strings.Count(want, "\n"))
+	}
+	// The records cost about 60 kB, the 79,800 pairs 720 kB.
+	out, _, spilled := runSpill(t, opt, in, 300<<10)
+	if !spilled || out != want {
+		t.Errorf("spilled %v, same output %v", spilled, out == want)
+	}
+	var e bytes.Buffer
+	err := Run(context.Background(), Options{Common: stream.Common{NoHeader: true}, MemoryBytes: 300 << 10, TempDir: t.TempDir()},
+		[]string{testutil.WriteFile(t, "b.tsv", in)}, &bytes.Buffer{}, &e)
+	if err != nil || !strings.Contains(e.String(), "spilled to 1 sorted run(s)") {
+		t.Errorf("stderr %q, %v: want the records spilled as one run", e.String(), err)
+	}
+}
+
+// TestSpillHamming: Hamming band records spill with their tables and
+// fingerprints and give the pairs of the run in memory.
+func TestSpillHamming(t *testing.T) {
+	opts := &band.HammingOptions{K: 3}
+	scheme, err := opts.HammingScheme(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 9))
+	fps := map[string]uint64{}
+	base := rng.Uint64()
+	for i := range 60 {
+		fp := base
+		for range rng.IntN(5) {
+			fp ^= 1 << rng.IntN(64)
+		}
+		fps[fmt.Sprintf("g%02d", i)] = fp
+	}
+	for i := range 100 {
+		fps[fmt.Sprintf("r%03d", i)] = rng.Uint64()
+	}
+	var in, key []byte
+	for _, id := range slices.Sorted(maps.Keys(fps)) {
+		fp := simhash.Fingerprint{Hi: fps[id]}
+		for tb := range scheme.Tables {
+			key = band.AppendHammingKey(key[:0], tb, scheme.Key(tb, fp), 64)
+			in = record.AppendHammingBand(in, key, []byte(id), fps[id], 0, 64)
+		}
+	}
+	for _, maxBucket := range []int{0, 5} {
+		opt := Options{MaxBucket: maxBucket, Hamming: opts, Common: stream.Common{NoHeader: true}}
+		want, wantErr, _ := runSpill(t, opt, string(in), 1<<40)
+		if want == "" {
+			t.Fatal("no pairs")
+		}
+		for _, limit := range []int64{40000, 100000} {
+			out, stderr, spilled := runSpill(t, opt, string(in), limit)
+			if !spilled || out != want || stderr != wantErr {
+				t.Errorf("max-bucket %d, --memory %d: spilled %v, same pairs %v, stderr %q want %q", maxBucket, limit, spilled, out == want, stderr, wantErr)
+			}
+		}
+	}
+}
+
+// TestHeldWithinLimit: what the records held cost at their peak (the
+// arrays whole, the sorting scratch, an array and its copy while it grows)
+// stays within the limit, and the limit is mostly used.
+func TestHeldWithinLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, limit := range []int64{4000, 1 << 16, 1 << 20} {
+		h := newHeld(false)
+		peak, runs := int64(0), 0
+		for i := range 100000 {
+			id := fmt.Sprintf("doc%0*d", 1+rng.IntN(12), i/5)
+			b := &bandRecord{key: fmt.Appendf(nil, "%04x%016x", i%5, rng.Uint64()), id: []byte(id)}
+			oldE, oldI := cap(h.entries), cap(h.ids)
+			if !h.room(len(id), limit) {
+				peak = max(peak, h.size(len(h.entries), len(h.ids), h.idBytes))
+				h.reset()
+				runs++
+				h.room(len(id), limit)
+			}
+			// While an array grows, the old one is held beside the new,
+			// but nothing is sorted.
+			arrays := entryBytes*int64(cap(h.entries)+cap(h.tmp)) + idSlot*int64(cap(h.ids)) + h.idBytes + int64(len(id)+perID)
+			if cap(h.entries) != oldE {
+				peak = max(peak, arrays+entryBytes*int64(oldE))
+			}
+			if cap(h.ids) != oldI {
+				peak = max(peak, arrays+idSlot*int64(oldI))
+			}
+			if err := h.add(b, nil); err != nil {
+				t.Fatal(err)
+			}
+			peak = max(peak, h.size(len(h.entries), len(h.ids), h.idBytes))
+		}
+		if peak > limit {
+			t.Errorf("limit %d: held %d bytes", limit, peak)
+		}
+		if runs < 2 || peak < limit/2 {
+			t.Errorf("limit %d: %d runs, at most %d bytes held", limit, runs, peak)
+		}
+	}
+}
+
+// roundTrip writes records to a run and reads them back.
+func roundTrip(t testing.TB, hamming bool, width int, recs []runRecord) []runRecord {
+	dir := t.TempDir()
+	rs := disk.Runs{Dir: dir, Pattern: "run-*", What: "test"}
+	defer rs.Remove()
+	err := rs.Spill(func(w *bufio.Writer) error {
+		rw := newRunWriter(w, hamming, width)
+		for _, r := range recs {
+			if err := writeRecord(rw, r.key, r.id, r.table, r.fp); err != nil {
+				return err
+			}
+		}
+		return rw.close()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRunReader(rs.Readers()[0], hamming)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []runRecord
+	for {
+		ok, err := r.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return got
+		}
+		got = append(got, runRecord{r.key, string(r.id), r.table, r.fp})
+	}
+}
+
+type runRecord struct {
+	key   key128
+	id    string
+	table uint32
+	fp    simhash.Fingerprint
+}
+
+// FuzzRunRoundTrip: records written to a run read back the same, ids as
+// numbers (all of one width of digits) or as bytes, with and without the
+// Hamming fields.
+func FuzzRunRoundTrip(f *testing.F) {
+	f.Add(uint64(1), []byte("000000000012"), false)
+	f.Add(uint64(7), []byte("a\\tb"), true)
+	f.Add(uint64(0), []byte(""), false)
+	f.Fuzz(func(t *testing.T, seed uint64, id []byte, hamming bool) {
+		if len(id) > 1<<10 {
+			return
+		}
+		rng := rand.New(rand.NewPCG(seed, seed))
+		var recs []runRecord
+		for i := range 1 + rng.IntN(200) {
+			r := runRecord{key: key128{rng.Uint64N(4), rng.Uint64()}, id: string(id)}
+			if i%3 == 1 {
+				r.id = fmt.Sprint(string(id), i)
+			}
+			if hamming {
+				r.table, r.fp = rng.Uint32(), simhash.Fingerprint{Hi: rng.Uint64(), Lo: rng.Uint64()}
+			}
+			recs = append(recs, r)
+		}
+		slices.SortFunc(recs, func(a, b runRecord) int {
+			return compareEntries(entry{key: a.key}, entry{key: b.key})
+		})
+		ids := make([]string, len(recs))
+		for i, r := range recs {
+			ids[i] = r.id
+		}
+		width := numberWidth(ids)
+		got := roundTrip(t, hamming, width, recs)
+		if !slices.Equal(got, recs) {
+			t.Fatalf("width %d: read back %v, wrote %v", width, got, recs)
+		}
+	})
+}
+
+func TestNumberWidth(t *testing.T) {
+	for _, c := range []struct {
+		ids  []string
+		want int
+	}{
+		{[]string{"000000000001", "123456789012"}, 12},
+		{[]string{"000000000001", "12345678901"}, 0},
+		{[]string{"00000000000a"}, 0},
+		{[]string{"9999999999999999999"}, 19},
+		{[]string{"99999999999999999999"}, 0},
+		{[]string{""}, 0},
+		{nil, 0},
+	} {
+		if got := numberWidth(c.ids); got != c.want {
+			t.Errorf("numberWidth(%q) = %d, want %d", c.ids, got, c.want)
+		}
+	}
+}
+
+// withoutHeaders drops the header lines of a stage's output.
+func withoutHeaders(out string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if !strings.HasPrefix(l, "#") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
