@@ -67,6 +67,15 @@ func AppendNumber(dst []byte, from, ordinal int64) ([]byte, error) {
 	return append(dst, buf[:]...), nil
 }
 
+// ParseNumber parses an id that is an arrival number: exactly NumberDigits
+// decimal digits.
+func ParseNumber(id []byte) (uint64, bool) {
+	if len(id) != NumberDigits {
+		return 0, false
+	}
+	return record.ParseUint(id)
+}
+
 // Parse returns the id, in the escaped form records carry, and the text of
 // the document in line (without its line end) in format (TSV, JSONL or
 // lines); ordinal is the line's number counted across all inputs. Both are

@@ -280,22 +280,6 @@ func (n *numbered) report(stderr io.Writer, dir string) {
 		n.pairs, stream.FormatSize(n.memory), n.spills, float64(n.spillB)/1e6, dir)
 }
 
-// arrivalNumber parses an id that is an arrival number: exactly
-// input.NumberDigits decimal digits.
-func arrivalNumber(id []byte) (uint64, bool) {
-	if len(id) != input.NumberDigits {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range id {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = 10*v + uint64(c-'0')
-	}
-	return v, true
-}
-
 // appendNumber appends arrival number v as an id.
 func appendNumber(dst []byte, v uint64) []byte {
 	var buf [input.NumberDigits]byte

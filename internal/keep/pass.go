@@ -426,7 +426,7 @@ func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []
 	}
 	d := doc{cluster: notInCluster, length: length, jsonl: format == input.FormatJSONL}
 	if nr := w.k.nr; nr != nil {
-		if v, ok := arrivalNumber(id); ok && nr.member(v) {
+		if v, ok := input.ParseNumber(id); ok && nr.member(v) {
 			d.num, d.cluster = v, 0
 		}
 	} else if g := w.k.g; g != nil {

@@ -132,8 +132,8 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 		var va, vb uint64
 		if err == nil && nr != nil {
 			var okA, okB bool
-			va, okA = arrivalNumber(s.A)
-			vb, okB = arrivalNumber(s.B)
+			va, okA = input.ParseNumber(s.A)
+			vb, okB = input.ParseNumber(s.B)
 			if !okA || !okB {
 				err = record.Bad("the ids are arrival numbers (ids=number in the shingle header, or --number-from): %s is not one (%d digits)", s.A, input.NumberDigits)
 				if okA {

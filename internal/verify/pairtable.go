@@ -131,7 +131,7 @@ func (t *pairTable) add(c *stream.Chunk) {
 // number returns the arrival number of id, or MaxUint64 for an id of
 // another form.
 func (t *pairTable) number(id []byte) uint64 {
-	if n, ok := parseNumber(id); ok {
+	if n, ok := input.ParseNumber(id); ok {
 		return n
 	}
 	if _, ok := t.others[string(id)]; !ok {
@@ -142,21 +142,6 @@ func (t *pairTable) number(id []byte) uint64 {
 		t.idBytes += int64(len(id)) + mapEntryBytes
 	}
 	return math.MaxUint64
-}
-
-// parseNumber reads an id of NumberDigits decimal digits.
-func parseNumber(id []byte) (uint64, bool) {
-	if len(id) != input.NumberDigits {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range id {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	return n, true
 }
 
 func (t *pairTable) intern(id []byte) uint32 {
@@ -225,7 +210,7 @@ func (t *pairTable) lookupNumber(n uint64) (uint32, bool) {
 // lookup returns the document of id, when it is in some pair.
 func (t *pairTable) lookup(id []byte) (uint32, bool) {
 	if t.numbered {
-		n, ok := parseNumber(id)
+		n, ok := input.ParseNumber(id)
 		if !ok {
 			return noDoc, false
 		}
