@@ -22,32 +22,7 @@ import (
 // first ids, and the pairs not made are counted.
 func TestHammingCap(t *testing.T) {
 	opts := &band.HammingOptions{K: 3}
-	scheme, err := opts.HammingScheme(64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(2, 4))
-	base := rng.Uint64()
-	fps := map[string]uint64{}
-	for i := range 40 {
-		fp := base
-		for range rng.IntN(3) {
-			fp ^= 1 << rng.IntN(64)
-		}
-		fps[fmt.Sprintf("g%02d", i)] = fp
-	}
-	for i := range 30 {
-		fps[fmt.Sprintf("r%02d", i)] = rng.Uint64()
-	}
-	var in []byte
-	var key []byte
-	for _, id := range slices.Sorted(maps.Keys(fps)) {
-		fp := simhash.Fingerprint{Hi: fps[id]}
-		for tb := range scheme.Tables {
-			key = band.AppendHammingKey(key[:0], tb, scheme.Key(tb, fp), 64)
-			in = record.AppendHammingBand(in, key, []byte(id), fps[id], 0, 64)
-		}
-	}
+	fps, in := hammingGroup(t, opts, 2, 4, 40, 3, 30)
 	opt := Options{MaxBucket: 5, Hamming: opts, Common: stream.Common{NoHeader: true}, TempDir: t.TempDir()}
 	mem, sorted := modes(t, opt, string(in))
 	if mem != sorted {
@@ -71,4 +46,37 @@ func TestHammingCap(t *testing.T) {
 	if err != nil || !strings.Contains(stderr, "held more than --max-bucket 5 ids (the largest ") {
 		t.Errorf("stderr %q, %v", stderr, err)
 	}
+}
+
+// hammingGroup returns fingerprints (a group of group variants within
+// flips-1 bits of one fingerprint, ids g00.., and random ones, ids r..,
+// from the seeds) and their Hamming band records under opts, by id.
+func hammingGroup(t *testing.T, opts *band.HammingOptions, seed1, seed2 uint64, group, flips, random int) (map[string]uint64, []byte) {
+	t.Helper()
+	scheme, err := opts.HammingScheme(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed1, seed2))
+	base := rng.Uint64()
+	fps := map[string]uint64{}
+	for i := range group {
+		fp := base
+		for range rng.IntN(flips) {
+			fp ^= 1 << rng.IntN(64)
+		}
+		fps[fmt.Sprintf("g%02d", i)] = fp
+	}
+	for i := range random {
+		fps[fmt.Sprintf("r%03d", i)] = rng.Uint64()
+	}
+	var in, key []byte
+	for _, id := range slices.Sorted(maps.Keys(fps)) {
+		fp := simhash.Fingerprint{Hi: fps[id]}
+		for tb := range scheme.Tables {
+			key = band.AppendHammingKey(key[:0], tb, scheme.Key(tb, fp), 64)
+			in = record.AppendHammingBand(in, key, []byte(id), fps[id], 0, 64)
+		}
+	}
+	return fps, in
 }

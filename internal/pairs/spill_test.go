@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/disk"
-	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
@@ -140,31 +138,7 @@ func TestSpillPairsOverflow(t *testing.T) {
 // fingerprints and give the pairs of the run in memory.
 func TestSpillHamming(t *testing.T) {
 	opts := &band.HammingOptions{K: 3}
-	scheme, err := opts.HammingScheme(64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(7, 9))
-	fps := map[string]uint64{}
-	base := rng.Uint64()
-	for i := range 60 {
-		fp := base
-		for range rng.IntN(5) {
-			fp ^= 1 << rng.IntN(64)
-		}
-		fps[fmt.Sprintf("g%02d", i)] = fp
-	}
-	for i := range 100 {
-		fps[fmt.Sprintf("r%03d", i)] = rng.Uint64()
-	}
-	var in, key []byte
-	for _, id := range slices.Sorted(maps.Keys(fps)) {
-		fp := simhash.Fingerprint{Hi: fps[id]}
-		for tb := range scheme.Tables {
-			key = band.AppendHammingKey(key[:0], tb, scheme.Key(tb, fp), 64)
-			in = record.AppendHammingBand(in, key, []byte(id), fps[id], 0, 64)
-		}
-	}
+	_, in := hammingGroup(t, opts, 7, 9, 60, 5, 100)
 	for _, maxBucket := range []int{0, 5} {
 		opt := Options{MaxBucket: maxBucket, Hamming: opts, Common: stream.Common{NoHeader: true}}
 		want, wantErr, _ := runSpill(t, opt, string(in), 1<<40)
