@@ -440,6 +440,76 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 	return 0, false
 }
 
+// asciiUnits are the unit hashes (runeHash) of the ASCII runes
+// lower-cased, as next returns them; spaceUnit is the hash of the space
+// next returns for a run of separators.
+var (
+	asciiUnits = func() (t [0x80]uint64) {
+		for c := range rune(0x80) {
+			if c >= 'A' && c <= 'Z' {
+				t[c] = runeHash(c + 'a' - 'A')
+			} else {
+				t[c] = runeHash(c)
+			}
+		}
+		return t
+	}()
+	spaceUnit = runeHash(' ')
+)
+
+// units appends to dst the unit hashes (runeHash) of the code points next
+// would return, until the text ends or dst holds max or max+1 of them: the
+// loop of next, its state in locals and ASCII hashed by a table, for char
+// shingles under tok64. It returns dst as it was only at the end of the
+// text.
+func (n *charNormalizer) units(dst []uint64, max int) []uint64 {
+	if n.hasQueue {
+		n.hasQueue = false
+		dst = append(dst, runeHash(n.queued))
+	}
+	text, pos, punct := n.text, n.pos, n.punct
+	inSpace, gap, started, prevCJK := n.inSpace, n.gap, n.started, n.prevCJK
+	for pos < len(text) && len(dst) < max {
+		c := text[pos]
+		var f uint8
+		var h uint64
+		if c < utf8.RuneSelf {
+			f, h = asciiFlags[c], asciiUnits[c]
+			pos++
+		} else {
+			r, size := decodeRune(text[pos:])
+			f = runeFlags(r)
+			h = runeHash(lowerOf(r, f))
+			pos += size
+		}
+		if punct {
+			if f&rfCharWord == 0 {
+				gap = true
+				continue
+			}
+			cjk := f&rfSingle != 0
+			if gap && started && !cjk && !prevCJK {
+				dst = append(dst, spaceUnit)
+			}
+			gap, started, prevCJK = false, true, cjk
+			dst = append(dst, h)
+			continue
+		}
+		if f&rfSpace != 0 {
+			if !inSpace {
+				inSpace = true
+				dst = append(dst, spaceUnit)
+			}
+			continue
+		}
+		inSpace = false
+		dst = append(dst, h)
+	}
+	n.pos = pos
+	n.inSpace, n.gap, n.started, n.prevCJK = inSpace, gap, started, prevCJK
+	return dst
+}
+
 func isSpace(r rune) bool {
 	if r < utf8.RuneSelf {
 		switch r {
