@@ -36,6 +36,14 @@ func FuzzTokenizer(f *testing.F) {
 				t.Fatalf("AppendHashes on %q: token %d (%q) hashed %x", text, i, want[i], h)
 			}
 		}
+		for _, punct := range []bool{false, true} {
+			want := nextUnits(text, punct)
+			for _, max := range []int{1, 2, 3, maxSpans} {
+				if got := batchUnits(text, punct, max); !slices.Equal(got, want) {
+					t.Fatalf("units of %q (punct %v, %d a batch):\n got %x\nwant %x (next)", text, punct, max, got, want)
+				}
+			}
+		}
 		if got, want := chars(string(text)), refChars(string(text)); !slices.Equal(got, want) {
 			t.Fatalf("chars(%q) = %q, reference %q", text, string(got), string(want))
 		}
@@ -110,4 +118,35 @@ func FuzzStopwords(f *testing.F) {
 			t.Fatalf("read again: %s (%d words), want %s (%d)", again.Name(), again.Len(), s.Name(), s.Len())
 		}
 	})
+}
+
+// nextUnits hashes the code points next returns, one by one.
+func nextUnits(text []byte, punct bool) []uint64 {
+	n := charNormalizer{punct: punct}
+	n.reset(text)
+	var units []uint64
+	for {
+		r, ok := n.next()
+		if !ok {
+			return units
+		}
+		units = append(units, runeHash(r))
+	}
+}
+
+// batchUnits hashes them with units, max at a time.
+func batchUnits(text []byte, punct bool, max int) []uint64 {
+	n := charNormalizer{punct: punct}
+	n.reset(text)
+	var units []uint64
+	for {
+		batch := n.units(nil, max)
+		if len(batch) == 0 {
+			return units
+		}
+		if len(batch) > max+1 {
+			panic("units went past max+1")
+		}
+		units = append(units, batch...)
+	}
 }

@@ -153,19 +153,14 @@ func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
 func (s *Shingler) charsTok64(dst []uint64, text []byte) []uint64 {
 	s.win.reset(s.opt.K)
 	s.chars.reset(text)
-	units := s.units[:0]
+	units := s.units
 	for {
-		r, ok := s.chars.next()
-		if !ok {
+		if units = s.chars.units(units[:0], maxSpans); len(units) == 0 {
 			break
 		}
-		if units = append(units, runeHash(r)); len(units) == maxSpans {
-			dst = s.win.add(dst, units, s.key)
-			units = units[:0]
-		}
+		dst = s.win.add(dst, units, s.key)
 	}
 	s.units = units
-	dst = s.win.add(dst, units, s.key)
 	return s.win.short(dst, s.key)
 }
 

@@ -3,6 +3,7 @@ package shingle
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -438,6 +439,112 @@ func (n *charNormalizer) next() (r rune, ok bool) {
 		return r, true
 	}
 	return 0, false
+}
+
+// The ASCII runes as units computes them: asciiUnits their unit hashes
+// (runeHash) lower-cased, the space next returns for a white-space rune;
+// asciiWord and asciiSpace their rfCharWord and rfSpace flags as 0 or 1.
+// spaceUnit is the hash of that space.
+var (
+	spaceUnit  = runeHash(' ')
+	asciiUnits = func() (t [0x80]uint64) {
+		for c := range rune(0x80) {
+			switch f := asciiFlags[c]; {
+			case f&rfSpace != 0:
+				t[c] = spaceUnit
+			case c >= 'A' && c <= 'Z':
+				t[c] = runeHash(c + 'a' - 'A')
+			default:
+				t[c] = runeHash(c)
+			}
+		}
+		return t
+	}()
+	asciiWord, asciiSpace = func() (w, s [0x80]uint8) {
+		for c := range 0x80 {
+			w[c] = asciiFlags[c] & rfCharWord / rfCharWord
+			s[c] = asciiFlags[c] & rfSpace / rfSpace
+		}
+		return w, s
+	}()
+)
+
+// units appends to dst the unit hashes (runeHash) of the code points next
+// would return, until the text ends or dst holds max or max+1 of them: the
+// loop of next with its state in locals, and ASCII without a branch on
+// the text, for char shingles under tok64. It returns dst as it was only
+// at the end of the text.
+func (n *charNormalizer) units(dst []uint64, max int) []uint64 {
+	if n.hasQueue {
+		n.hasQueue = false
+		dst = append(dst, runeHash(n.queued))
+	}
+	// State as 0 or 1.
+	inSpace, gap, started, prevCJK := bit(n.inSpace), bit(n.gap), bit(n.started), bit(n.prevCJK)
+	text, pos, punct := n.text, n.pos, n.punct
+	// Room for two units after max: d[j] is written before j tells
+	// whether it counts.
+	dst = slices.Grow(dst, max+2-len(dst))
+	d, j := dst[:cap(dst)], len(dst)
+	for pos < len(text) && j < max {
+		c := text[pos]
+		if c < utf8.RuneSelf {
+			pos++
+			if punct {
+				// A word rune ends a gap (after a start, a space) and
+				// is a unit; any other makes one.
+				w := asciiWord[c]
+				d[j] = spaceUnit
+				j += int(w & gap & started &^ prevCJK)
+				d[j] = asciiUnits[c]
+				j += int(w)
+				gap, started, prevCJK = w^1, started|w, prevCJK&^w
+				continue
+			}
+			// A run of white space is one space.
+			sp := asciiSpace[c]
+			d[j] = asciiUnits[c]
+			j += int(1 - sp&inSpace)
+			inSpace = sp
+			continue
+		}
+		r, size := decodeRune(text[pos:])
+		pos += size
+		f := runeFlags(r)
+		h := runeHash(lowerOf(r, f))
+		if punct {
+			if f&rfCharWord == 0 {
+				gap = 1
+				continue
+			}
+			cjk := bit(f&rfSingle != 0)
+			d[j] = spaceUnit
+			j += int(gap & started &^ prevCJK &^ cjk)
+			d[j] = h
+			j++
+			gap, started, prevCJK = 0, 1, cjk
+			continue
+		}
+		if f&rfSpace != 0 {
+			d[j] = spaceUnit
+			j += int(1 - inSpace)
+			inSpace = 1
+			continue
+		}
+		d[j] = h
+		j++
+		inSpace = 0
+	}
+	n.pos = pos
+	n.inSpace, n.gap, n.started, n.prevCJK = inSpace == 1, gap == 1, started == 1, prevCJK == 1
+	return d[:j]
+}
+
+func bit(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func isSpace(r rune) bool {

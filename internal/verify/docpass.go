@@ -119,6 +119,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		budget := max((mem-v.pairBytes-reserve)/4*3, mem/4)
 		v.budget = budget
 		v.t, v.ps = t, newPasses(t, budget)
+		v.ps.threshold, v.ps.containment = opt.Threshold, opt.Containment
 		if v.segments == 2 {
 			v.stage.NoID = new(atomic.Int64) // counted in the first part
 		}

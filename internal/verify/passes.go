@@ -39,6 +39,10 @@ type passes struct {
 	// heldBytes is what held holds; maxHeld its most in any pass.
 	heldBytes, maxHeld, budget int64
 	start                      uint32
+	// threshold and containment are verify's: a pair that cannot reach
+	// the threshold is counted only as far as that is certain (need).
+	threshold   float64
+	containment bool
 	// closed is the rank of the document that closed the block (noRank
 	// while it is open).
 	closed atomic.Uint32
@@ -158,7 +162,7 @@ func (p *passes) take(d uint32, set []uint64, has bool) error {
 		if !ok {
 			continue
 		}
-		p.t.inter[i] = uint32(intersect(set, xs))
+		p.t.inter[i] = uint32(intersectAtLeast(set, xs, need(len(set), len(xs), p.threshold, p.containment)))
 		p.remaining[d]--
 		if p.remaining[x]--; p.remaining[x] == 0 {
 			p.evict(x)

@@ -55,7 +55,7 @@ func runSorted(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	if err != nil {
 		return err
 	}
-	var m measure = exact{}
+	var m measure = exact{&opt}
 	if opt.Sketches != "" {
 		if m, err = sketchMeasure(file, hs, opt.Containment); err != nil {
 			return err

@@ -109,28 +109,77 @@ type measure interface {
 	name() string
 }
 
-type exact struct{}
+// exact scores shingle sets; a pair that cannot reach opt's threshold
+// stops being counted once that is certain (see need).
+type exact struct{ opt *Options }
 
 func (exact) name() string { return MeasureExact }
 
-func (exact) score(a, b doc) (float64, float64, float64) { return Exact(a.values, b.values) }
+func (e exact) score(a, b doc) (float64, float64, float64) {
+	nx, ny := len(a.values), len(b.values)
+	return scoreCounts(intersectAtLeast(a.values, b.values, need(nx, ny, e.opt.Threshold, e.opt.Containment)), nx, ny)
+}
 
 // Exact returns the Jaccard similarity of two ascending sets and their
 // containments c(A,B) = |A∩B|/|A| and c(B,A). The Beam pipeline scores its
 // pairs with it too.
 func Exact(x, y []uint64) (j, cab, cba float64) {
-	inter := intersect(x, y)
-	union := len(x) + len(y) - inter
-	if union > 0 {
-		j = float64(inter) / float64(union)
+	return scoreCounts(intersect(x, y), len(x), len(y))
+}
+
+// need returns a count of common values that two sets of nx and ny values
+// must reach to be written at threshold: with fewer, their Jaccard (and,
+// with containment, each containment) is below it. It is one below the
+// bound, so that no rounding of a score reaches the threshold from under
+// it.
+func need(nx, ny int, threshold float64, containment bool) int {
+	if threshold <= 0 {
+		return 0
 	}
-	if len(x) > 0 {
-		cab = float64(inter) / float64(len(x))
+	n := threshold * float64(nx+ny) / (1 + threshold)
+	if containment {
+		n = min(n, threshold*float64(min(nx, ny)))
 	}
-	if len(y) > 0 {
-		cba = float64(inter) / float64(len(y))
+	return int(n) - 1
+}
+
+// intersectAtLeast counts the values common to two ascending lists when
+// they have at least need of them, and otherwise returns a count below
+// need: the count stops once more values went unmatched than a common
+// part of need leaves. Pairs below the threshold, most of the candidates
+// of a dedup, stop early.
+func intersectAtLeast(a, b []uint64, need int) int {
+	if len(a) > len(b) {
+		a, b = b, a
 	}
-	return j, cab, cba
+	if need <= 0 {
+		return intersect(a, b)
+	}
+	if need > len(a) {
+		return 0
+	}
+	// Unmatched so far, i+j-2n, never falls; with need in common it ends
+	// at most at slack.
+	slack := len(a) + len(b) - 2*need
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		if x == y {
+			n++
+			i++
+			j++
+			continue
+		}
+		if x < y {
+			i++
+		} else {
+			j++
+		}
+		if i+j-2*n > slack {
+			return n
+		}
+	}
+	return n
 }
 
 // intersect counts the values common to two ascending lists.
@@ -275,13 +324,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if st, err = loadDocuments(ctx, &opt, so, needed, stderr); err != nil {
 			return err
 		}
-		m = exact{}
+		m = exact{&opt}
 	case opt.Shingles != "":
 		s, _, err := load(ctx, opt.Shingles, false, needed, &opt, w, out)
 		if err != nil {
 			return err
 		}
-		st, m = s, exact{}
+		st, m = s, exact{&opt}
 	default:
 		s, headers, err := load(ctx, opt.Sketches, true, needed, &opt, w, out)
 		if err != nil {
