@@ -18,8 +18,11 @@
 #   kept/          each batch's kept documents, and kept/NAME.report the
 #                  dropped ones with the document they were dropped for
 #   keys.idx/      the band index of every document so far (bandindex)
-#   batches/       a copy of every batch, in order (NNNNNN-NAME): the
-#                  documents verify reads for the older side of a pair
+#   batches/       a copy of every batch (NNNNNN-NAME): the documents
+#                  verify reads for the older side of a pair
+#   batches.list   the batches verify reads, in order: the copies, or with
+#                  --files (a document's id is its path) the batches' own
+#                  paths, which must then stay where they are
 #   verified.tsv   the verified near-duplicate pairs found so far
 #   next           the arrival number of the next document
 #
@@ -73,9 +76,11 @@ trap 'rm -rf "$tmp"' EXIT
 # verify_batches BATCH: verify the pairs from the documents of the stored
 # batches and BATCH.
 verify_batches() {
-	for f in "$state"/batches/*; do
-		[ -e "$f" ] && set -- "$@" --documents "$f"
-	done
+	if [ -f "$state/batches.list" ]; then
+		while IFS= read -r f; do
+			set -- "$@" --documents "$f"
+		done < "$state/batches.list"
+	fi
 	set -- "$@" --documents "$1"
 	shift
 	# shellcheck disable=SC2086 # the flags are words
@@ -114,12 +119,19 @@ for batch in "$@"; do
 	mv "$tmp/report-resolved.tsv" "$state/kept/$name.report"
 
 	# Fold the batch in: its pairs, a new run of the index, a copy of it
-	# (NNNNNN-NAME, after the others), the next arrival number (one past
-	# the batch's last id).
+	# (after the others), the next arrival number (one past the batch's
+	# last id).
 	cat "$tmp/verified.tsv" >> "$state/verified.tsv"
-	mkdir -p "$state/batches"
-	stored=$state/batches/$(printf '%06d' "$(find "$state/batches" -mindepth 1 -maxdepth 1 | wc -l)")-$name
-	cp -R "$batch" "$stored.tmp" && mv "$stored.tmp" "$stored"
+	# With --files a document's id is its path: the batch is read where it
+	# is, and must stay there.
+	if [ -n "$all" ]; then
+		mkdir -p "$state/batches"
+		stored=$state/batches/$(printf '%06d' "$(grep -c '' "$state/batches.list" 2> /dev/null || echo 0)")-$name
+		cp "$batch" "$stored.tmp" && mv "$stored.tmp" "$stored"
+	else
+		stored=$batch
+	fi
+	printf '%s\n' "$stored" >> "$state/batches.list"
 	if [ -d "$state/keys.idx" ]; then
 		bandindex add "$state/keys.idx" "$tmp/keys.tsv"
 	else
