@@ -54,6 +54,8 @@ timed "check: pairs --against the index" "pairs --against $tmp/keys.idx $tmp/new
 timed "check: verify (shingles of old and new)" "
 	sort -t '$tab' -k1,1 -m $tmp/old-shingles.tsv $tmp/new-shingles.tsv > $tmp/all-shingles.tsv &&
 	verify --shingles $tmp/all-shingles.tsv $tmp/new-pairs.tsv > $tmp/new-verified.tsv"
+timed "check: verify (documents of old and new)" "
+	verify --documents $tmp/old.tsv --documents $tmp/new.tsv $tmp/new-pairs.tsv > $tmp/new-verified-docs.tsv"
 timed "check, all of it" "
 	shingle --unit word -k 5 $tmp/new.tsv | sort -t '$tab' -k1,1 -S 1G > $tmp/n.tsv &&
 	sketch $tmp/n.tsv | band $B | pairs --against $tmp/keys.idx > $tmp/p.tsv &&
@@ -78,6 +80,8 @@ grep -v '^#' "$tmp/r-pairs.tsv" | sort -S 1G > "$tmp/all"
 cmp -s "$tmp/union" "$tmp/all" && same=yes || same=no
 echo
 echo "candidate pairs: $(grep -vc '^#' "$tmp/old-pairs.tsv") among the old, $(grep -vc '^#' "$tmp/new-pairs.tsv") of the batch, $(wc -l < "$tmp/all") recomputed; old and batch together are the recomputed: $same"
+cmp -s "$tmp/new-verified.tsv" "$tmp/new-verified-docs.tsv" && docs=yes || docs=no
+echo "state kept for the old documents: their shingle records $(($(wc -c < "$tmp/old-shingles.tsv") >> 20)) MiB, their text $(($(wc -c < "$tmp/old.tsv") >> 20)) MiB (incremental.sh keeps the batches as given); verify from the documents gives the same pairs: $docs"
 echo "verified pairs of the batch: $(grep -vc '^#' "$tmp/new-verified.tsv") (recomputed, all: $(grep -vc '^#' "$tmp/r-verified.tsv"))"
 bandindex stats "$tmp/keys.idx" | grep -E '^(runs|memory):'
-[ "$same" = yes ]
+[ "$same" = yes ] && [ "$docs" = yes ]
