@@ -84,11 +84,11 @@ type Options struct {
 	IDField, TextField string
 	Given              input.ReadingFlags
 	// TempDir holds the copy of standard input for two-pass choices and
-	// the pairs spilled beyond MemoryBytes (arrival numbers).
+	// the pairs and ids spilled beyond MemoryBytes.
 	TempDir string
-	// MemoryBytes bounds the pairs held while they are read when the ids
-	// are arrival numbers (numbered.go); beyond it they spill to TempDir.
-	// 0 means stream.DefaultMemory.
+	// MemoryBytes bounds the pairs held while they are read (numbered.go
+	// for arrival numbers, ranked.go for other ids; not with Containment):
+	// beyond it they spill to TempDir. 0 means stream.DefaultMemory.
 	MemoryBytes int64
 
 	Stats bool

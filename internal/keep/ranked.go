@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"math"
+	"runtime/debug"
 	"slices"
 	"sort"
 
@@ -61,6 +62,9 @@ type ranked struct {
 	// aliases are the documents that repeat an id in a pair: their place
 	// and that of its first document, by place.
 	aliases [][2]int64
+
+	wantSpills int
+	wantBytes  int64
 
 	nr *numbered
 	// buf holds a record being built.
@@ -200,6 +204,7 @@ func (r *ranked) join() (err error) {
 	slices.SortFunc(r.aliases, func(x, y [2]int64) int { return int(x[0] - y[0]) })
 
 	r.nr = newNumbered(r.nExternal, r.memory, r.tempDir)
+	r.nr.ranked = true
 	rankOf := func(rec []byte) uint64 {
 		v := binary.BigEndian.Uint64(rec[9:17])
 		if v&inInputBit != 0 {
@@ -222,7 +227,12 @@ func (r *ranked) join() (err error) {
 		return nil
 	}
 	r.joined.remove()
-	return r.nr.decide()
+	if err := r.nr.decide(); err != nil {
+		return err
+	}
+	// The pairs' buffer of --memory goes before the names' are filled.
+	debug.FreeOSMemory()
+	return nil
 }
 
 // cmpErr is the first error that is not nil.
@@ -238,33 +248,38 @@ func cmpErr(errs ...error) error {
 // fetchNames finds the ids of the kept and via documents of each document
 // dropped, sorted by the place of the document they are written with.
 func (r *ranked) fetchNames() (err error) {
-	// want: rank, place of the document dropped, what (0 kept, 1 via).
-	type want struct {
-		rank  uint64
-		place int64
-		what  byte
-	}
+	// wants has a record per name wanted: its rank, the place of the
+	// document it is written with and what (0 kept, 1 via). It and names
+	// have half of --memory each.
 	nr := r.nr
-	var wants []want
+	wants := newSorter(r.memory/2, r.tempDir, "wanted-names")
+	defer func() {
+		r.wantSpills, r.wantBytes = wants.spills, wants.spilled
+		wants.remove()
+	}()
+	r.names.memory = r.memory / 2
+	want := func(rank uint64, place int64, what byte) error {
+		r.buf = binary.BigEndian.AppendUint64(r.buf[:0], rank)
+		r.buf = binary.BigEndian.AppendUint64(r.buf, uint64(place))
+		return wants.add(append(r.buf, what))
+	}
 	for i, d := range nr.drop {
 		place := int64(d - r.nExternal)
-		wants = append(wants, want{nr.root[i], place, 0}, want{nr.via[i], place, 1})
+		if err := want(nr.root[i], place, 0); err != nil {
+			return err
+		}
+		if err := want(nr.via[i], place, 1); err != nil {
+			return err
+		}
 	}
 	for _, al := range r.aliases {
 		// A repeat of a document dropped: dropped for its kept document.
 		if i, ok := slices.BinarySearch(nr.drop, r.nExternal+uint64(al[1])); ok {
-			wants = append(wants, want{nr.root[i], al[0], 0})
+			if err := want(nr.root[i], al[0], 0); err != nil {
+				return err
+			}
 		}
 	}
-	slices.SortFunc(wants, func(x, y want) int {
-		switch {
-		case x.rank < y.rank:
-			return -1
-		case x.rank > y.rank:
-			return 1
-		}
-		return 0
-	})
 	ext, err := r.external.reader()
 	if err != nil {
 		return err
@@ -277,8 +292,10 @@ func (r *ranked) fetchNames() (err error) {
 	}
 	var id []byte
 	next := uint64(0) // the rank of the next id read
-	for _, w := range wants {
-		for next <= w.rank {
+	var errW error
+	for w := range wants.sorted(&errW) {
+		rank := binary.BigEndian.Uint64(w)
+		for next <= rank {
 			src := ext
 			if next >= r.nExternal {
 				src = docs
@@ -290,19 +307,19 @@ func (r *ranked) fetchNames() (err error) {
 				}
 			}
 			if !more {
-				return fmt.Errorf("keep: rank %d beyond the ids spilled", w.rank)
+				return fmt.Errorf("keep: rank %d beyond the ids spilled", rank)
 			}
 			id = append(id[:0], src.cur...)
 			next++
 		}
-		r.buf = binary.BigEndian.AppendUint64(r.buf[:0], uint64(w.place))
-		r.buf = append(r.buf, w.what)
-		r.buf = append(r.buf, id...)
+		r.buf = append(append(r.buf[:0], w[8:17]...), id...)
 		if err := r.names.add(r.buf); err != nil {
 			return err
 		}
 	}
-	wants = nil
+	if errW != nil {
+		return errW
+	}
 	r.external.remove()
 	r.order.remove()
 	r.external, r.order = nil, nil
@@ -360,8 +377,8 @@ func (r *ranked) report(stderr io.Writer) {
 	if dir == "" {
 		dir = "the system's temporary directory"
 	}
-	runs := r.ends.spills + r.docs.spills + r.joined.spills + r.names.spills
-	bytes := r.ends.spilled + r.docs.spilled + r.joined.spilled + r.names.spilled
+	runs := r.ends.spills + r.docs.spills + r.joined.spills + r.names.spills + r.wantSpills
+	bytes := r.ends.spilled + r.docs.spilled + r.joined.spilled + r.names.spilled + r.wantBytes
 	fmt.Fprintf(stderr, "keep: %d pairs of ids that are not arrival numbers beyond --memory %s: the pairs' and the %d documents' ids spilled to %d sorted run(s) of %.1f MB in %s, joined by id\n",
 		r.pairs, stream.FormatSize(r.memory), r.nDocs, runs, float64(bytes)/1e6, dir)
 }

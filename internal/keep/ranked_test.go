@@ -19,7 +19,7 @@ func TestRankedRule(t *testing.T) {
 	spilledLine := regexp.MustCompile(`(?m)^keep: \d+ pairs (of ids that are not arrival numbers )?beyond --memory .*\n`)
 	rounds := 12
 	if testing.Short() {
-		rounds = 3
+		rounds = 2
 	}
 	for round := range rounds {
 		n := 30 + rng.IntN(300)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/disk"
@@ -172,8 +173,9 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 			return nil, nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", name)
 		}
 		threshold := g.threshold
-		if g.rk == nil && !contain && (o.ranked || g.ids.Bytes()+pairBytes*int64(cap(as)) > o.MemoryBytes) {
-			// Beyond --memory: the pairs held go to the ranked rule,
+		if g.rk == nil && !contain && (o.ranked || g.ids.Bytes()+pairBytes*int64(cap(as)) > o.MemoryBytes/2) {
+			// Beyond half --memory (the graph built from them is
+			// as large again): the pairs held go to the ranked rule,
 			// which sorts them on disk (ranked.go).
 			g.rk = newRanked(o.MemoryBytes, o.TempDir)
 			for i := range as {
@@ -182,6 +184,7 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 				}
 			}
 			g.ids, as, bs, sims = intern.New(), nil, nil, nil
+			debug.FreeOSMemory()
 		}
 		if g.rk != nil {
 			buf = record.CanonicalID(buf[:0], s.A)

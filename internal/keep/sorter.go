@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"runtime/debug"
 	"slices"
 
 	"github.com/neardup/neardup/internal/disk"
@@ -21,15 +22,23 @@ import (
 type sorter struct {
 	memory int64
 	arena  []byte
-	recs   [][2]int // start and end in arena
+	recs   []sortRec
 	runs   disk.Runs
 	// records and bytes spilled, for the report.
 	records, spilled int64
 	spills           int
 }
 
+// sortRec is a record held: its place in the arena and, to sort, the 8
+// bytes after those all the records held share (most comparisons end
+// there, without reading the arena).
+type sortRec struct {
+	pre        uint64
+	start, end int
+}
+
 // sorterOverhead is what a record costs in memory beyond its bytes.
-const sorterOverhead = 16
+const sorterOverhead = 24
 
 func newSorter(memory int64, tempDir, what string) *sorter {
 	return &sorter{memory: memory, runs: disk.Runs{Dir: tempDir, Pattern: "keep-" + what + "-*", What: what}}
@@ -41,23 +50,47 @@ const maxRuns = 64
 
 // add takes a record (copied).
 func (s *sorter) add(rec []byte) error {
-	if s.recs == nil {
-		// A third for the records' places; the memory is touched as it
-		// is filled.
-		s.arena = make([]byte, 0, s.memory*2/3)
-		s.recs = make([][2]int, 0, max(s.memory/3/sorterOverhead, 1))
-	}
-	if len(s.recs) > 0 && (len(s.arena)+len(rec) > cap(s.arena) || len(s.recs) == cap(s.recs)) {
+	if !s.room(len(rec)) {
 		if err := s.spill(); err != nil {
 			return err
 		}
 		s.arena, s.recs = s.arena[:0], s.recs[:0]
+		if !s.room(len(rec)) {
+			// A record larger than the buffer: held alone.
+			s.arena = slices.Grow(s.arena, len(rec))
+		}
 	}
 	start := len(s.arena)
 	s.arena = append(s.arena, rec...)
-	s.recs = append(s.recs, [2]int{start, len(s.arena)})
+	s.recs = append(s.recs, sortRec{start: start, end: len(s.arena)})
 	s.records++
 	return nil
+}
+
+// room makes room for a record of n bytes, and says whether there is: two
+// thirds of memory for the bytes, a third for the records' places. The
+// buffers grow as they fill, within memory (the old beside the new while
+// they grow): there is no room when they can't grow by half.
+func (s *sorter) room(n int) bool {
+	if len(s.arena)+n <= cap(s.arena) && len(s.recs) < cap(s.recs) {
+		return true
+	}
+	arena, recs := int(s.memory*2/3), int(s.memory/3/sorterOverhead)
+	if len(s.arena)+n > cap(s.arena) {
+		c := min(max(2*cap(s.arena), len(s.arena)+n, 1<<16), arena-cap(s.arena))
+		if c < len(s.arena)+n || c < cap(s.arena)*3/2 {
+			return false
+		}
+		s.arena = slices.Grow(s.arena, c-len(s.arena))
+	}
+	if len(s.recs) == cap(s.recs) {
+		c := min(max(2*cap(s.recs), 1<<10), recs-cap(s.recs))
+		if c <= len(s.recs) || c < cap(s.recs)*3/2 {
+			return false
+		}
+		s.recs = slices.Grow(s.recs, c-len(s.recs))
+	}
+	return true
 }
 
 // spill writes the records held as a sorted run and frees them.
@@ -67,13 +100,37 @@ func (s *sorter) spill() error {
 			return err
 		}
 	}
-	slices.SortFunc(s.recs, func(x, y [2]int) int {
-		return bytes.Compare(s.arena[x[0]:x[1]], s.arena[y[0]:y[1]])
+	a := s.arena
+	first := a[s.recs[0].start:s.recs[0].end]
+	lcp := len(first)
+	for _, r := range s.recs[1:] {
+		rec := a[r.start:r.end]
+		n := min(lcp, len(rec))
+		i := 0
+		for i < n && rec[i] == first[i] {
+			i++
+		}
+		lcp = i
+	}
+	for i := range s.recs {
+		r := &s.recs[i]
+		var pre [8]byte
+		copy(pre[:], a[min(r.start+lcp, r.end):r.end])
+		r.pre = binary.BigEndian.Uint64(pre[:])
+	}
+	slices.SortFunc(s.recs, func(x, y sortRec) int {
+		switch {
+		case x.pre < y.pre:
+			return -1
+		case x.pre > y.pre:
+			return 1
+		}
+		return bytes.Compare(a[x.start+lcp:x.end], a[y.start+lcp:y.end])
 	})
 	err := s.runs.Spill(func(w *bufio.Writer) error {
 		var n [binary.MaxVarintLen64]byte
 		for _, r := range s.recs {
-			rec := s.arena[r[0]:r[1]]
+			rec := s.arena[r.start:r.end]
 			l := binary.PutUvarint(n[:], uint64(len(rec)))
 			if _, err := w.Write(n[:l]); err != nil {
 				return err
@@ -171,8 +228,15 @@ func (s *sorter) sorted(err *error) iter.Seq[[]byte] {
 	}
 }
 
-// free lets the buffers go.
-func (s *sorter) free() { s.arena, s.recs = nil, nil }
+// free lets the buffers go, and returns a large one's memory to the system
+// at once: the next buffer of --memory is filled next.
+func (s *sorter) free() {
+	large := cap(s.arena) > 16<<20
+	s.arena, s.recs = nil, nil
+	if large {
+		debug.FreeOSMemory()
+	}
+}
 
 // remove removes the runs.
 func (s *sorter) remove() { s.runs.Remove() }
