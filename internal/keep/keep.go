@@ -258,7 +258,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 		if k.rk != nil {
-			if err := k.rk.join(); err != nil {
+			if err := k.rk.join(ctx); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package keep
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -126,7 +127,7 @@ func (r *ranked) noteDoc(n int64, id []byte) error {
 
 // join merges the pairs' ids with the documents' into pairs of ranks, and
 // has the numbered rule decide.
-func (r *ranked) join() (err error) {
+func (r *ranked) join(ctx context.Context) (err error) {
 	var errE, errD, errJ error
 	defer func() {
 		err = cmpErr(err, errE, errD, errJ)
@@ -153,6 +154,9 @@ func (r *ranked) join() (err error) {
 		id, rest = splitKey(id, end)
 		prev = append(prev[:0], id...)
 		r.ids++
+		if r.ids%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		for docOK && string(docID) < string(id) {
 			if doc, docOK = docNext(); docOK {
 				docID, _ = splitKey(docID, doc)
@@ -217,6 +221,9 @@ func (r *ranked) join() (err error) {
 		if rec[8] == 0 {
 			a = rankOf(rec)
 			continue
+		}
+		if r.nr.pairs%(1<<16) == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		sim := math.Float32frombits(binary.BigEndian.Uint32(rec[17:21]))
 		if err := r.nr.add(a, rankOf(rec), sim); err != nil {
