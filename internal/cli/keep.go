@@ -95,8 +95,10 @@ and -j. What is held beyond --memory: a bit per document, 32 bytes per
 document dropped and 16 per document repeating an id in a pair. Measured on
 1 million documents of 5 to 20 words with ids like page-9e3779b1 and 1
 million pairs (700,000 dropped; two shared cores, under load): in memory
-(--memory 2G) 2.9 CPU seconds and 186 MB peak resident memory (80 MB with
-no pairs); with --memory 64M 6.7 CPU seconds and 172 MB, 183 MB spilled.
+(--memory 2G) 3.2 CPU seconds and 182 MB peak resident memory (80 MB with
+no pairs); with --memory 64M 5.7 CPU seconds and 171 MB, 183 MB spilled.
+At 3 million documents and pairs: 7.9 CPU seconds and 443 MB in memory; 16
+CPU seconds and 251 MB with --memory 64M (67 MB of it the decisions).
 --containment holds its pairs in memory as above whatever their number
 (16 bytes more per id, for the lengths and the decisions made ahead), not
 bounded by --memory.
