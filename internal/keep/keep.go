@@ -84,11 +84,11 @@ type Options struct {
 	IDField, TextField string
 	Given              input.ReadingFlags
 	// TempDir holds the copy of standard input for two-pass choices and
-	// the pairs spilled beyond MemoryBytes (arrival numbers).
+	// the pairs and ids spilled beyond MemoryBytes.
 	TempDir string
-	// MemoryBytes bounds the pairs held while they are read when the ids
-	// are arrival numbers (numbered.go); beyond it they spill to TempDir.
-	// 0 means stream.DefaultMemory.
+	// MemoryBytes bounds the pairs held while they are read (numbered.go
+	// for arrival numbers, ranked.go for other ids; not with Containment):
+	// beyond it they spill to TempDir. 0 means stream.DefaultMemory.
 	MemoryBytes int64
 
 	Stats bool
@@ -97,6 +97,9 @@ type Options struct {
 
 	// reading is how the documents are read, once resolved.
 	reading input.Reading
+	// ranked makes the tests apply the ranked rule (ranked.go) whatever
+	// --memory.
+	ranked bool
 	// generalRule makes the tests apply the general rule (rule.go) to
 	// arrival numbers too, to compare it with the numbered one.
 	generalRule bool
@@ -205,7 +208,12 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err != nil {
 			return err
 		}
-		if nr != nil {
+		if g.rk != nil {
+			// Two passes: the first gives the ranks.
+			k.rk = g.rk
+			defer k.rk.remove()
+			twoPass = true
+		} else if nr != nil {
 			// One pass: arrival numbers say which document is earlier.
 			k.nr = nr
 			nr.report(stderr, opt.TempDir)
@@ -249,10 +257,22 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err := k.pass(ctx, inputs, stream.NewOutput("keep", opt.Common, nil, io.Discard)); err != nil {
 			return err
 		}
+		if k.rk != nil {
+			if err := k.rk.join(ctx); err != nil {
+				return err
+			}
+		}
 		// Nothing is written yet: a cluster file that names none of the
 		// documents stops here.
 		if err := k.checkIDs(stderr, false); err != nil {
 			return err
+		}
+		if k.rk != nil {
+			if err := k.rk.fetchNames(); err != nil {
+				return err
+			}
+			k.rk.report(stderr)
+			k.rk.nr.report(stderr, opt.TempDir)
 		}
 		if k.g != nil && k.g.contain {
 			k.g.decideContainment()
@@ -290,7 +310,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	k.summary(stderr)
-	if k.g != nil || k.nr != nil {
+	if k.g != nil || k.nr != nil || k.rk != nil {
 		return out.W.Close()
 	}
 	return k.finish(out.W, stderr)
@@ -303,6 +323,18 @@ func (k *keeper) summary(stderr io.Writer) {
 		k.g.report(stderr)
 		if k.opt.Stats {
 			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, len(k.g.adj)/2)
+		}
+	}
+	if k.rk != nil {
+		// What graph.report says.
+		if e := k.rk.nr.external; e > 0 {
+			fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", e)
+		}
+		if k.rk.repeated > 0 {
+			fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", k.rk.repeated)
+		}
+		if k.opt.Stats {
+			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, k.rk.pairs)
 		}
 	}
 	if k.nr != nil {
@@ -349,6 +381,10 @@ func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
 	if k.g != nil {
 		name, first = k.opt.Pairs, func() []byte { return k.g.ids.ID(0) }
 	}
+	if k.rk != nil {
+		total, missing = int(k.rk.ids), int(k.rk.ids-k.rk.metIDs)
+		name, first = k.opt.Pairs, func() []byte { return k.rk.firstID }
+	}
 	if k.nr != nil {
 		total = k.nr.ids()
 		missing = total
@@ -366,7 +402,7 @@ func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
 	}
 	// With --pairs, ids not in the input are documents seen before: the
 	// rule counts them (graph.report).
-	if report && missing > 0 && k.g == nil {
+	if report && missing > 0 && k.g == nil && k.rk == nil {
 		fmt.Fprintf(stderr, "keep: %d of the %d ids in %s are not in the input\n", missing, total, name)
 	}
 	return nil

@@ -82,6 +82,8 @@ type numbered struct {
 	ext             []uint32
 
 	metIDs, met, external int64
+	// ranked: the numbers are ranks (ranked.go), not arrival numbers.
+	ranked bool
 }
 
 func newNumbered(from uint64, memory int64, tempDir string) *numbered {
@@ -162,6 +164,9 @@ func (n *numbered) decide() error {
 	defer n.runs.Remove()
 	if n.pairs > 0 {
 		words := (n.hi-n.lo)/64 + 1
+		if int64(words) > n.memory/8 && n.ranked {
+			return status.Usagef("the pairs' ranks (a place in the input, or before it for an id not in it) run from %d to %d: a bit for each is %.1f MB, more than --memory %s", n.lo, n.hi, float64(words*8)/1e6, stream.FormatSize(n.memory))
+		}
 		if int64(words) > n.memory/8 {
 			// Arrival numbers of one corpus are dense: these span more
 			// documents than --memory has bits.

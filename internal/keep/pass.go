@@ -22,6 +22,7 @@ type keeper struct {
 	cm      *clusterMap // with Clusters
 	g       *graph      // with Pairs
 	nr      *numbered   // with Pairs, when the ids are arrival numbers
+	rk      *ranked     // with Pairs beyond --memory, other ids
 	done    []bool      // a member of the cluster has been written
 	keptIn  []uint32    // the member kept of a done cluster (PreferFirst)
 	choices []choice    // the first pass's choice per cluster
@@ -217,6 +218,9 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	n := k.docNo
 	k.docNo++
 	if k.first {
+		if k.rk != nil {
+			return false, nil, k.rk.noteDoc(n, b.ids[d.idStart:d.idEnd])
+		}
 		if k.g != nil {
 			switch {
 			case d.cluster < 0:
@@ -231,6 +235,9 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 		return false, nil, nil
 	}
 	k.docs++
+	if k.rk != nil {
+		return k.keepRanked(d, b, n)
+	}
 	if d.cluster < 0 {
 		// In no cluster, no pair: a cluster of its own.
 		return k.write(true), b.ids[d.idStart:d.idEnd], nil
@@ -265,6 +272,27 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 		}
 	}
 	return k.write(false), name, nil
+}
+
+// keepRanked is keep for the ranked rule: document n is in a pair or not
+// by its place.
+func (k *keeper) keepRanked(d doc, b *batch, n int64) (bool, []byte, error) {
+	id := b.ids[d.idStart:d.idEnd]
+	inPair, stays, kept, via, sim, err := k.rk.decideDoc(n, id)
+	if err != nil || !inPair {
+		return k.write(true), id, err
+	}
+	k.inClusters++
+	if stays {
+		return k.write(true), kept, nil
+	}
+	k.dropped++
+	if k.rep != nil {
+		if err := k.rep.add(record.Dropped{Dropped: id, Kept: kept, Via: via, Similarity: sim}); err != nil {
+			return false, nil, err
+		}
+	}
+	return k.write(false), kept, nil
 }
 
 // write says whether a document that stays or not is written, and counts it.
@@ -429,6 +457,8 @@ func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []
 		if v, ok := input.ParseNumber(id); ok && nr.member(v) {
 			d.num, d.cluster = v, 0
 		}
+	} else if w.k.rk != nil {
+		// (In a pair or not by its place: keepRanked.)
 	} else if g := w.k.g; g != nil {
 		if m, ok := g.ids.Lookup(id); ok {
 			d.member, d.cluster = m, 0

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/disk"
@@ -64,12 +65,21 @@ type graph struct {
 	via    []uint32
 	viaSim []float32
 
+	// rk has the pairs instead when they did not fit in --memory
+	// (ranked.go): the graph then holds only the headers.
+	rk *ranked
+
 	external, repeated int64
 	// unused counts pairs with neither containment at the threshold;
 	// within, kept documents contained in a kept document that is not
 	// longer (containment.go).
 	unused, within int64
 }
+
+// pairBytes is what the general rule holds per pair while the pairs are
+// read (the two members and the similarity) and after (the partners and
+// their similarities, 16 bytes), with the decisions per member.
+const pairBytes = 12 + 16 + 2*13
 
 const (
 	seen    uint8 = 1
@@ -163,6 +173,31 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 			return nil, nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", name)
 		}
 		threshold := g.threshold
+		if g.rk == nil && !contain && (o.ranked || g.ids.Bytes()+pairBytes*int64(cap(as)) > o.MemoryBytes/2) {
+			// Beyond half --memory (the graph built from them is
+			// as large again): the pairs held go to the ranked rule,
+			// which sorts them on disk (ranked.go).
+			g.rk = newRanked(o.MemoryBytes, o.TempDir)
+			for i := range as {
+				if err := g.rk.addPair(g.ids.ID(as[i]), g.ids.ID(bs[i]), sims[i]); err != nil {
+					return nil, nil, err
+				}
+			}
+			g.ids, as, bs, sims = intern.New(), nil, nil, nil
+			debug.FreeOSMemory()
+		}
+		if g.rk != nil {
+			buf = record.CanonicalID(buf[:0], s.A)
+			n := len(buf)
+			buf = record.CanonicalID(buf, s.B)
+			if err := g.rk.addPair(buf[:n], buf[n:], float32(s.J)); err != nil {
+				return nil, nil, err
+			}
+			if g.rk.pairs%(1<<16) == 0 && ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			continue
+		}
 		buf = record.CanonicalID(buf[:0], s.A)
 		a, _ := g.ids.Add(buf)
 		buf = record.CanonicalID(buf[:0], s.B)
@@ -202,6 +237,9 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 			return nil, nil, status.Usagef("%s: a shingle header after the first pair reads the documents in another way than those before it (arrival numbers from %d): put the header lines first", name, early.NumberFrom)
 		}
 		return g, nr, nr.decide()
+	}
+	if g.rk != nil {
+		return g, nil, g.rk.endPairs()
 	}
 	n := g.ids.Len()
 	g.start = make([]uint32, n+1)
