@@ -31,27 +31,33 @@ func TestSelectRanked(t *testing.T) {
 }
 
 // TestDFMap checks the df hash table against a map, with uniform hashes
-// (each slot its hash's top bits) and with hashes that crowd a few slots
-// (then scrambled), and near the top of the table, where runs wrap around.
+// (each bucket its hashes' top bits), with hashes that fill some buckets
+// (the rest in the overflow map), with counts too large for a slot's
+// count field, and with hashes that crowd a few buckets (then scrambled).
 func TestDFMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
-		name string
-		hash func(i int) uint64
-		mul  uint64
+		name     string
+		hash     func(i int) uint64
+		count    func(i int) uint32
+		mul      uint64
+		overflow bool // some hashes must be in the overflow map
 	}{
-		{"uniform", func(int) uint64 { return rng.Uint64() }, 1},
-		{"top", func(i int) uint64 {
+		{"uniform", func(int) uint64 { return rng.Uint64() }, func(int) uint32 { return uint32(1 + rng.IntN(100)) }, 1, false},
+		{"full", func(i int) uint64 {
 			if i < 50 {
-				return ^uint64(0) - uint64(i) // in the last slot, and past it
+				return ^uint64(0) - uint64(i) // 50 in the last bucket
 			}
 			return rng.Uint64()
-		}, 1},
-		{"crowded", func(i int) uint64 { return uint64(i) * 3 }, 0x9e3779b97f4a7c15},
+		}, func(int) uint32 { return uint32(1 + rng.IntN(100)) }, 1, true},
+		{"large counts", func(int) uint64 { return rng.Uint64() }, func(i int) uint32 {
+			return []uint32{1, 254, 255, 256, 1<<32 - 1}[i%5]
+		}, 1, true},
+		{"crowded", func(i int) uint64 { return uint64(i) * 3 }, func(int) uint32 { return uint32(1 + rng.IntN(100)) }, 0x9e3779b97f4a7c15, false},
 	} {
 		want := map[uint64]uint32{}
 		for i := range 5000 {
-			want[tc.hash(i)] = uint32(1 + rng.IntN(100))
+			want[tc.hash(i)] = tc.count(i)
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
@@ -62,15 +68,21 @@ func TestDFMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newDFMap(table)
+		m := newDFMap(table.Len(), table.Each)
+		defer m.release()
 		if m.mul != tc.mul {
 			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
+		}
+		if tc.overflow && len(m.over) == 0 {
+			t.Errorf("%s: no hash in the overflow map", tc.name)
 		}
 		for k, c := range want {
 			if got := m.DF(k); got != uint64(c) {
 				t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, k, got, c)
 			}
-			for _, other := range []uint64{k ^ 1, k + 1, k - 1} {
+			// Neighbours, and hashes of the same bucket and slot bits
+			// but another bucket, or the same bucket and other slot bits.
+			for _, other := range []uint64{k ^ 1, k + 1, k - 1, k ^ 1<<63, k ^ 1<<(64-m.b), k ^ 1<<(63-m.b)} {
 				if got := m.DF(other); got != uint64(want[other]) {
 					t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, other, got, want[other])
 				}

@@ -427,15 +427,27 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // loadDF loads the table of containment options co as a dfMap, keeping
-// what the header and the checks need of the table.
+// what the header and the checks need of the table. The runs of the table
+// are held until the map is made from them; the caller releases the map.
 func loadDF(ctx context.Context, co ContainmentOptions, jobs int) (*dfMap, *docfreq.Table, error) {
 	least := uint32(2)
 	if co.Mode == ContainQuery {
 		least = 1
 	}
-	full, err := docfreq.LoadAtLeast(ctx, co.DF, jobs, least)
+	var runs [][]uint64
+	var counts [][]uint32
+	n := 0
+	t, err := docfreq.Scan(ctx, co.DF, jobs, least, func(h []uint64, c []uint32) {
+		runs, counts, n = append(runs, h), append(counts, c), n+len(h)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return newDFMap(full), &docfreq.Table{Docs: full.Docs, ID: full.ID, Shingle: full.Shingle, ShinglePos: full.ShinglePos}, nil
+	return newDFMap(n, func(fn func(uint64, uint32)) {
+		for i, run := range runs {
+			for j, h := range run {
+				fn(h, counts[i][j])
+			}
+		}
+	}), t, nil
 }

@@ -66,6 +66,25 @@ func Load(ctx context.Context, name string, jobs int) (*Table, error) {
 // only the hashes of at least least documents (DF gives 0 for the others);
 // its ID is that of the whole table.
 func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Table, error) {
+	var hashes []uint64
+	var counts []uint32
+	t, err := Scan(ctx, name, jobs, least, func(h []uint64, c []uint32) {
+		hashes, counts = append(hashes, h...), append(counts, c...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.hashes, t.counts = hashes, counts
+	t.index()
+	return t, nil
+}
+
+// Scan reads a document-frequency table written by docfreq as LoadAtLeast
+// does, but holds none of its hashes: it calls fn, in the table's order,
+// with each run of hashes of at least least documents and their counts
+// (fn may keep the slices). The table returned holds none (its Docs, ID and
+// shingle header are the table's).
+func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hashes []uint64, counts []uint32)) (*Table, error) {
 	src := stream.NewLines([]string{name})
 	defer src.Close()
 	t := &Table{}
@@ -73,6 +92,8 @@ func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Tab
 	var buf [12]byte
 	parts := 0
 	var prevPos record.Pos
+	var last uint64
+	read := false
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
 			switch h.Header.Stage {
@@ -96,28 +117,34 @@ func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Tab
 			return r.Err
 		}
 		tc := r.Value.(*tableChunk)
-		if len(tc.hashes) > 0 {
-			if n := len(t.hashes); n > 0 && tc.hashes[0] <= t.hashes[n-1] {
-				return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.hashes[0], t.hashes[n-1], prevPos)
-			}
-			for i := 1; i < len(tc.hashes); i++ {
-				if tc.hashes[i] <= tc.hashes[i-1] {
-					p := tc.pos[0]
-					p.Line += int64(i)
-					return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.hashes[i], tc.hashes[i-1])
-				}
-			}
-			prevPos = tc.pos[0]
-			prevPos.Line += int64(len(tc.hashes) - 1)
+		if len(tc.hashes) == 0 {
+			return nil
 		}
+		if read && tc.hashes[0] <= last {
+			return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.hashes[0], last, prevPos)
+		}
+		for i := 1; i < len(tc.hashes); i++ {
+			if tc.hashes[i] <= tc.hashes[i-1] {
+				p := tc.pos[0]
+				p.Line += int64(i)
+				return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.hashes[i], tc.hashes[i-1])
+			}
+		}
+		prevPos = tc.pos[0]
+		prevPos.Line += int64(len(tc.hashes) - 1)
+		last, read = tc.hashes[len(tc.hashes)-1], true
+		kept := 0
 		for i, h := range tc.hashes {
 			binary.LittleEndian.PutUint64(buf[:8], h)
 			binary.LittleEndian.PutUint32(buf[8:], tc.counts[i])
 			d.Write(buf[:])
 			if tc.counts[i] >= least {
-				t.hashes = append(t.hashes, h)
-				t.counts = append(t.counts, tc.counts[i])
+				tc.hashes[kept], tc.counts[kept] = h, tc.counts[i]
+				kept++
 			}
+		}
+		if kept > 0 {
+			fn(tc.hashes[:kept], tc.counts[:kept])
 		}
 		return nil
 	}
@@ -130,7 +157,6 @@ func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Tab
 	binary.LittleEndian.PutUint64(buf[:8], t.Docs)
 	d.Write(buf[:8])
 	t.ID = string(record.AppendHex64(nil, d.Sum64()))
-	t.index()
 	return t, nil
 }
 
