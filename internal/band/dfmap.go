@@ -2,6 +2,8 @@ package band
 
 import (
 	"math/bits"
+
+	"github.com/neardup/neardup/internal/hugemem"
 )
 
 // dfMap is a document-frequency table in a hash table of buckets of eight
@@ -45,7 +47,7 @@ const bucketSlots = 8
 func newDFMap(n int, each func(func(h uint64, c uint32))) *dfMap {
 	b := uint(max(bits.Len(uint(n/4)), 8))
 	m := &dfMap{shift: 64 - b, b: b, cmask: 1<<b - 1, mul: 1}
-	m.slots, m.free = hugeSlots(bucketSlots << b)
+	m.slots, m.free = hugemem.Uint64s(bucketSlots << b)
 	if !m.fill(each, n/16+64) {
 		clear(m.slots)
 		m.mul = 0x9e3779b97f4a7c15
