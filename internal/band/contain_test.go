@@ -13,18 +13,71 @@ import (
 	"github.com/neardup/neardup/internal/testutil"
 )
 
-func TestSelectRanked(t *testing.T) {
+// TestSelectKth checks the selection against sorting, on values with many
+// repeats (ranks) and distinct ones (hashes).
+func TestSelectKth(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 1; n < 200; n++ {
-		a := make([]ranked, n)
-		for i := range a {
-			a[i] = ranked{uint64(rng.IntN(5)), rng.Uint64()}
+		for _, vals := range []uint64{3, 1 << 62} {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = rng.Uint64N(vals)
+			}
+			sorted := slices.Sorted(slices.Values(a))
+			for _, k := range []int{0, n / 2, n - 1, rng.IntN(n)} {
+				if got := selectKth(slices.Clone(a), k); got != sorted[k] {
+					t.Fatalf("n=%d: element %d is %d, want %d", n, k, got, sorted[k])
+				}
+			}
 		}
-		sorted := slices.Clone(a)
-		slices.SortFunc(sorted, compareRanked)
-		for _, k := range []int{0, n / 2, n - 1, rng.IntN(n)} {
-			if got := selectRanked(slices.Clone(a), k); got != sorted[k] {
-				t.Fatalf("n=%d: element %d is %v, want %v", n, k, got, sorted[k])
+	}
+}
+
+// TestRankDoc checks the last shingle of a document's prefix against
+// sorting its shingles by (df, hash), with many ties of df.
+func TestRankDoc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	want := map[uint64]uint32{}
+	var b strings.Builder
+	fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
+	pool := make([]uint64, 3000)
+	for i := range pool {
+		pool[i] = rng.Uint64()
+	}
+	for _, h := range slices.Sorted(slices.Values(pool)) {
+		if c := uint32(rng.IntN(6)); c >= 2 { // df 0 or 1: not held
+			want[h] = c
+			fmt.Fprintf(&b, "%016x\t%d\n", h, c)
+		}
+	}
+	table, err := docfreq.LoadAtLeast(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newDFMap(table.Len(), table.Each)
+	defer m.release()
+	for _, threshold := range []float64{0.5, 0.9, 1} {
+		w := &containWorker{co: ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, df: m}
+		for range 300 {
+			set := map[uint64]bool{}
+			for range 1 + rng.IntN(100) {
+				set[pool[rng.IntN(len(pool))]] = true
+			}
+			hashes := slices.Sorted(maps.Keys(set))
+			order := make([]ranked, len(hashes))
+			for i, h := range hashes {
+				order[i] = ranked{uint64(want[h]), h}
+			}
+			slices.SortFunc(order, compareRanked)
+			n := uint64(len(hashes))
+			wantLast := order[n-ContainNeed(threshold, n)]
+			if got := w.rankDoc(hashes); got != wantLast {
+				t.Fatalf("T=%g, %d shingles: last of the prefix %v, want %v", threshold, n, got, wantLast)
+			}
+			for i, h := range hashes {
+				if w.dfs[i] != uint64(want[h]) {
+					t.Fatalf("df of %x: %d, want %d", h, w.dfs[i], want[h])
+				}
 			}
 		}
 	}
