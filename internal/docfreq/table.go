@@ -34,18 +34,34 @@ type Table struct {
 
 // tableChunk is what a loading worker makes of a chunk.
 type tableChunk struct {
+	// hashes and counts hold the entries of at least least documents.
 	hashes []uint64
 	counts []uint32
 	pos    []record.Pos // of the first entry of the chunk
+	// first and last are the chunk's first and last hashes, of any count;
+	// entries is the number of entries.
+	first, last uint64
+	entries     int
+	// unsorted is the place of the first entry that does not come after
+	// the one before it, or -1.
+	unsorted int
+	// unsortedPair is that entry's hash and the one before it.
+	unsortedPair [2]uint64
+	// raw is the chunk's entries as the table's ID hashes them: each hash
+	// and count, little-endian.
+	raw []byte
 }
 
-type loadWorker struct{}
+type loadWorker struct{ least uint32 }
 
-func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
+// Process parses the chunk's entries and does what Scan's sink would
+// otherwise do one chunk after another: checks their order, lays them out
+// for the ID's hash and keeps those of at least w.least documents.
+func (w loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 	// Room for every line at once: growing the arrays entry by entry took
 	// as long as parsing them.
 	n := bytes.Count(c.Data, []byte{'\n'})
-	tc := &tableChunk{hashes: make([]uint64, 0, n), counts: make([]uint32, 0, n)}
+	tc := &tableChunk{hashes: make([]uint64, 0, n), counts: make([]uint32, 0, n), unsorted: -1}
 	c.Lines(r, false, func(line []byte, ordinal int64) error {
 		h, n, err := record.ParseDocFreq(line)
 		if err != nil {
@@ -59,6 +75,24 @@ func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		return nil
 	})
 	r.Value = tc
+	if tc.entries = len(tc.hashes); tc.entries == 0 {
+		return
+	}
+	tc.first, tc.last = tc.hashes[0], tc.hashes[tc.entries-1]
+	tc.raw = make([]byte, 0, 12*tc.entries)
+	kept := 0
+	for i, h := range tc.hashes {
+		if i > 0 && h <= tc.hashes[i-1] && tc.unsorted < 0 {
+			tc.unsorted, tc.unsortedPair = i, [2]uint64{h, tc.hashes[i-1]}
+		}
+		tc.raw = binary.LittleEndian.AppendUint64(tc.raw, h)
+		tc.raw = binary.LittleEndian.AppendUint32(tc.raw, tc.counts[i])
+		if tc.counts[i] >= w.least {
+			tc.hashes[kept], tc.counts[kept] = h, tc.counts[i]
+			kept++
+		}
+	}
+	tc.hashes, tc.counts = tc.hashes[:kept], tc.counts[:kept]
 }
 
 // Load reads a document-frequency table written by docfreq.
@@ -121,38 +155,27 @@ func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hash
 			return r.Err
 		}
 		tc := r.Value.(*tableChunk)
-		if len(tc.hashes) == 0 {
+		if tc.entries == 0 {
 			return nil
 		}
-		if read && tc.hashes[0] <= last {
-			return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.hashes[0], last, prevPos)
+		if read && tc.first <= last {
+			return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.first, last, prevPos)
 		}
-		for i := 1; i < len(tc.hashes); i++ {
-			if tc.hashes[i] <= tc.hashes[i-1] {
-				p := tc.pos[0]
-				p.Line += int64(i)
-				return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.hashes[i], tc.hashes[i-1])
-			}
+		if i := tc.unsorted; i >= 0 {
+			p := tc.pos[0]
+			p.Line += int64(i)
+			return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.unsortedPair[0], tc.unsortedPair[1])
 		}
 		prevPos = tc.pos[0]
-		prevPos.Line += int64(len(tc.hashes) - 1)
-		last, read = tc.hashes[len(tc.hashes)-1], true
-		kept := 0
-		for i, h := range tc.hashes {
-			binary.LittleEndian.PutUint64(buf[:8], h)
-			binary.LittleEndian.PutUint32(buf[8:], tc.counts[i])
-			d.Write(buf[:])
-			if tc.counts[i] >= least {
-				tc.hashes[kept], tc.counts[kept] = h, tc.counts[i]
-				kept++
-			}
-		}
-		if kept > 0 {
-			fn(tc.hashes[:kept], tc.counts[:kept])
+		prevPos.Line += int64(tc.entries - 1)
+		last, read = tc.last, true
+		d.Write(tc.raw)
+		if len(tc.hashes) > 0 {
+			fn(tc.hashes, tc.counts)
 		}
 		return nil
 	}
-	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{} }, sink); err != nil {
+	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{least} }, sink); err != nil {
 		return nil, err
 	}
 	if parts == 0 {
