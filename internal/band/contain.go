@@ -113,7 +113,6 @@ func runContainment(ctx context.Context, opt Options, inputs []string, stdout, s
 	if err != nil {
 		return err
 	}
-	defer dfm.release()
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		switch h.Stage {

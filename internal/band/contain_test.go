@@ -55,7 +55,6 @@ func TestRankDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newDFMap(table.Len(), table.Each)
-	defer m.release()
 	for _, threshold := range []float64{0.5, 0.9, 1} {
 		w := &containWorker{co: ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, df: m}
 		for range 300 {
@@ -122,7 +121,6 @@ func TestDFMap(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := newDFMap(table.Len(), table.Each)
-		defer m.release()
 		if m.mul != tc.mul {
 			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
 		}
@@ -193,3 +191,4 @@ func TestProbeSet(t *testing.T) {
 		t.Fatalf("the filter passed %d of 100000 shingles not held", passed)
 	}
 }
+

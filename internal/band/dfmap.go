@@ -2,6 +2,7 @@ package band
 
 import (
 	"math/bits"
+	"runtime"
 
 	"github.com/neardup/neardup/internal/hugemem"
 )
@@ -34,8 +35,6 @@ type dfMap struct {
 	// mul scrambles a hash before its bucket and slot are taken: 1, or an
 	// odd constant.
 	mul uint64
-	// free gives back the slots' memory.
-	free func()
 }
 
 // bucketSlots is the slots of a bucket: 64 bytes.
@@ -47,7 +46,11 @@ const bucketSlots = 8
 func newDFMap(n int, each func(func(h uint64, c uint32))) *dfMap {
 	b := uint(max(bits.Len(uint(n/4)), 8))
 	m := &dfMap{shift: 64 - b, b: b, cmask: 1<<b - 1, mul: 1}
-	m.slots, m.free = hugemem.Uint64s(bucketSlots << b)
+	var free func()
+	m.slots, free = hugemem.Slice[uint64](bucketSlots << b)
+	// The slots are given back when the map is unreachable: a stage that
+	// stops on an error returns before its workers are done with it.
+	runtime.AddCleanup(m, func(free func()) { free() }, free)
 	if !m.fill(each, n/16+64) {
 		clear(m.slots)
 		m.mul = 0x9e3779b97f4a7c15
@@ -115,10 +118,4 @@ func (m *dfMap) touch(hashes []uint64) (sum uint64) {
 		sum += m.slots[(h*m.mul>>m.shift)*bucketSlots]
 	}
 	return sum
-}
-
-// release gives back the table's memory; the map is not used after.
-func (m *dfMap) release() {
-	m.free()
-	m.slots = nil
 }

@@ -1,3 +1,4 @@
 // Package hugemem allocates large arrays looked up at random (band's df
-// table) outside Go's heap, on huge pages where the system gives them.
+// table and probe set) outside Go's heap, on huge pages where the system
+// gives them.
 package hugemem

@@ -2,5 +2,6 @@
 
 package hugemem
 
-// Uint64s returns n zeroed uint64s and a function that gives them back.
-func Uint64s(n int) ([]uint64, func()) { return make([]uint64, n), func() {} }
+// Slice returns n zeroed elements of T, which must hold no pointers, and a
+// function that gives them back.
+func Slice[T any](n int) ([]T, func()) { return make([]T, n), func() {} }

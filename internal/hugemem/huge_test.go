@@ -2,10 +2,11 @@ package hugemem
 
 import "testing"
 
-// The memory is zeroed, writable to its end, and given back.
-func TestUint64s(t *testing.T) {
+// The memory is zeroed, writable to its end, and given back; small and
+// large (mapped) sizes, and a struct.
+func TestSlice(t *testing.T) {
 	for _, n := range []int{0, 1, 1000, 1 << 20} {
-		a, free := Uint64s(n)
+		a, free := Slice[uint64](n)
 		if len(a) != n {
 			t.Fatalf("%d: got %d", n, len(a))
 		}
@@ -22,4 +23,14 @@ func TestUint64s(t *testing.T) {
 		}
 		free()
 	}
+	type pair struct {
+		a    uint64
+		b, c uint32
+	}
+	p, free := Slice[pair](1 << 18)
+	p[len(p)-1] = pair{1, 2, 3}
+	if p[len(p)-1] != (pair{1, 2, 3}) || p[0] != (pair{}) {
+		t.Fatal("struct elements")
+	}
+	free()
 }
