@@ -191,4 +191,3 @@ func TestProbeSet(t *testing.T) {
 		t.Fatalf("the filter passed %d of 100000 shingles not held", passed)
 	}
 }
-
