@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"slices"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/record"
@@ -52,7 +54,12 @@ type tableChunk struct {
 	raw []byte
 }
 
-type loadWorker struct{ least uint32 }
+type loadWorker struct {
+	least uint32
+	// free holds raw buffers the sink is done with, for reuse: fresh
+	// memory for each chunk's would be as large as the table.
+	free chan []byte
+}
 
 // Process parses the chunk's entries and does what Scan's sink would
 // otherwise do one chunk after another: checks their order, lays them out
@@ -79,7 +86,12 @@ func (w loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		return
 	}
 	tc.first, tc.last = tc.hashes[0], tc.hashes[tc.entries-1]
-	tc.raw = make([]byte, 0, 12*tc.entries)
+	select {
+	case tc.raw = <-w.free:
+		tc.raw = tc.raw[:0]
+	default:
+	}
+	tc.raw = slices.Grow(tc.raw, 12*tc.entries)
 	kept := 0
 	for i, h := range tc.hashes {
 		if i > 0 && h <= tc.hashes[i-1] && tc.unsorted < 0 {
@@ -132,6 +144,7 @@ func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hash
 	var prevPos record.Pos
 	var last uint64
 	read := false
+	free := make(chan []byte, 3*max(jobs, runtime.GOMAXPROCS(0))+3)
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
 			switch h.Header.Stage {
@@ -170,12 +183,17 @@ func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hash
 		prevPos.Line += int64(tc.entries - 1)
 		last, read = tc.last, true
 		d.Write(tc.raw)
+		select {
+		case free <- tc.raw:
+		default:
+		}
+		tc.raw = nil
 		if len(tc.hashes) > 0 {
 			fn(tc.hashes, tc.counts)
 		}
 		return nil
 	}
-	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{least} }, sink); err != nil {
+	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{least, free} }, sink); err != nil {
 		return nil, err
 	}
 	if parts == 0 {
