@@ -122,13 +122,15 @@
 // probes, 195,000 index entries; all the index entries would be 13.3
 // million), against 356,000 for MinHash bands at 0.8 (README, "Containment").
 //
-// Memory (--containment): the table's hashes of df >= 2 (df >= 1 for query),
-// 12 bytes each while it is read, then in a hash table of 32 to 64 bytes
-// each, and one document per worker; in corpus mode also 16 bytes per input
-// line (a document's last prefix shingle) and 32 to 64 bytes per shingle
-// probed, held through both passes (measured: 390 MiB peak on the corpus
-// above, whose table holds 7.5 million hashes, 3.25 million of df >= 2, and
-// whose documents probe 412,000 shingles).
+// Memory (--containment): 12 bytes per hash of the table while it is read,
+// then its hashes of df >= 2 (df >= 1 for query) in a hash table of 16 to 32
+// bytes each (buckets of one cache line, on Linux on huge pages where the
+// kernel gives them to a program that asks: transparent huge pages set to
+// madvise or always), and one document per worker; in corpus mode also 16
+// bytes per input line (a document's last prefix shingle) and 32 to 64 bytes
+// per shingle probed, held through both passes (measured: 210 to 250 MiB peak
+// on the corpus above, whose table holds 7.5 million hashes, 3.25 million of
+// df >= 2, and whose documents probe 412,000 shingles).
 //
 // Memory: one record at a time per worker; it streams. Measured peak resident memory (make bench, make scale; two cores):
 // 17 MiB on the Go source tree, 15 MiB on 1 million synthetic documents.

@@ -176,8 +176,9 @@ type containWorker struct {
 	st      *containStats
 	hashes  []uint64
 	dfs     []uint64
-	order   []ranked
-	key     []byte
+	// ranks and ties are rankDoc's scratch.
+	ranks, ties []uint64
+	key         []byte
 	// touched keeps the sums of dfMap.touch.
 	touched uint64
 }
@@ -245,36 +246,49 @@ const touchBlock = 256
 // rankDoc looks up the document frequency of each of a document's distinct
 // shingles (w.dfs, in the order of hashes) and returns the last shingle of
 // its prefix in the order: a shingle is in the prefix when it comes no
-// later than that.
+// later than that. The last shingle's rank is found among the ranks alone,
+// then its hash among the hashes of that rank: two selections of integers,
+// less work than one of (rank, hash) pairs.
 func (w *containWorker) rankDoc(hashes []uint64) ranked {
 	n := uint64(len(hashes))
-	prefix := int(n - ContainNeed(w.co.Threshold, n) + 1)
-	w.order, w.dfs = w.order[:0], w.dfs[:0]
+	k := int(n - ContainNeed(w.co.Threshold, n)) // the last's place, from 0
+	w.ranks, w.dfs = w.ranks[:0], w.dfs[:0]
 	for start := 0; start < len(hashes); start += touchBlock {
 		block := hashes[start:min(start+touchBlock, len(hashes))]
 		w.touched += w.df.touch(block)
 		for _, h := range block {
 			df := w.df.DF(h)
 			w.dfs = append(w.dfs, df)
-			w.order = append(w.order, ranked{w.rank(df), h})
+			w.ranks = append(w.ranks, w.rank(df))
 		}
 	}
-	return selectRanked(w.order, prefix-1)
+	r := selectKth(w.ranks, k)
+	before := 0
+	w.ties = w.ties[:0]
+	for i, df := range w.dfs {
+		switch rank := w.rank(df); {
+		case rank < r:
+			before++
+		case rank == r:
+			w.ties = append(w.ties, hashes[i])
+		}
+	}
+	return ranked{r, selectKth(w.ties, k-before)}
 }
 
-// selectRanked returns the element of rank k (from 0) of a in the order
-// of compareRanked, reordering a (quickselect: linear time on average; the
-// pivot is the middle element, and the elements are distinct).
-func selectRanked(a []ranked, k int) ranked {
+// selectKth returns the element of place k (from 0) of a in ascending
+// order, reordering a (quickselect: linear time on average; the pivot is the
+// middle element; equal elements are spread over both sides).
+func selectKth(a []uint64, k int) uint64 {
 	lo, hi := 0, len(a)-1
 	for lo < hi {
 		p := a[lo+(hi-lo)/2]
 		i, j := lo, hi
 		for i <= j {
-			for compareRanked(a[i], p) < 0 {
+			for a[i] < p {
 				i++
 			}
-			for compareRanked(a[j], p) > 0 {
+			for a[j] > p {
 				j--
 			}
 			if i <= j {
@@ -289,7 +303,7 @@ func selectRanked(a []ranked, k int) ranked {
 		case k >= i:
 			lo = i
 		default:
-			return a[k]
+			return a[k] // between j and i all equal p
 		}
 	}
 	return a[k]

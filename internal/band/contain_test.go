@@ -13,45 +13,103 @@ import (
 	"github.com/neardup/neardup/internal/testutil"
 )
 
-func TestSelectRanked(t *testing.T) {
+// TestSelectKth checks the selection against sorting, on values with many
+// repeats (ranks) and distinct ones (hashes).
+func TestSelectKth(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 1; n < 200; n++ {
-		a := make([]ranked, n)
-		for i := range a {
-			a[i] = ranked{uint64(rng.IntN(5)), rng.Uint64()}
+		for _, vals := range []uint64{3, 1 << 62} {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = rng.Uint64N(vals)
+			}
+			sorted := slices.Sorted(slices.Values(a))
+			for _, k := range []int{0, n / 2, n - 1, rng.IntN(n)} {
+				if got := selectKth(slices.Clone(a), k); got != sorted[k] {
+					t.Fatalf("n=%d: element %d is %d, want %d", n, k, got, sorted[k])
+				}
+			}
 		}
-		sorted := slices.Clone(a)
-		slices.SortFunc(sorted, compareRanked)
-		for _, k := range []int{0, n / 2, n - 1, rng.IntN(n)} {
-			if got := selectRanked(slices.Clone(a), k); got != sorted[k] {
-				t.Fatalf("n=%d: element %d is %v, want %v", n, k, got, sorted[k])
+	}
+}
+
+// TestRankDoc checks the last shingle of a document's prefix against
+// sorting its shingles by (df, hash), with many ties of df.
+func TestRankDoc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	want := map[uint64]uint32{}
+	var b strings.Builder
+	fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
+	pool := make([]uint64, 3000)
+	for i := range pool {
+		pool[i] = rng.Uint64()
+	}
+	for _, h := range slices.Sorted(slices.Values(pool)) {
+		if c := uint32(rng.IntN(6)); c >= 2 { // df 0 or 1: not held
+			want[h] = c
+			fmt.Fprintf(&b, "%016x\t%d\n", h, c)
+		}
+	}
+	table, err := docfreq.LoadAtLeast(context.Background(), testutil.WriteFile(t, "df.tsv", b.String()), 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newDFMap(table.Len(), table.Each)
+	for _, threshold := range []float64{0.5, 0.9, 1} {
+		w := &containWorker{co: ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, df: m}
+		for range 300 {
+			set := map[uint64]bool{}
+			for range 1 + rng.IntN(100) {
+				set[pool[rng.IntN(len(pool))]] = true
+			}
+			hashes := slices.Sorted(maps.Keys(set))
+			order := make([]ranked, len(hashes))
+			for i, h := range hashes {
+				order[i] = ranked{uint64(want[h]), h}
+			}
+			slices.SortFunc(order, compareRanked)
+			n := uint64(len(hashes))
+			wantLast := order[n-ContainNeed(threshold, n)]
+			if got := w.rankDoc(hashes); got != wantLast {
+				t.Fatalf("T=%g, %d shingles: last of the prefix %v, want %v", threshold, n, got, wantLast)
+			}
+			for i, h := range hashes {
+				if w.dfs[i] != uint64(want[h]) {
+					t.Fatalf("df of %x: %d, want %d", h, w.dfs[i], want[h])
+				}
 			}
 		}
 	}
 }
 
 // TestDFMap checks the df hash table against a map, with uniform hashes
-// (each slot its hash's top bits) and with hashes that crowd a few slots
-// (then scrambled), and near the top of the table, where runs wrap around.
+// (each bucket its hashes' top bits), with hashes that fill some buckets
+// (the rest in the overflow map), with counts too large for a slot's
+// count field, and with hashes that crowd a few buckets (then scrambled).
 func TestDFMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
-		name string
-		hash func(i int) uint64
-		mul  uint64
+		name     string
+		hash     func(i int) uint64
+		count    func(i int) uint32
+		mul      uint64
+		overflow bool // some hashes must be in the overflow map
 	}{
-		{"uniform", func(int) uint64 { return rng.Uint64() }, 1},
-		{"top", func(i int) uint64 {
+		{"uniform", func(int) uint64 { return rng.Uint64() }, func(int) uint32 { return uint32(1 + rng.IntN(100)) }, 1, false},
+		{"full", func(i int) uint64 {
 			if i < 50 {
-				return ^uint64(0) - uint64(i) // in the last slot, and past it
+				return ^uint64(0) - uint64(i) // 50 in the last bucket
 			}
 			return rng.Uint64()
-		}, 1},
-		{"crowded", func(i int) uint64 { return uint64(i) * 3 }, 0x9e3779b97f4a7c15},
+		}, func(int) uint32 { return uint32(1 + rng.IntN(100)) }, 1, true},
+		{"large counts", func(int) uint64 { return rng.Uint64() }, func(i int) uint32 {
+			return []uint32{1, 254, 255, 256, 1<<32 - 1}[i%5]
+		}, 1, true},
+		{"crowded", func(i int) uint64 { return uint64(i) * 3 }, func(int) uint32 { return uint32(1 + rng.IntN(100)) }, 0x9e3779b97f4a7c15, false},
 	} {
 		want := map[uint64]uint32{}
 		for i := range 5000 {
-			want[tc.hash(i)] = uint32(1 + rng.IntN(100))
+			want[tc.hash(i)] = tc.count(i)
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "#neardup stage=docfreq docs=100\n")
@@ -62,15 +120,20 @@ func TestDFMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newDFMap(table)
+		m := newDFMap(table.Len(), table.Each)
 		if m.mul != tc.mul {
 			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
+		}
+		if tc.overflow && len(m.over) == 0 {
+			t.Errorf("%s: no hash in the overflow map", tc.name)
 		}
 		for k, c := range want {
 			if got := m.DF(k); got != uint64(c) {
 				t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, k, got, c)
 			}
-			for _, other := range []uint64{k ^ 1, k + 1, k - 1} {
+			// Neighbours, and hashes of the same bucket and slot bits
+			// but another bucket, or the same bucket and other slot bits.
+			for _, other := range []uint64{k ^ 1, k + 1, k - 1, k ^ 1<<63, k ^ 1<<(64-m.b), k ^ 1<<(63-m.b)} {
 				if got := m.DF(other); got != uint64(want[other]) {
 					t.Fatalf("%s: DF(%x) = %d, want %d", tc.name, other, got, want[other])
 				}

@@ -2,97 +2,120 @@ package band
 
 import (
 	"math/bits"
+	"runtime"
 
-	"github.com/neardup/neardup/internal/docfreq"
+	"github.com/neardup/neardup/internal/hugemem"
 )
 
-// dfMap is a document-frequency table in an open-addressing hash table:
-// one probe into memory a lookup where the table's binary search takes
-// about log2(n) (band looks up every shingle of every document). A slot
-// holds the hash and its count side by side, so that a lookup that finds
-// its hash misses the cache once, not twice: 16 bytes per slot, 32 to 64
-// per hash at a load of a quarter to a half.
+// dfMap is a document-frequency table in a hash table of buckets of eight
+// 8-byte slots, each bucket one cache line: a lookup reads one line of
+// memory where the table's binary search reads about log2(n) (band looks
+// up every shingle of every document). At an average of 2 to 4 hashes a
+// bucket that is 16 to 32 bytes a hash, half what a slot of the whole hash
+// and its count took, so that more of the table stays in the cache.
 //
-// Shingle hashes are uniform (tok64 and xxh64 end in a mixer), so a hash's
-// slot is its own top bits, and the table, sorted by hash, goes in in the
-// order of the slots: one sweep through memory, not a cache miss per hash.
-// Hashes that are not uniform would crowd some slots: when a hash lands
-// more than maxRun slots past its own, the table is made again with the
-// hashes scrambled (multiplied by an odd constant) first.
+// A hash's bucket is its top bits (hashes are uniform: tok64 and xxh64 end
+// in a mixer), so a slot needs only the rest of it: a slot is the hash
+// shifted left by the bucket bits b, and its count in the low b bits. The
+// slot names the hash exactly. A hash whose bucket is full, or whose count
+// does not fit in b bits (the count field all ones), is in over, a map a
+// lookup reads only then. Slot 0 is empty (a count is at least 1).
+//
+// The table, sorted by hash, goes in in the order of the buckets: one sweep
+// through memory, not a cache miss per hash. Hashes that are not uniform
+// would crowd some buckets: when more than a sixteenth of them overflow,
+// the table is made again with the hashes scrambled (multiplied by an odd
+// constant) first.
 type dfMap struct {
-	slots []dfSlot
-	shift uint
-	// mul scrambles a hash before its top bits are taken: 1, or an odd
-	// constant.
+	slots []uint64
+	// shift is 64 - b; cmask is b bits of ones: the count field.
+	shift, b uint
+	cmask    uint64
+	over     map[uint64]uint32
+	// mul scrambles a hash before its bucket and slot are taken: 1, or an
+	// odd constant.
 	mul uint64
 }
 
-// dfSlot is a hash and its count; count 0 is an empty slot.
-type dfSlot struct {
-	hash  uint64
-	count uint32
-}
+// bucketSlots is the slots of a bucket: 64 bytes.
+const bucketSlots = 8
 
-// maxRun is the farthest past its own slot a hash may land before the
-// table is made again with the hashes scrambled: uniform hashes at a load
-// of at most a half land a few slots away (the longest run of a few million
-// is about 30).
-const maxRun = 256
-
-func newDFMap(t *docfreq.Table) *dfMap {
-	b := max(bits.Len(uint(2*t.Len())), 4)
-	m := &dfMap{slots: make([]dfSlot, 1<<b), shift: uint(64 - b), mul: 1}
-	if !m.fill(t, maxRun) {
+// newDFMap makes the map of the n hashes and counts each gives, ascending
+// by hash (count 0 is left out: a table never holds it, and 0 is DF's answer
+// for it anyway).
+func newDFMap(n int, each func(func(h uint64, c uint32))) *dfMap {
+	b := uint(max(bits.Len(uint(n/4)), 8))
+	m := &dfMap{shift: 64 - b, b: b, cmask: 1<<b - 1, mul: 1}
+	var free func()
+	m.slots, free = hugemem.Slice[uint64](bucketSlots << b)
+	// The slots are given back when the map is unreachable: a stage that
+	// stops on an error returns before its workers are done with it.
+	runtime.AddCleanup(m, func(free func()) { free() }, free)
+	if !m.fill(each, n/16+64) {
 		clear(m.slots)
 		m.mul = 0x9e3779b97f4a7c15
-		m.fill(t, len(m.slots))
+		m.fill(each, n)
 	}
 	return m
 }
 
-// fill puts the table's hashes in their slots; it gives up, returning
-// false, when one lands more than run slots past its own.
-func (m *dfMap) fill(t *docfreq.Table, run int) bool {
-	mask := uint64(len(m.slots) - 1)
+// fill puts the hashes in their slots; it gives up, returning false, when
+// more than most of them overflow their bucket.
+func (m *dfMap) fill(each func(func(h uint64, c uint32)), most int) bool {
+	m.over = map[uint64]uint32{}
 	ok := true
-	t.Each(func(h uint64, c uint32) {
+	each(func(h uint64, c uint32) {
 		if c == 0 || !ok {
-			return // a table never holds 0; 0 is DF's answer for it anyway
+			return
 		}
-		home := m.slot(h)
-		for i := home; ; i = (i + 1) & mask {
-			if m.slots[i].count == 0 {
-				m.slots[i] = dfSlot{h, c}
-				ok = (i-home)&mask <= uint64(run)
+		x := h * m.mul
+		slot := x << m.b
+		if uint64(c) < m.cmask {
+			slot |= uint64(c)
+		} else {
+			slot |= m.cmask
+			m.over[h] = c
+		}
+		bucket := m.slots[(x>>m.shift)*bucketSlots:][:bucketSlots]
+		for i, s := range bucket {
+			if s == 0 {
+				bucket[i] = slot
 				return
 			}
 		}
+		m.over[h] = c
+		ok = len(m.over) <= most
 	})
 	return ok
 }
 
-func (m *dfMap) slot(h uint64) uint64 { return (h * m.mul) >> m.shift }
-
 // DF returns the count of h, 0 when the table does not hold it.
 func (m *dfMap) DF(h uint64) uint64 {
-	mask := uint64(len(m.slots) - 1)
-	for i := m.slot(h); m.slots[i].count != 0; i = (i + 1) & mask {
-		if m.slots[i].hash == h {
-			return uint64(m.slots[i].count)
+	x := h * m.mul
+	key := x << m.b
+	for _, s := range m.slots[(x>>m.shift)*bucketSlots:][:bucketSlots] {
+		if s == 0 {
+			return 0
+		}
+		if s&^m.cmask == key {
+			if c := s & m.cmask; c != m.cmask {
+				return c
+			}
+			break
 		}
 	}
-	return 0
+	return uint64(m.over[h])
 }
 
-// touch reads the first slot of each hash, without a branch on what it
-// finds: the loads are independent, so the processor has many cache misses
-// under way at once, where DF's loop, branching on each slot, waits for
-// one after another. DF then finds the slots in the cache (the table is
-// far larger than it; a document's slots are not). The caller keeps the
-// sum returned, so that the loads are not left out.
+// touch reads the first slot of each hash's bucket, without a branch on
+// what it finds: the loads are independent, so the processor has many cache
+// misses under way at once, where DF's loop, branching on each slot, waits
+// for one after another. DF then finds the buckets in the cache (the table
+// is far larger than it; a document's buckets are not). The caller keeps
+// the sum returned, so that the loads are not left out.
 func (m *dfMap) touch(hashes []uint64) (sum uint64) {
 	for _, h := range hashes {
-		sum += m.slots[m.slot(h)].hash
+		sum += m.slots[(h*m.mul>>m.shift)*bucketSlots]
 	}
 	return sum
 }

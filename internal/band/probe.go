@@ -7,9 +7,11 @@ import (
 	"io"
 	"math/bits"
 	"os"
+	"runtime"
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/docfreq"
+	"github.com/neardup/neardup/internal/hugemem"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/mix"
 	"github.com/neardup/neardup/internal/record"
@@ -50,20 +52,33 @@ type probeSet struct {
 	filter []uint64
 	shift  uint
 	n      int
+	mem    *probeMemory
 }
+
+// probeMemory gives back the memory of a probe set's slots and filter (on
+// huge pages when large: hugemem): grow gives back the table it replaces,
+// and the last is given back when the set is unreachable (a stage that
+// stops on an error returns before its workers are done with it).
+type probeMemory struct{ free func() }
 
 // filterBits is log2 of the filter's bits per slot.
 const filterBits = 2
 
 func newProbeSet() *probeSet {
-	s := &probeSet{}
+	s := &probeSet{mem: &probeMemory{free: func() {}}}
 	s.alloc(10)
+	runtime.AddCleanup(s, func(m *probeMemory) { m.free() }, s.mem)
 	return s
 }
 
-// alloc makes an empty table of 1<<b slots.
-func (s *probeSet) alloc(b int) {
-	s.slots, s.filter, s.shift, s.n = make([]probeSlot, 1<<b), make([]uint64, 1<<(b+filterBits)/64), uint(64-b), 0
+// alloc makes an empty table of 1<<b slots; the caller gives back the
+// memory of the one it replaces (free, returned).
+func (s *probeSet) alloc(b int) (free func()) {
+	slots, freeSlots := hugemem.Slice[probeSlot](1 << b)
+	filter, freeFilter := hugemem.Slice[uint64](1 << (b + filterBits) / 64)
+	s.slots, s.filter, s.shift, s.n = slots, filter, uint(64-b), 0
+	free, s.mem.free = s.mem.free, func() { freeSlots(); freeFilter() }
+	return free
 }
 
 // mixed is h scrambled; its top bits give the slot and the filter's bit.
@@ -98,12 +113,13 @@ func (s *probeSet) add(h uint64, df, need uint32) {
 
 func (s *probeSet) grow() {
 	old := s.slots
-	s.alloc(bits.Len(uint(len(old))))
+	free := s.alloc(bits.Len(uint(len(old))))
 	for _, p := range old {
 		if p.df != 0 {
 			s.add(p.hash, p.df, p.need)
 		}
 	}
+	free()
 }
 
 // filtered appends to dst the hashes that pass the filter: those that may
@@ -427,15 +443,27 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // loadDF loads the table of containment options co as a dfMap, keeping
-// what the header and the checks need of the table.
+// what the header and the checks need of the table. The runs of the table
+// are held until the map is made from them.
 func loadDF(ctx context.Context, co ContainmentOptions, jobs int) (*dfMap, *docfreq.Table, error) {
 	least := uint32(2)
 	if co.Mode == ContainQuery {
 		least = 1
 	}
-	full, err := docfreq.LoadAtLeast(ctx, co.DF, jobs, least)
+	var runs [][]uint64
+	var counts [][]uint32
+	n := 0
+	t, err := docfreq.Scan(ctx, co.DF, jobs, least, func(h []uint64, c []uint32) {
+		runs, counts, n = append(runs, h), append(counts, c), n+len(h)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return newDFMap(full), &docfreq.Table{Docs: full.Docs, ID: full.ID, Shingle: full.Shingle, ShinglePos: full.ShinglePos}, nil
+	return newDFMap(n, func(fn func(uint64, uint32)) {
+		for i, run := range runs {
+			for j, h := range run {
+				fn(h, counts[i][j])
+			}
+		}
+	}), t, nil
 }

@@ -113,13 +113,13 @@ func (c *counter) each(emit func(h, n uint64) error) error {
 
 // sort sorts a in place: the values go to their buckets by their top 8 bits
 // (following the cycles of the permutation), then the buckets are sorted
-// by the sorting goroutines.
-func (c *counter) sort(a []uint64) {
+// by the sorting goroutines. It returns where each bucket ends in a.
+func (c *counter) sort(a []uint64) (end [buckets]int) {
 	var count [buckets]int
 	for _, x := range a {
 		count[x>>56]++
 	}
-	var next, end [buckets]int
+	var next [buckets]int
 	s := 0
 	for b := range buckets {
 		next[b] = s
@@ -159,16 +159,16 @@ func (c *counter) sort(a []uint64) {
 		}()
 	}
 	wg.Wait()
+	return end
 }
 
 // finish writes the table of everything counted to w.
 func (c *counter) finish(ctx context.Context, w io.Writer) error {
 	emit := textWriter(w)
 	if c.runs.Len() == 0 {
-		if err := c.each(emit); err != nil {
-			return err
-		}
-		return emit(0, 0)
+		a := c.buf[:c.n]
+		c.n = 0
+		return c.writeText(a, c.sort(a), w)
 	}
 	if c.n > 0 {
 		if err := c.spill(); err != nil {
@@ -177,6 +177,80 @@ func (c *counter) finish(ctx context.Context, w io.Writer) error {
 	}
 	c.buf = nil
 	return mergeSum(ctx, runSources(c.runs.Readers()), emit)
+}
+
+// writeText writes the table of the sorted buffer a, whose buckets end at
+// end, to w: the buckets' lines are made by the sorting goroutines, at most
+// two buckets each ahead of the one being written, and written in order.
+func (c *counter) writeText(a []uint64, end [buckets]int, w io.Writer) error {
+	type part struct {
+		text []byte
+		done chan struct{}
+	}
+	var parts [buckets]part
+	for b := range parts {
+		parts[b].done = make(chan struct{})
+	}
+	ahead := make(chan struct{}, 2*c.jobs)
+	quit := make(chan struct{})
+	free := make(chan []byte, 2*c.jobs)
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range c.jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				// A place ahead is taken before a bucket: the buckets
+				// taken are in order, so the one written next has
+				// one.
+				select {
+				case ahead <- struct{}{}:
+				case <-quit:
+					return
+				}
+				b := int(next.Add(1)) - 1
+				if b >= buckets {
+					return
+				}
+				var text []byte
+				select {
+				case text = <-free:
+				default:
+				}
+				start := 0
+				if b > 0 {
+					start = end[b-1]
+				}
+				part := a[start:end[b]]
+				for i := 0; i < len(part); {
+					j := i + 1
+					for j < len(part) && part[j] == part[i] {
+						j++
+					}
+					text = record.AppendDocFreq(text, part[i], uint64(j-i))
+					i = j
+				}
+				parts[b].text = text
+				close(parts[b].done)
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer close(quit)
+	for b := range parts {
+		<-parts[b].done
+		if _, err := w.Write(parts[b].text); err != nil {
+			return err
+		}
+		select {
+		case free <- parts[b].text[:0]:
+		default:
+		}
+		parts[b].text = nil
+		<-ahead
+	}
+	return nil
 }
 
 // textWriter returns an emit function that writes table lines to w, 64 KiB

@@ -1,10 +1,13 @@
 package docfreq
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"slices"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/record"
@@ -33,15 +36,39 @@ type Table struct {
 
 // tableChunk is what a loading worker makes of a chunk.
 type tableChunk struct {
+	// hashes and counts hold the entries of at least least documents.
 	hashes []uint64
 	counts []uint32
 	pos    []record.Pos // of the first entry of the chunk
+	// first and last are the chunk's first and last hashes, of any count;
+	// entries is the number of entries.
+	first, last uint64
+	entries     int
+	// unsorted is the place of the first entry that does not come after
+	// the one before it, or -1.
+	unsorted int
+	// unsortedPair is that entry's hash and the one before it.
+	unsortedPair [2]uint64
+	// raw is the chunk's entries as the table's ID hashes them: each hash
+	// and count, little-endian.
+	raw []byte
 }
 
-type loadWorker struct{}
+type loadWorker struct {
+	least uint32
+	// free holds raw buffers the sink is done with, for reuse: fresh
+	// memory for each chunk's would be as large as the table.
+	free chan []byte
+}
 
-func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
-	tc := &tableChunk{}
+// Process parses the chunk's entries and does what Scan's sink would
+// otherwise do one chunk after another: checks their order, lays them out
+// for the ID's hash and keeps those of at least w.least documents.
+func (w loadWorker) Process(c *stream.Chunk, r *stream.Result) {
+	// Room for every line at once: growing the arrays entry by entry took
+	// as long as parsing them.
+	n := bytes.Count(c.Data, []byte{'\n'})
+	tc := &tableChunk{hashes: make([]uint64, 0, n), counts: make([]uint32, 0, n), unsorted: -1}
 	c.Lines(r, false, func(line []byte, ordinal int64) error {
 		h, n, err := record.ParseDocFreq(line)
 		if err != nil {
@@ -55,6 +82,29 @@ func (loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		return nil
 	})
 	r.Value = tc
+	if tc.entries = len(tc.hashes); tc.entries == 0 {
+		return
+	}
+	tc.first, tc.last = tc.hashes[0], tc.hashes[tc.entries-1]
+	select {
+	case tc.raw = <-w.free:
+		tc.raw = tc.raw[:0]
+	default:
+	}
+	tc.raw = slices.Grow(tc.raw, 12*tc.entries)
+	kept := 0
+	for i, h := range tc.hashes {
+		if i > 0 && h <= tc.hashes[i-1] && tc.unsorted < 0 {
+			tc.unsorted, tc.unsortedPair = i, [2]uint64{h, tc.hashes[i-1]}
+		}
+		tc.raw = binary.LittleEndian.AppendUint64(tc.raw, h)
+		tc.raw = binary.LittleEndian.AppendUint32(tc.raw, tc.counts[i])
+		if tc.counts[i] >= w.least {
+			tc.hashes[kept], tc.counts[kept] = h, tc.counts[i]
+			kept++
+		}
+	}
+	tc.hashes, tc.counts = tc.hashes[:kept], tc.counts[:kept]
 }
 
 // Load reads a document-frequency table written by docfreq.
@@ -66,6 +116,25 @@ func Load(ctx context.Context, name string, jobs int) (*Table, error) {
 // only the hashes of at least least documents (DF gives 0 for the others);
 // its ID is that of the whole table.
 func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Table, error) {
+	var hashes []uint64
+	var counts []uint32
+	t, err := Scan(ctx, name, jobs, least, func(h []uint64, c []uint32) {
+		hashes, counts = append(hashes, h...), append(counts, c...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.hashes, t.counts = hashes, counts
+	t.index()
+	return t, nil
+}
+
+// Scan reads a document-frequency table written by docfreq as LoadAtLeast
+// does, but holds none of its hashes: it calls fn, in the table's order,
+// with each run of hashes of at least least documents and their counts
+// (fn may keep the slices). The table returned holds none (its Docs, ID and
+// shingle header are the table's).
+func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hashes []uint64, counts []uint32)) (*Table, error) {
 	src := stream.NewLines([]string{name})
 	defer src.Close()
 	t := &Table{}
@@ -73,6 +142,9 @@ func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Tab
 	var buf [12]byte
 	parts := 0
 	var prevPos record.Pos
+	var last uint64
+	read := false
+	free := make(chan []byte, 3*max(jobs, runtime.GOMAXPROCS(0))+3)
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
 			switch h.Header.Stage {
@@ -96,32 +168,32 @@ func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Tab
 			return r.Err
 		}
 		tc := r.Value.(*tableChunk)
-		if len(tc.hashes) > 0 {
-			if n := len(t.hashes); n > 0 && tc.hashes[0] <= t.hashes[n-1] {
-				return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.hashes[0], t.hashes[n-1], prevPos)
-			}
-			for i := 1; i < len(tc.hashes); i++ {
-				if tc.hashes[i] <= tc.hashes[i-1] {
-					p := tc.pos[0]
-					p.Line += int64(i)
-					return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.hashes[i], tc.hashes[i-1])
-				}
-			}
-			prevPos = tc.pos[0]
-			prevPos.Line += int64(len(tc.hashes) - 1)
+		if tc.entries == 0 {
+			return nil
 		}
-		for i, h := range tc.hashes {
-			binary.LittleEndian.PutUint64(buf[:8], h)
-			binary.LittleEndian.PutUint32(buf[8:], tc.counts[i])
-			d.Write(buf[:])
-			if tc.counts[i] >= least {
-				t.hashes = append(t.hashes, h)
-				t.counts = append(t.counts, tc.counts[i])
-			}
+		if read && tc.first <= last {
+			return record.Errorf(tc.pos[0], "hash %016x does not come after %016x (%s): a table is sorted by hash, each hash once", tc.first, last, prevPos)
+		}
+		if i := tc.unsorted; i >= 0 {
+			p := tc.pos[0]
+			p.Line += int64(i)
+			return record.Errorf(p, "hash %016x does not come after %016x: a table is sorted by hash, each hash once", tc.unsortedPair[0], tc.unsortedPair[1])
+		}
+		prevPos = tc.pos[0]
+		prevPos.Line += int64(tc.entries - 1)
+		last, read = tc.last, true
+		d.Write(tc.raw)
+		select {
+		case free <- tc.raw:
+		default:
+		}
+		tc.raw = nil
+		if len(tc.hashes) > 0 {
+			fn(tc.hashes, tc.counts)
 		}
 		return nil
 	}
-	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{} }, sink); err != nil {
+	if err := stream.Run(ctx, src, stream.Common{Jobs: jobs}, func() stream.Worker { return loadWorker{least, free} }, sink); err != nil {
 		return nil, err
 	}
 	if parts == 0 {
@@ -130,7 +202,6 @@ func LoadAtLeast(ctx context.Context, name string, jobs int, least uint32) (*Tab
 	binary.LittleEndian.PutUint64(buf[:8], t.Docs)
 	d.Write(buf[:8])
 	t.ID = string(record.AppendHex64(nil, d.Sum64()))
-	t.index()
 	return t, nil
 }
 

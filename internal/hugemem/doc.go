@@ -1,0 +1,4 @@
+// Package hugemem allocates large arrays looked up at random (band's df
+// table and probe set) outside Go's heap, on huge pages where the system
+// gives them.
+package hugemem
