@@ -79,24 +79,35 @@
 // Memory with --documents: verify holds at most --memory (the pieces in
 // flight, about 12 MB per thread, included), for any size of corpus. It
 // reads the pairs in parts of up to half of --memory: 12 bytes a line and 8
-// a pair, and per document in some pair about 24 bytes (arrival numbers,
-// shingle --number-from) or 100 and the id's length (other ids), with the
-// lines as read. A part is scored in passes over the documents, in the order
-// they are read: a pass holds the shingle sets (8 bytes a shingle) of the
-// documents from where the last one stopped, as many as fit in three
-// quarters of what the pairs leave of --memory (the rest is the collector's
-// slack), scores each document read against its partners held, and lets a
-// set go once its last pair is scored; documents after the last held are
-// shingled only when a partner is held. The first pass reads the corpus;
-// once a second is needed, it writes the text of the documents with pairs
-// after its block, zstd-compressed, to a scratch file in --temp-dir, which
-// the later passes read instead (on standard input, the corpus is read once).
-// Pairs larger than half of --memory are read in several parts, and each
-// part reads the corpus again: from standard input that is refused (status 2). With more
-// than one pass or part, one line on standard error says how many, the bytes
-// held and the scratch written:
+// a pair, and per document in some pair about 40 bytes (arrival numbers,
+// shingle --number-from) or 116 and the id's length (other ids), with the
+// lines as read. A part is scored in one pass over the corpus, in the order
+// the documents are read, and, if needed, one over each bin of the scratch.
+// The first pass holds the shingle sets (8 bytes a shingle) of the documents
+// from the first on, as many as fit in three quarters of what the pairs leave
+// of --memory (the rest is the collector's slack), scores each document read
+// against its partners held, and lets a set go once its last pair is scored;
+// documents after the last held are shingled only when a partner is held.
+// The documents after that block with pairs still to score go, their text
+// zstd-compressed, to a scratch file in --temp-dir, in bins: the pairs'
+// connected components (a pair's two documents are always in one), each
+// bin taking components while their estimated shingle sets (documents times
+// the mean set so far) fit the budget. Then each bin is scored in a pass
+// over its own part of the scratch, its documents shingled once; a bin whose
+// sets do not fit after all (one very large component) takes more passes
+// over its part, each holding as much as fits from where the last stopped.
+// So the corpus is read once (also from standard input), and the scratch
+// holds the compressed text of the documents the bins need: at most the
+// documents' own, recompressed at zstd's fastest level. Pairs larger than
+// half of --memory are read in several parts, and each part reads the corpus
+// again: from standard input that is refused (status 2). With more than one
+// pass or part, one line on standard error says how many, the bins and those
+// that took more than one pass, the bytes held and the scratch written:
 //
-//	verify: 3 pass(es) over the documents for 1 part(s) of the pairs (…)
+//	verify: 17 pass(es) over the documents for 1 part(s) of the pairs (…):
+//	16 bin(s) of connected documents after the first, 0 of them in more than
+//	one pass; held up to …; scratch 1257533 bytes (the texts the bins need,
+//	zstd) written to /tmp
 //
 // The output is that of one pass, byte for byte, for any --memory and -j.
 // Measured (a crawl-like corpus: gencorpus -seed 1 -format jsonl

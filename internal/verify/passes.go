@@ -189,9 +189,9 @@ func (p *passes) idle() bool { return p.closed.Load() != noRank && len(p.held) =
 
 // end ends a pass (which read the documents to the end, or stopped idle)
 // and tells whether another is needed: the block was closed and a pair of
-// two documents read is not scored. A pair with a document never read
-// (not in the corpus) is left unscored.
-func (p *passes) end() (more bool) {
+// two documents read is not scored, among the pairs of docs (nil: all). A
+// pair with a document never read (not in the corpus) is left unscored.
+func (p *passes) end(docs []uint32) (more bool) {
 	for x := range p.held {
 		p.evict(x)
 	}
@@ -201,8 +201,20 @@ func (p *passes) end() (more bool) {
 	}
 	p.start = c
 	t := p.t
-	for i, a := range t.a {
-		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored && t.seen[a] > 0 && t.seen[b] > 0 {
+	open := func(i uint32) bool {
+		a, b := t.a[i], t.b[i]
+		return isPair(a, b) && t.inter[i] == unscored && t.seen[a] > 0 && t.seen[b] > 0
+	}
+	if docs == nil {
+		for i := range t.a {
+			if open(uint32(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range docs {
+		if slices.ContainsFunc(p.adj[p.off[d]:p.off[d+1]], open) {
 			return true
 		}
 	}

@@ -41,7 +41,7 @@ func runPasses(t *testing.T, p *passes, order []string, sets map[string][]uint64
 				break
 			}
 		}
-		if !p.end() {
+		if !p.end(nil) {
 			return n
 		}
 		if n > len(order)+1 {
