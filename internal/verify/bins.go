@@ -23,7 +23,7 @@ type bins struct {
 	// the estimate of the bin open.
 	share, open int64
 	// raw is each bin's texts not yet written, and last the rank of its
-	// last document; rawBytes their total.
+	// last document; rawBytes the memory of the buffers.
 	raw      [][]byte
 	last     []uint32
 	rawBytes int64
@@ -94,10 +94,10 @@ func (b *bins) place(d uint32, mean int64) int {
 
 // add gathers the text of document d, of rank r, in bin k.
 func (b *bins) add(k int, d, r uint32, text []byte) {
-	n := len(b.raw[k])
+	n := cap(b.raw[k])
 	b.raw[k] = appendScratch(b.raw[k], d, text)
 	b.last[k] = r
-	b.rawBytes += int64(len(b.raw[k]) - n)
+	b.rawBytes += int64(cap(b.raw[k]) - n)
 }
 
 // take hands out the texts gathered in bin k (the buffer is the caller's),
@@ -105,6 +105,6 @@ func (b *bins) add(k int, d, r uint32, text []byte) {
 func (b *bins) take(k int) ([]byte, uint32) {
 	raw := b.raw[k]
 	b.raw[k] = nil
-	b.rawBytes -= int64(len(raw))
+	b.rawBytes -= int64(cap(raw))
 	return raw, b.last[k]
 }

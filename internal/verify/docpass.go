@@ -93,6 +93,8 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	reserve := int64(3*jobs+2) * inflightBytes
+	score := newScorer(jobs)
+	defer score.close()
 	// What is held is bounded; let the collector keep the heap near it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	defer out.Watch(lines)()
@@ -131,9 +133,10 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		budget := max((mem-v.pairBytes-reserve)/4*3, mem/4)
 		v.budget = budget
 		v.t, v.ps = t, newPasses(t, budget)
+		v.ps.score = score
 		v.bins, v.setBytes, v.setDocs = nil, 0, 0
 		// The first pass gathers the texts of the bins as it goes: up to
-		// rawCap of its budget (and two frames in flight to the writer).
+		// rawCap of its budget.
 		v.rawCap = min(max(budget/8, 64<<10), 32<<20)
 		v.frameBytes = int(min(binFrameBytes, v.rawCap))
 		if v.segments == 2 {
@@ -188,9 +191,10 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 	v.pass = 1
 	v.frames = nil
 	src, files := stream.NewDocuments(v.opt.Documents.Paths, v.opt.Documents.reading, v.opt.SkipBad)
-	// Of the budget, the first pass keeps what the bins gather.
+	// Of the budget, the first pass keeps what the bins gather, a buffer
+	// past it, and two with the writer (each up to twice a frame).
 	budget := v.ps.budget
-	v.ps.budget = max(budget-v.rawCap-2*int64(v.frameBytes), 1)
+	v.ps.budget = max(budget-v.rawCap-6*int64(v.frameBytes), 1)
 	err := v.run(ctx, src)
 	v.ps.budget = budget
 	if err != nil {
@@ -349,7 +353,7 @@ type frameJob struct {
 // startWriter starts the writer of the frames of the scratch, which
 // compresses them off the sink, in the order they are given.
 func (v *docRun) startWriter() {
-	v.writer = make(chan frameJob, 2)
+	v.writer = make(chan frameJob, 1)
 	v.written = make(chan error, 1)
 	go func(s *scratch, jobs <-chan frameJob, done chan<- error) {
 		var err error
