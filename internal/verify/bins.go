@@ -33,8 +33,10 @@ type bins struct {
 // docs.
 const binDocBytes = 16
 
-// binFrameBytes is the raw text a bin gathers before it writes a frame.
-const binFrameBytes = 1 << 20
+// binFrameBytes is the raw text a bin gathers before it writes a frame: a
+// chunk of a later pass, whose shingle sets (up to 8 times the text) are
+// within what a chunk in flight is given (inflightBytes).
+const binFrameBytes = 384 << 10
 
 // newBins finds the components of the pairs of t.
 func newBins(t *pairTable) *bins {
@@ -92,8 +94,12 @@ func (b *bins) place(d uint32, mean int64) int {
 	return k
 }
 
-// add gathers the text of document d, of rank r, in bin k.
-func (b *bins) add(k int, d, r uint32, text []byte) {
+// add gathers the text of document d, of rank r, in bin k, whose buffer
+// holds a frame of frameBytes (and a quarter more) before it grows.
+func (b *bins) add(k int, d, r uint32, text []byte, frameBytes int) {
+	if b.raw[k] == nil {
+		b.raw[k] = make([]byte, 0, frameBytes+frameBytes/4)
+	}
 	n := cap(b.raw[k])
 	b.raw[k] = appendScratch(b.raw[k], d, text)
 	b.last[k] = r

@@ -192,9 +192,10 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 	v.frames = nil
 	src, files := stream.NewDocuments(v.opt.Documents.Paths, v.opt.Documents.reading, v.opt.SkipBad)
 	// Of the budget, the first pass keeps what the bins gather, a buffer
-	// past it, and two with the writer (each up to twice a frame).
+	// past it, and two with the writer (each up to twice a frame), and as
+	// much again for the buffers written and not yet collected.
 	budget := v.ps.budget
-	v.ps.budget = max(budget-v.rawCap-6*int64(v.frameBytes), 1)
+	v.ps.budget = max(budget-2*(v.rawCap+6*int64(v.frameBytes)), 1)
 	err := v.run(ctx, src)
 	v.ps.budget = budget
 	if err != nil {
@@ -330,7 +331,7 @@ func (v *docRun) keep(b *docBatch) error {
 			continue
 		}
 		k := v.bins.place(d, mean)
-		v.bins.add(k, d, r, text)
+		v.bins.add(k, d, r, text, v.frameBytes)
 		if len(v.bins.raw[k]) >= v.frameBytes {
 			v.flush(k)
 		}

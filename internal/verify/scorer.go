@@ -31,7 +31,7 @@ type scoreTask struct {
 	a, b []uint64
 }
 
-const unitWork = 1 << 18
+const unitWork = 1 << 16
 
 // pending marks a line whose count is under way.
 const pending = unscored - 1
