@@ -429,11 +429,19 @@ type docWorker struct {
 	v   *docRun
 	w   *shingle.Worker
 	buf []byte
+	// The sizes of the worker's last batch: the next is made that large
+	// (and an eighth) at once, not grown (its arrays outlive the batch:
+	// the held sets and the counts under way point into them).
+	nvals, ntexts int
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
-	b := &docBatch{file: c.File}
+	b := &docBatch{file: c.File, vals: make([]uint64, 0, w.nvals+w.nvals/8)}
+	if w.v.pass == 1 {
+		b.texts = make([]byte, 0, w.ntexts+w.ntexts/8)
+	}
 	r.Value = b
+	defer func() { w.nvals, w.ntexts = len(b.vals), len(b.texts) }()
 	v := w.v
 	if f, ok := c.Value.(scratchFrame); ok {
 		data, err := v.dec.DecodeAll(f, w.buf[:0])
