@@ -1,5 +1,7 @@
 package verify
 
+import "github.com/neardup/neardup/internal/unionfind"
+
 // bins groups the documents a segment's first pass leaves for later ones
 // into bins of whole connected components of the pair graph, so that each
 // later pass reads only the texts of one bin's documents (their frames of
@@ -40,38 +42,16 @@ const binFrameBytes = 384 << 10
 
 // newBins finds the components of the pairs of t.
 func newBins(t *pairTable) *bins {
-	n := t.docs()
-	b := &bins{comp: make([]uint32, n), size: make([]uint32, n), bin: make([]uint32, n)}
-	for d := range b.comp {
-		b.comp[d] = uint32(d)
-		b.size[d] = 1
-	}
+	uf := unionfind.New(t.docs())
 	for i, x := range t.a {
 		if y := t.b[i]; isPair(x, y) {
-			rx, ry := b.root(x), b.root(y)
-			if rx == ry {
-				continue
-			}
-			if b.size[rx] < b.size[ry] {
-				rx, ry = ry, rx
-			}
-			b.comp[ry] = rx
-			b.size[rx] += b.size[ry]
+			uf.Union(x, y)
 		}
 	}
-	for d := range b.comp {
-		b.comp[d] = b.root(uint32(d))
+	for d := range uf.Parent {
+		uf.Find(uint32(d))
 	}
-	return b
-}
-
-// root returns the component of d, halving the paths to it.
-func (b *bins) root(d uint32) uint32 {
-	for b.comp[d] != d {
-		b.comp[d] = b.comp[b.comp[d]]
-		d = b.comp[d]
-	}
-	return d
+	return &bins{comp: uf.Parent, size: uf.Size, bin: make([]uint32, len(uf.Parent))}
 }
 
 // place returns the bin of document d, giving its component one when it
