@@ -115,17 +115,25 @@ that took more than one pass, the bytes held and the scratch written:
    zstd) written to /tmp
 
 The output is that of one pass, byte for byte, for any --memory and -j.
-Measured (a crawl-like corpus: gencorpus -seed 1 -format jsonl
--lengths crawl -min-words 20 -max-words 20000 -plant 0.3 -n 200000, 270 MB
-of .jsonl.zst; its 254,540 candidate pairs of shingle --number-from 0 |
-sketch | band | pairs; CPU seconds user+system and peak resident memory,
-taken on two cores shared with other work):
+Measured (crawl-like corpora: gencorpus -seed 1 -format jsonl -lengths
+crawl -min-words 20 -max-words 20000 -plant 0.3 -n 200000, 263 MB of
+.jsonl.zst, and -n 500000, 658 MB; their 336,550 and 1,553,204 candidate
+pairs of shingle --number-from 0 --sketch oph | band --threshold 0.8 |
+pairs; CPU seconds user+system, peak resident memory and scratch; taken on
+two cores shared with other work, so the memory varies by some 10 %):
 
-   --memory    passes   peak memory   CPU     scratch
-   100G        1        1.6 GiB       31 s    none
-   1G          2        997 MiB       39 s    127 MB (47% of the input)
-   256M        10       251 MiB       73 s    200 MB (74% of the input)
-   before this bound (every set held): 3.3 GiB, 34 s
+   documents  --memory  passes (bins)  peak memory  CPU    scratch
+   200,000    2G        1              1.8 GiB      40 s   none
+   200,000    512M      8 (5)          505 MiB      56 s   186 MB (71% of the input)
+   200,000    256M      19 (12)        256 MiB      78 s   205 MB (78% of the input)
+   500,000    512M      25 (11)        511 MiB      342 s  561 MB (85% of the input)
+   before the bins (block passes over the whole scratch): 200,000 at
+   512M 5 passes, 70 s; at 256M 11 passes, 98 s; 500,000 at 512M 17
+   passes, 400 s
+
+In these corpora most documents in some pair are in one component (the
+candidate pairs chain them: 46% at 200,000, 65% at 500,000), and that bin
+takes most of the passes.
 
 With --files, the documents are read one file each, and the shingle sets of
 all the documents in some pair are held at once: past --memory verify stops
