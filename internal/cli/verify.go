@@ -117,8 +117,8 @@ that took more than one pass, the bytes held and the scratch written:
 The output is that of one pass, byte for byte, for any --memory and -j.
 Measured (crawl-like corpora: gencorpus -seed 1 -format jsonl -lengths
 crawl -min-words 20 -max-words 20000 -plant 0.3 -n 200000, 263 MB of
-.jsonl.zst, and -n 500000, 658 MB; their 336,550 and 1,553,204 candidate
-pairs of shingle --number-from 0 --sketch oph | band --threshold 0.8 |
+.jsonl.zst, -n 500000, 658 MB, and -n 1000000, 1.35 GB; their 336,550,
+1,553,204 and 4,934,008 candidate pairs of shingle --number-from 0 --sketch oph | band --threshold 0.8 |
 pairs; CPU seconds user+system, peak resident memory and scratch; taken on
 two cores shared with other work, so the memory varies by some 10 %):
 
@@ -127,6 +127,7 @@ two cores shared with other work, so the memory varies by some 10 %):
    200,000    512M      8 (5)          505 MiB      56 s   186 MB (71% of the input)
    200,000    256M      19 (12)        256 MiB      78 s   205 MB (78% of the input)
    500,000    512M      25 (11)        511 MiB      342 s  561 MB (85% of the input)
+   1,000,000  1G        26 (12)        1023 MiB     968 s  1.55 GB in 2 parts of the pairs
    before the bins (block passes over the whole scratch): 200,000 at
    512M 5 passes, 70 s; at 256M 11 passes, 98 s; 500,000 at 512M 17
    passes, 400 s
