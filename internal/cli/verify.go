@@ -84,37 +84,57 @@ LARGER THAN MEMORY below holds neither side.
 Memory with --documents: verify holds at most --memory (the pieces in
 flight, about 12 MB per thread, included), for any size of corpus. It
 reads the pairs in parts of up to half of --memory: 12 bytes a line and 8
-a pair, and per document in some pair about 24 bytes (arrival numbers,
-shingle --number-from) or 100 and the id's length (other ids), with the
-lines as read. A part is scored in passes over the documents, in the order
-they are read: a pass holds the shingle sets (8 bytes a shingle) of the
-documents from where the last one stopped, as many as fit in three
-quarters of what the pairs leave of --memory (the rest is the collector's
-slack), scores each document read against its partners held, and lets a
-set go once its last pair is scored; documents after the last held are
-shingled only when a partner is held. The first pass reads the corpus;
-once a second is needed, it writes the text of the documents with pairs
-after its block, zstd-compressed, to a scratch file in --temp-dir, which
-the later passes read instead (on standard input, the corpus is read once).
-Pairs larger than half of --memory are read in several parts, and each
-part reads the corpus again: from standard input that is refused (status 2). With more
-than one pass or part, one line on standard error says how many, the bytes
-held and the scratch written:
+a pair, and per document in some pair about 40 bytes (arrival numbers,
+shingle --number-from) or 116 and the id's length (other ids), with the
+lines as read. A part is scored in one pass over the corpus, in the order
+the documents are read, and, if needed, one over each bin of the scratch.
+The first pass holds the shingle sets (8 bytes a shingle) of the documents
+from the first on, as many as fit in three quarters of what the pairs leave
+of --memory (the rest is the collector's slack), scores each document read
+against its partners held, and lets a set go once its last pair is scored;
+documents after the last held are shingled only when a partner is held.
+The documents after that block with pairs still to score go, their text
+zstd-compressed, to a scratch file in --temp-dir, in bins: the pairs'
+connected components (a pair's two documents are always in one), each
+bin taking components while their estimated shingle sets (documents times
+the mean set so far) fit the budget. Then each bin is scored in a pass
+over its own part of the scratch, its documents shingled once; a bin whose
+sets do not fit after all (one very large component) takes more passes
+over its part, each holding as much as fits from where the last stopped.
+So the corpus is read once (also from standard input), and the scratch
+holds the compressed text of the documents the bins need: at most the
+documents' own, recompressed at zstd's fastest level. Pairs larger than
+half of --memory are read in several parts, and each part reads the corpus
+again: from standard input that is refused (status 2). With more than one
+pass or part, one line on standard error says how many, the bins and those
+that took more than one pass, the bytes held and the scratch written:
 
-   verify: 3 pass(es) over the documents for 1 part(s) of the pairs (…)
+   verify: 17 pass(es) over the documents for 1 part(s) of the pairs (…):
+   16 bin(s) of connected documents after the first, 0 of them in more than
+   one pass; held up to …; scratch 1257533 bytes (the texts the bins need,
+   zstd) written to /tmp
 
 The output is that of one pass, byte for byte, for any --memory and -j.
-Measured (a crawl-like corpus: gencorpus -seed 1 -format jsonl
--lengths crawl -min-words 20 -max-words 20000 -plant 0.3 -n 200000, 270 MB
-of .jsonl.zst; its 254,540 candidate pairs of shingle --number-from 0 |
-sketch | band | pairs; CPU seconds user+system and peak resident memory,
-taken on two cores shared with other work):
+Measured (crawl-like corpora: gencorpus -seed 1 -format jsonl -lengths
+crawl -min-words 20 -max-words 20000 -plant 0.3 -n 200000, 263 MB of
+.jsonl.zst, -n 500000, 658 MB, and -n 1000000, 1.35 GB; their 336,550,
+1,553,204 and 4,934,008 candidate pairs of shingle --number-from 0 --sketch oph | band --threshold 0.8 |
+pairs; CPU seconds user+system, peak resident memory and scratch; taken on
+two cores shared with other work, so the memory varies by some 10 %):
 
-   --memory    passes   peak memory   CPU     scratch
-   100G        1        1.6 GiB       31 s    none
-   1G          2        997 MiB       39 s    127 MB (47% of the input)
-   256M        10       251 MiB       73 s    200 MB (74% of the input)
-   before this bound (every set held): 3.3 GiB, 34 s
+   documents  --memory  passes (bins)  peak memory  CPU    scratch
+   200,000    2G        1              1.8 GiB      40 s   none
+   200,000    512M      8 (5)          505 MiB      56 s   186 MB (71% of the input)
+   200,000    256M      19 (12)        256 MiB      78 s   205 MB (78% of the input)
+   500,000    512M      25 (11)        511 MiB      342 s  561 MB (85% of the input)
+   1,000,000  1G        26 (12)        1023 MiB     968 s  1.55 GB in 2 parts of the pairs
+   before the bins (block passes over the whole scratch): 200,000 at
+   512M 5 passes, 70 s; at 256M 11 passes, 98 s; 500,000 at 512M 17
+   passes, 400 s
+
+In these corpora most documents in some pair are in one component (the
+candidate pairs chain them: 46% at 200,000, 65% at 500,000), and that bin
+takes most of the passes.
 
 With --files, the documents are read one file each, and the shingle sets of
 all the documents in some pair are held at once: past --memory verify stops

@@ -12,47 +12,8 @@ import (
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/unionfind"
 )
-
-// unionFind is a forest over document numbers, with path compression and
-// union by size.
-type unionFind struct {
-	parent []uint32
-	size   []uint32
-}
-
-// grow adds documents up to n, each alone.
-func (u *unionFind) grow(n int) {
-	for len(u.parent) < n {
-		u.parent = append(u.parent, uint32(len(u.parent)))
-		u.size = append(u.size, 1)
-	}
-}
-
-func (u *unionFind) find(x uint32) uint32 {
-	r := x
-	for u.parent[r] != r {
-		r = u.parent[r]
-	}
-	for u.parent[x] != r {
-		next := u.parent[x]
-		u.parent[x] = r
-		x = next
-	}
-	return r
-}
-
-func (u *unionFind) union(a, b uint32) {
-	ra, rb := u.find(a), u.find(b)
-	if ra == rb {
-		return
-	}
-	if u.size[ra] < u.size[rb] {
-		ra, rb = rb, ra
-	}
-	u.parent[rb] = ra
-	u.size[ra] += u.size[rb]
-}
 
 // edge is a pair held for the chaining guard or the report.
 type edge struct {
@@ -64,7 +25,7 @@ type edge struct {
 type components struct {
 	opt   *Options
 	ids   *intern.Table
-	uf    unionFind
+	uf    unionfind.Forest
 	edges []edge
 	// inPairs counts the documents seen in a pair.
 	pairs int64
@@ -82,7 +43,7 @@ type components struct {
 // heldBytes is what the documents held take: the ids interned and the
 // union-find forest.
 func (c *components) heldBytes() int64 {
-	return c.ids.Bytes() + 4*int64(cap(c.uf.parent)+cap(c.uf.size))
+	return c.ids.Bytes() + 4*int64(cap(c.uf.Parent)+cap(c.uf.Size))
 }
 
 // startSpilling turns the forest read so far into pairs, a document with its
@@ -90,14 +51,14 @@ func (c *components) heldBytes() int64 {
 func (c *components) startSpilling() error {
 	sp := newSpiller(c.opt)
 	n := c.ids.Len()
-	c.uf.grow(n)
+	c.uf.Grow(n)
 	for i := range uint32(n) {
-		if err := sp.add(c.ids.ID(i), c.ids.ID(c.uf.find(i))); err != nil {
+		if err := sp.add(c.ids.ID(i), c.ids.ID(c.uf.Find(i))); err != nil {
 			return err
 		}
 	}
 	sp.held, sp.converted = uint64(n), sp.pairs
-	c.sp, c.ids, c.uf = sp, nil, unionFind{}
+	c.sp, c.ids, c.uf = sp, nil, unionfind.Forest{}
 	return nil
 }
 
@@ -137,11 +98,11 @@ func runComponents(ctx context.Context, opt Options, inputs []string, stdout, st
 		return out.Finish()
 	}
 	n := c.ids.Len()
-	c.uf.grow(n)
+	c.uf.Grow(n)
 	order := c.sortedOrder()
 	components := 0
 	for i := range n {
-		if c.uf.find(uint32(i)) == uint32(i) {
+		if c.uf.Find(uint32(i)) == uint32(i) {
 			components++
 		}
 	}
@@ -149,11 +110,11 @@ func runComponents(ctx context.Context, opt Options, inputs []string, stdout, st
 	if opt.Split {
 		label = splitStars(n, order, c.edges)
 	} else {
-		label = c.uf.parent // flattened by the finds above
+		label = c.uf.Parent // flattened by the finds above
 	}
-	count := c.uf.size
+	count := c.uf.Size
 	docs := group(label, order, count)
-	order, c.uf = nil, unionFind{}
+	order, c.uf = nil, unionfind.Forest{}
 
 	var buf []byte
 	for _, d := range docs {
@@ -286,8 +247,8 @@ func (c *components) pair(line []byte, needSim bool, bufA, bufB *[]byte) error {
 		return err
 	}
 	c.pairs++
-	c.uf.grow(c.ids.Len())
-	c.uf.union(ia, ib)
+	c.uf.Grow(c.ids.Len())
+	c.uf.Union(ia, ib)
 	if needSim && (!c.opt.Split || sim >= c.opt.MinSimilarity) {
 		c.edges = append(c.edges, edge{ia, ib, float32(sim)})
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/unionfind"
 )
 
 // Components beyond --memory. When the documents held (the ids interned and
@@ -273,15 +274,12 @@ func (s *spiller) finish(ctx context.Context, w *record.Writer, stats *sizeStats
 		return 0, fmt.Errorf("more than 2^32-2 documents")
 	}
 	// 2. Join the ends of each pair.
-	uf := unionFind{parent: make([]uint32, n), size: make([]uint32, n)}
-	for i := range uf.parent {
-		uf.parent[i], uf.size[i] = uint32(i), 1
-	}
+	uf := unionfind.New(int(n))
 	var prevPair, prevEnd uint64
 	var half bool
 	err = ends.each(func(pair, end uint64, _ []byte) error {
 		if half && pair == prevPair {
-			uf.union(uint32(prevEnd), uint32(end))
+			uf.Union(uint32(prevEnd), uint32(end))
 			half = false
 			return nil
 		}
@@ -294,11 +292,11 @@ func (s *spiller) finish(ctx context.Context, w *record.Writer, stats *sizeStats
 	}
 	// 3. Each cluster named by its smallest number: size is reused for
 	// the roots' least member.
-	for i := range uf.parent {
-		uf.find(uint32(i))
+	for i := range uf.Parent {
+		uf.Find(uint32(i))
 	}
-	for i := range uf.size {
-		uf.size[i] = unset
+	for i := range uf.Size {
+		uf.Size[i] = unset
 	}
 	members := newEntries(dir, "members", max(mem-8*int64(n), mem/4), byXThenY)
 	r := ids.Readers()[0].R
@@ -315,15 +313,15 @@ func (s *spiller) finish(ctx context.Context, w *record.Writer, stats *sizeStats
 		if d%(1<<16) == 0 && ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
-		root := uf.parent[d]
-		if uf.size[root] == unset {
-			uf.size[root] = d
+		root := uf.Parent[d]
+		if uf.Size[root] == unset {
+			uf.Size[root] = d
 		}
-		if err := members.add(uint64(uf.size[root]), uint64(d), id); err != nil {
+		if err := members.add(uint64(uf.Size[root]), uint64(d), id); err != nil {
 			return 0, err
 		}
 	}
-	uf = unionFind{}
+	uf = unionfind.Forest{}
 	var buf, name []byte
 	var cur uint64
 	size := 0

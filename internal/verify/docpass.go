@@ -24,9 +24,11 @@ import (
 // docRun is verify --documents over documents read in order (not one file
 // a document): the pairs are read in segments of up to half of --memory
 // (pairTable); each segment's pairs are scored in passes over the
-// documents (passes), the first reading the corpus and writing the text of
-// the documents later passes need to a scratch file, the others reading
-// that; then the segment's lines are written with their scores.
+// documents (passes), the first reading the corpus and, once its block is
+// closed, writing the text of the documents later passes need to a scratch
+// file in bins of connected documents (bins); then each bin is scored in
+// a pass over its own frames of the scratch (or more, when its sets do not
+// fit after all); then the segment's lines are written with their scores.
 type docRun struct {
 	opt   *Options
 	stage *shingle.StageOptions
@@ -42,8 +44,18 @@ type docRun struct {
 	frames  *frameSource
 	enc     *zstd.Encoder
 	dec     *zstd.Decoder
+	// bins of the segment, once its first pass's block closed; the bytes
+	// of the shingle sets of the first pass so far (their mean is the
+	// estimate of a set's); the frames of the bins go to writer.
+	bins              *bins
+	setBytes, setDocs int64
+	frameBytes        int
+	rawCap            int64
+	writer            chan frameJob
+	written           chan error
 	// Totals for the report.
 	passes, segments   int
+	nbins, overflows   int
 	maxHeld, budget    int64
 	scratchBytes       int64
 	pairBytes, maxPair int64
@@ -81,6 +93,8 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	reserve := int64(3*jobs+2) * inflightBytes
+	score := newScorer(jobs)
+	defer score.close()
 	// What is held is bounded; let the collector keep the heap near it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	defer out.Watch(lines)()
@@ -120,12 +134,22 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		v.budget = budget
 		v.t, v.ps = t, newPasses(t, budget)
 		v.ps.threshold, v.ps.containment = opt.Threshold, opt.Containment
+		v.ps.score = score
+		v.bins, v.setBytes, v.setDocs = nil, 0, 0
+		// The first pass gathers the texts of the bins as it goes: up to
+		// rawCap of its budget.
+		v.rawCap = min(max(budget/8, 64<<10), 32<<20)
+		v.frameBytes = int(min(binFrameBytes, v.rawCap))
 		if v.segments == 2 {
 			v.stage.NoID = new(atomic.Int64) // counted in the first part
 		}
 		err := v.score(ctx, stderr)
+		if werr := v.stopWriter(); err == nil {
+			err = werr
+		}
 		v.scratch.remove()
 		v.scratch = nil
+		v.bins = nil
 		if err != nil {
 			releaseAll(kept)
 			return err
@@ -138,8 +162,8 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		}
 	}
 	if v.passes > v.segments || v.segments > 1 {
-		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes written to %s\n",
-			v.passes, v.segments, v.maxPair, v.maxHeld, v.budget, mem, v.scratchBytes, tempDirName(opt.TempDir))
+		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, zstd) written to %s\n",
+			v.passes, v.segments, v.maxPair, v.nbins, v.overflows, v.maxHeld, v.budget, mem, v.scratchBytes, tempDirName(opt.TempDir))
 	}
 	return out.Finish()
 }
@@ -162,51 +186,73 @@ func releaseAll(chunks []*stream.Chunk) {
 	}
 }
 
-// score runs the passes of a segment.
+// score runs the passes of a segment: the first over the corpus, then
+// those of each bin over its frames of the scratch.
 func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
-	for v.pass = 1; ; v.pass++ {
-		v.ps.begin()
-		v.passes++
-		var src stream.Source
-		var files *stream.Files
-		v.frames = nil
-		if v.pass == 1 {
-			src, files = stream.NewDocuments(v.opt.Documents.Paths, v.opt.Documents.reading, v.opt.SkipBad)
-		} else {
-			v.frames = v.scratch.source(v.ps.start)
-			src = v.frames
+	v.pass = 1
+	v.frames = nil
+	src, files := stream.NewDocuments(v.opt.Documents.Paths, v.opt.Documents.reading, v.opt.SkipBad)
+	// Of the budget, the first pass keeps what the bins gather, a buffer
+	// past it, and two with the writer (each up to twice a frame), and as
+	// much again for the buffers written and not yet collected.
+	budget := v.ps.budget
+	v.ps.budget = max(budget-2*(v.rawCap+6*int64(v.frameBytes)), 1)
+	err := v.run(ctx, src)
+	v.ps.budget = budget
+	if err != nil {
+		return err
+	}
+	// Each part reads the corpus again: its reports are the first's.
+	if v.segments == 1 {
+		if files != nil {
+			files.Report(stderr, "verify")
 		}
-		newWorker := func() stream.Worker { return &docWorker{v: v, w: shingle.NewWorker(v.stage)} }
-		// A pass over the scratch that has nothing left to score stops its
-		// source, and the run ends once the chunks under way are taken:
-		// no worker is left running into the next pass.
-		err := stream.Run(ctx, src, v.opt.Common, newWorker, v.sink)
-		src.Close()
-		if err != nil {
-			return err
-		}
-		v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
-		if v.pass == 1 {
-			// Each part reads the corpus again: its reports are the first's.
-			if v.segments == 1 {
-				if files != nil {
-					files.Report(stderr, "verify")
-				}
-				if l, ok := src.(*stream.Lines); ok {
-					l.Report(stderr, "verify")
-				}
-			}
-			if err := v.matched(); err != nil {
-				return err
-			}
-			if err := v.scratch.finish(); err != nil {
-				return err
-			}
-		}
-		if !v.ps.end() {
-			return nil
+		if l, ok := src.(*stream.Lines); ok {
+			l.Report(stderr, "verify")
 		}
 	}
+	if err := v.matched(); err != nil {
+		return err
+	}
+	if err := v.flushBins(); err != nil {
+		return err
+	}
+	if !v.ps.end(nil) || v.bins == nil {
+		return nil
+	}
+	v.nbins += len(v.bins.docs)
+	start := v.ps.start
+	for k, docs := range v.bins.docs {
+		v.ps.start = start
+		for n := 1; ; n++ {
+			v.pass++
+			v.frames = v.scratch.source(k, v.ps.start)
+			if err := v.run(ctx, v.frames); err != nil {
+				return err
+			}
+			if !v.ps.end(docs) {
+				break
+			}
+			if n == 1 {
+				v.overflows++
+			}
+		}
+	}
+	return nil
+}
+
+// run runs a pass over src.
+func (v *docRun) run(ctx context.Context, src stream.Source) error {
+	v.ps.begin()
+	v.passes++
+	newWorker := func() stream.Worker { return &docWorker{v: v, w: shingle.NewWorker(v.stage)} }
+	// A pass over the scratch that has nothing left to score stops its
+	// source, and the run ends once the chunks under way are taken:
+	// no worker is left running into the next pass.
+	err := stream.Run(ctx, src, v.opt.Common, newWorker, v.sink)
+	src.Close()
+	v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
+	return err
 }
 
 // matched refuses documents none of whose ids the pairs name.
@@ -229,6 +275,10 @@ func (v *docRun) sink(r *stream.Result) error {
 		for i, d := range b.docs {
 			set := b.vals[start:b.ends[i]]
 			start = b.ends[i]
+			if b.has[i] && v.pass == 1 {
+				v.setBytes += int64(len(set))*8 + heldDocBytes
+				v.setDocs++
+			}
 			if err := v.ps.take(d, set, b.has[i]); err != nil {
 				if _, ok := err.(errRepeated); ok {
 					return record.Errorf(record.Pos{File: b.file}, "document %s appears more than once", v.t.id(d))
@@ -254,43 +304,103 @@ func (v *docRun) sink(r *stream.Result) error {
 	return nil
 }
 
-// keep writes to the scratch, once the first pass's block is closed, the
-// texts of the documents of a chunk that later passes may read: those that
-// have pairs, from the one that closed the block on.
+// keep gathers in their bins, once the first pass's block is closed, the
+// texts of the documents of a chunk that later passes read: those from the
+// one that closed the block on with pairs not yet scored.
 func (v *docRun) keep(b *docBatch) error {
 	c := v.ps.closed.Load()
 	if c == noRank {
 		return nil
 	}
-	frame := b.frame
-	if frame == nil {
-		var raw []byte
-		start := 0
-		for i, d := range b.tdocs {
-			if v.ps.rank[d] >= c {
-				raw = appendScratch(raw, d, b.texts[start:b.tends[i]])
-			}
-			start = b.tends[i]
-		}
-		if len(raw) == 0 {
-			return nil
-		}
-		frame = v.enc.EncodeAll(raw, nil)
-	}
-	if v.scratch == nil {
+	if v.bins == nil {
 		s, err := newScratch(v.opt.TempDir)
 		if err != nil {
 			return err
 		}
 		v.scratch = s
+		v.bins = newBins(v.t)
+		v.bins.share = v.budget
+		v.startWriter()
 	}
-	last := uint32(0)
-	for _, d := range b.tdocs {
-		last = max(last, v.ps.rank[d])
+	mean := v.setBytes / max(v.setDocs, 1)
+	start := 0
+	for i, d := range b.tdocs {
+		text := b.texts[start:b.tends[i]]
+		start = b.tends[i]
+		r := v.ps.rank[d]
+		if r < c || v.ps.remaining[d] == 0 {
+			continue
+		}
+		k := v.bins.place(d, mean)
+		v.bins.add(k, d, r, text, v.frameBytes)
+		if len(v.bins.raw[k]) >= v.frameBytes {
+			v.flush(k)
+		}
 	}
-	n, err := v.scratch.write(frame, last)
-	v.scratchBytes += n
+	if v.bins.rawBytes > v.rawCap {
+		for k := range v.bins.raw {
+			v.flush(k)
+		}
+	}
+	return nil
+}
+
+// frameJob is the texts of a bin for the writer to compress and write.
+type frameJob struct {
+	raw  []byte
+	last uint32
+	bin  int
+}
+
+// startWriter starts the writer of the frames of the scratch, which
+// compresses them off the sink, in the order they are given.
+func (v *docRun) startWriter() {
+	v.writer = make(chan frameJob, 1)
+	v.written = make(chan error, 1)
+	go func(s *scratch, jobs <-chan frameJob, done chan<- error) {
+		var err error
+		for j := range jobs {
+			if err == nil {
+				_, err = s.write(v.enc.EncodeAll(j.raw, nil), j.last, j.bin)
+			}
+		}
+		done <- err
+	}(v.scratch, v.writer, v.written)
+}
+
+// flush hands the texts gathered in bin k to the writer.
+func (v *docRun) flush(k int) {
+	if len(v.bins.raw[k]) == 0 {
+		return
+	}
+	raw, last := v.bins.take(k)
+	v.writer <- frameJob{raw, last, k}
+}
+
+// stopWriter waits for the writer to be done and returns its error.
+func (v *docRun) stopWriter() error {
+	if v.writer == nil {
+		return nil
+	}
+	close(v.writer)
+	err := <-v.written
+	v.writer = nil
 	return err
+}
+
+// flushBins writes what the bins still gather and ends the scratch.
+func (v *docRun) flushBins() error {
+	if v.bins == nil {
+		return nil
+	}
+	for k := range v.bins.raw {
+		v.flush(k)
+	}
+	if err := v.stopWriter(); err != nil {
+		return err
+	}
+	v.scratchBytes += v.scratch.size
+	return v.scratch.finish()
 }
 
 // appendScratch appends a document of the scratch: its number, the length
@@ -303,8 +413,7 @@ func appendScratch(dst []byte, d uint32, text []byte) []byte {
 
 // docBatch is what a worker makes of a chunk of documents: those the pairs
 // name, in order, with the shingle sets of those it shingled (has); in the
-// first pass also the texts of those with pairs (tdocs), for the scratch,
-// or the scratch frame itself when the worker knew the block closed.
+// first pass also the texts of those with pairs (tdocs), for the scratch.
 type docBatch struct {
 	file   string
 	docs   []uint32
@@ -314,20 +423,26 @@ type docBatch struct {
 	tdocs  []uint32
 	tends  []int
 	texts  []byte
-	frame  []byte
 	sample []byte
 }
 
 type docWorker struct {
 	v   *docRun
 	w   *shingle.Worker
-	raw []byte
 	buf []byte
+	// The sizes of the worker's last batch: the next is made that large
+	// (and an eighth) at once, not grown (its arrays outlive the batch:
+	// the held sets and the counts under way point into them).
+	nvals, ntexts int
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
-	b := &docBatch{file: c.File}
+	b := &docBatch{file: c.File, vals: make([]uint64, 0, w.nvals+w.nvals/8)}
+	if w.v.pass == 1 {
+		b.texts = make([]byte, 0, w.ntexts+w.ntexts/8)
+	}
 	r.Value = b
+	defer func() { w.nvals, w.ntexts = len(b.vals), len(b.texts) }()
 	v := w.v
 	if f, ok := c.Value.(scratchFrame); ok {
 		data, err := v.dec.DecodeAll(f, w.buf[:0])
@@ -348,10 +463,6 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		return
 	}
-	// Once the block is closed, every document after it with pairs goes to
-	// the scratch: the worker that knows it makes the frame.
-	closed := v.pass == 1 && v.ps.closed.Load() != noRank
-	w.raw = w.raw[:0]
 	w.w.Documents(c, r, func(id, text []byte) error {
 		if b.sample == nil {
 			b.sample = append([]byte{}, id...)
@@ -363,18 +474,11 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		w.take(b, d, text)
 		if v.pass == 1 && v.ps.active[d] {
 			b.tdocs = append(b.tdocs, d)
-			if closed {
-				w.raw = appendScratch(w.raw, d, text)
-			} else {
-				b.texts = append(b.texts, text...)
-			}
+			b.texts = append(b.texts, text...)
 			b.tends = append(b.tends, len(b.texts))
 		}
 		return nil
 	})
-	if closed && len(w.raw) > 0 {
-		b.frame = v.enc.EncodeAll(w.raw, nil)
-	}
 }
 
 // take adds document d to the batch, shingled when the pass needs it.
@@ -470,12 +574,14 @@ func (s *keptSource) Close() error {
 }
 
 // scratch is the file of the texts of the documents that passes after the
-// first read: zstd frames, each the documents of a chunk.
+// first read: zstd frames, each of the documents of one bin.
 type scratch struct {
 	f      *os.File
 	w      *bufio.Writer
 	frames []frameAt
-	size   int64
+	// byBin lists the frames of each bin, in the order written.
+	byBin [][]int
+	size  int64
 }
 
 // frameAt is where a frame is, and the last rank of its documents.
@@ -497,10 +603,14 @@ func newScratch(dir string) (*scratch, error) {
 	return &scratch{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
 }
 
-func (s *scratch) write(frame []byte, last uint32) (int64, error) {
+func (s *scratch) write(frame []byte, last uint32, bin int) (int64, error) {
 	if _, err := s.w.Write(frame); err != nil {
 		return 0, fmt.Errorf("writing verify's scratch file: %w", err)
 	}
+	for len(s.byBin) <= bin {
+		s.byBin = append(s.byBin, nil)
+	}
+	s.byBin[bin] = append(s.byBin[bin], len(s.frames))
 	s.frames = append(s.frames, frameAt{s.size, len(frame), last})
 	s.size += int64(len(frame))
 	return int64(len(frame)), nil
@@ -526,49 +636,51 @@ func (s *scratch) remove() {
 	disk.Untrack(s.f.Name())
 }
 
-// source returns the frames that hold documents of rank start or later.
-func (s *scratch) source(start uint32) *frameSource {
-	if s == nil {
+// source returns the frames of bin that hold documents of rank start or
+// later.
+func (s *scratch) source(bin int, start uint32) *frameSource {
+	if s == nil || bin >= len(s.byBin) {
 		return &frameSource{}
 	}
-	i, _ := slices.BinarySearchFunc(s.frames, start, func(f frameAt, r uint32) int {
-		if f.last < r {
+	list := s.byBin[bin]
+	i, _ := slices.BinarySearchFunc(list, start, func(f int, r uint32) int {
+		if s.frames[f].last < r {
 			return -1
 		}
 		return 1
 	})
-	return &frameSource{s: s, next: i}
+	f := &frameSource{s: s, list: list[i:]}
+	for _, x := range f.list {
+		f.total += int64(s.frames[x].n)
+	}
+	return f
 }
 
-// frameSource reads the frames of the scratch, a chunk each, until it is
-// stopped.
+// frameSource reads frames of the scratch (list), a chunk each, until it
+// is stopped.
 type frameSource struct {
-	s    *scratch
-	next int
-	done int64
-	stop atomic.Bool
+	s           *scratch
+	list        []int
+	seq         int
+	done, total int64
+	stop        atomic.Bool
 }
 
 func (f *frameSource) Next() (*stream.Chunk, error) {
-	if f.s == nil || f.next >= len(f.s.frames) || f.stop.Load() {
+	if f.seq >= len(f.list) || f.stop.Load() {
 		return nil, nil
 	}
-	fr := f.s.frames[f.next]
+	fr := f.s.frames[f.list[f.seq]]
 	buf := make([]byte, fr.n)
 	if _, err := f.s.f.ReadAt(buf, fr.off); err != nil {
 		return nil, fmt.Errorf("reading verify's scratch file: %w", err)
 	}
-	c := &stream.Chunk{Seq: f.next, File: f.s.f.Name(), Value: scratchFrame(buf)}
-	f.next++
+	c := &stream.Chunk{Seq: f.seq, File: f.s.f.Name(), Value: scratchFrame(buf)}
+	f.seq++
 	f.done += int64(fr.n)
 	return c, nil
 }
 
-func (f *frameSource) Progress() (int64, int64) {
-	if f.s == nil {
-		return 0, 0
-	}
-	return f.done, f.s.size
-}
+func (f *frameSource) Progress() (int64, int64) { return f.done, f.total }
 
 func (f *frameSource) Close() error { return nil }

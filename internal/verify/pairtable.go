@@ -62,10 +62,10 @@ func newPairTable(numbered bool, first int64) *pairTable {
 // Memory accounting of the table, in bytes: per line, per pair and per
 // document (the map of ids adds its entry and the id).
 const (
-	lineBytes     = 12 // a, b, inter
-	numberedBytes = 16 // a64, b64 while reading
-	pairBytes     = 8  // the two entries of the adjacency lists
-	docBytes      = 24 // size, seen, rank, remaining, adjacency offset, number
+	lineBytes     = 12               // a, b, inter
+	numberedBytes = 16               // a64, b64 while reading
+	pairBytes     = 8                // the two entries of the adjacency lists
+	docBytes      = 24 + binDocBytes // size, seen, rank, remaining, adjacency offset, number; bins
 	mapEntryBytes = 64
 )
 

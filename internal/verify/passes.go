@@ -47,6 +47,8 @@ type passes struct {
 	// while it is open).
 	closed atomic.Uint32
 	pass   int
+	// score counts the intersections (off the sink, when it has a pool).
+	score *scorer
 }
 
 // heldDocBytes is the memory of a held document besides its values: the
@@ -56,7 +58,7 @@ const heldDocBytes = 64
 func newPasses(t *pairTable, budget int64) *passes {
 	n := t.docs()
 	p := &passes{t: t, budget: budget, off: make([]uint32, n+1), remaining: make([]uint32, n),
-		rank: make([]uint32, n), held: map[uint32][]uint64{}}
+		rank: make([]uint32, n), held: map[uint32][]uint64{}, score: newScorer(0)}
 	for i, a := range t.a {
 		if b := t.b[i]; isPair(a, b) {
 			p.off[a+1]++
@@ -149,20 +151,20 @@ func (p *passes) take(d uint32, set []uint64, has bool) error {
 	if !has {
 		return nil
 	}
-	if uint64(len(set)) > noDoc-1 {
-		return fmt.Errorf("a document of %d distinct shingles: verify --documents counts up to %d", len(set), uint32(noDoc-1))
+	if uint64(len(set)) > pending-1 {
+		return fmt.Errorf("a document of %d distinct shingles: verify --documents counts up to %d", len(set), uint32(pending-1))
 	}
 	p.t.size[d] = uint32(len(set))
 	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
-		if p.t.inter[i] != unscored {
-			continue
+		if atomic.LoadUint32(&p.t.inter[i]) != unscored {
+			continue // scored, or under way
 		}
 		x := p.partner(int(i), d)
 		xs, ok := p.held[x]
 		if !ok {
 			continue
 		}
-		p.t.inter[i] = uint32(intersectAtLeast(set, xs, need(len(set), len(xs), p.threshold, p.containment)))
+		p.score.add(p.t.inter, i, set, xs, need(len(set), len(xs), p.threshold, p.containment))
 		p.remaining[d]--
 		if p.remaining[x]--; p.remaining[x] == 0 {
 			p.evict(x)
@@ -193,9 +195,10 @@ func (p *passes) idle() bool { return p.closed.Load() != noRank && len(p.held) =
 
 // end ends a pass (which read the documents to the end, or stopped idle)
 // and tells whether another is needed: the block was closed and a pair of
-// two documents read is not scored. A pair with a document never read
-// (not in the corpus) is left unscored.
-func (p *passes) end() (more bool) {
+// two documents read is not scored, among the pairs of docs (nil: all). A
+// pair with a document never read (not in the corpus) is left unscored.
+func (p *passes) end(docs []uint32) (more bool) {
+	p.score.wait()
 	for x := range p.held {
 		p.evict(x)
 	}
@@ -205,8 +208,20 @@ func (p *passes) end() (more bool) {
 	}
 	p.start = c
 	t := p.t
-	for i, a := range t.a {
-		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored && t.seen[a] > 0 && t.seen[b] > 0 {
+	open := func(i uint32) bool {
+		a, b := t.a[i], t.b[i]
+		return isPair(a, b) && t.inter[i] == unscored && t.seen[a] > 0 && t.seen[b] > 0
+	}
+	if docs == nil {
+		for i := range t.a {
+			if open(uint32(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range docs {
+		if slices.ContainsFunc(p.adj[p.off[d]:p.off[d+1]], open) {
 			return true
 		}
 	}
