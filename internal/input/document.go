@@ -28,9 +28,16 @@ type DocParser struct {
 	// NoID counts the JSON Lines documents without the id field whose id is
 	// their line number (when the field is not required); it may be shared
 	// by the parsers of several workers.
-	NoID    *atomic.Int64
-	id      []byte
-	text    []byte
+	NoID *atomic.Int64
+	// Want, when set, is asked for each TSV line's id (the arrival number
+	// with Reading.Number) before its text is unescaped: a line it does
+	// not want is returned with a nil text, so that a stage that needs a
+	// few documents' texts (verify --documents) does not decode the others.
+	Want func(id []byte) bool
+	id   []byte
+	text []byte
+	// escaped: the text parse returned is a TSV field, still escaped.
+	escaped bool
 	scratch Scratch
 }
 
@@ -94,14 +101,21 @@ func ParseNumber(id []byte) (uint64, bool) {
 // ordinal (AppendNumber), whatever the line holds.
 func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
 	id, text, err = p.parse(format, line, ordinal)
-	if err == nil {
-		text = p.Text(text)
-	}
-	if err != nil || !p.r.Number {
+	if err != nil {
 		return id, text, err
 	}
-	p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
-	return p.id, text, err
+	if p.r.Number {
+		p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
+		id = p.id
+	}
+	if p.escaped {
+		if p.Want != nil && err == nil && !p.Want(id) {
+			return id, nil, nil
+		}
+		p.text = record.Unescape(p.text[:0], text)
+		text = p.text
+	}
+	return id, p.Text(text), err
 }
 
 // Record returns the id (escaped) and the text of a document that the
@@ -136,7 +150,10 @@ func (p *DocParser) Text(content []byte) []byte {
 	return TextOf(content, nil, p.r, &p.scratch)
 }
 
+// parse returns the id and the text of a line; a TSV line's text as it is
+// written (escaped, which Parse undoes).
 func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
+	p.escaped = false
 	switch format {
 	case FormatLines:
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
@@ -158,8 +175,8 @@ func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text [
 		}
 	}
 	p.id = append(p.id[:0], rawID...)
-	p.text = record.Unescape(p.text[:0], rawText)
-	return p.id, p.text, nil
+	p.escaped = true
+	return p.id, rawText, nil
 }
 
 func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err error) {

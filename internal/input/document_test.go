@@ -61,3 +61,50 @@ func TestDocParser(t *testing.T) {
 		t.Errorf("FileID = %q", got)
 	}
 }
+
+// TestDocParserWant: a TSV line whose id Want refuses comes with a nil text
+// (still checked as a line), one it wants with its text unescaped; with
+// arrival numbers Want is asked the number. JSON Lines are not asked.
+func TestDocParserWant(t *testing.T) {
+	var asked []string
+	p := NewDocParser("id", "text")
+	p.Want = func(id []byte) bool {
+		asked = append(asked, string(id))
+		return string(id) == "b" || string(id) == "000000000011"
+	}
+	for _, c := range []struct {
+		format, line string
+		id           string
+		text         []byte
+		err          string
+	}{
+		{FormatTSV, "a\tx\\ty", "a", nil, ""},
+		{FormatTSV, "b\tx\\ty", "b", []byte("x\ty"), ""},
+		{FormatTSV, "c\tx\ty", "", nil, "want 2 fields"},
+		{FormatJSONL, `{"id":"d","text":"t"}`, "d", []byte("t"), ""},
+	} {
+		id, text, err := p.Parse(c.format, []byte(c.line), 1)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.line, err, c.err)
+			}
+			continue
+		}
+		if err != nil || string(id) != c.id || (text == nil) != (c.text == nil) || string(text) != string(c.text) {
+			t.Errorf("%q: %q %q %v, want %q %q", c.line, id, text, err, c.id, c.text)
+		}
+	}
+	if got := strings.Join(asked, " "); got != "a b" {
+		t.Errorf("Want was asked %q, want \"a b\"", got)
+	}
+	r := DefaultReading()
+	r.Number, r.NumberFrom = true, 10
+	p = NewReadingParser(r, nil)
+	p.Want = func(id []byte) bool { return string(id) == "000000000011" }
+	for ordinal, want := range []string{"", "x"} {
+		id, text, err := p.Parse(FormatTSV, []byte("any\tx"), int64(ordinal+1))
+		if err != nil || string(text) != want || want == "" && text != nil {
+			t.Errorf("ordinal %d: %q %q %v, want the text %q", ordinal, id, text, err, want)
+		}
+	}
+}

@@ -48,6 +48,10 @@ type StageOptions struct {
 	NoID *atomic.Int64
 	// Counts writes h:c with the number of occurrences of each shingle.
 	Counts bool
+	// Want, when set, leaves unread the text of a TSV line whose id it
+	// does not want: Documents hands it over with a nil text
+	// (input.DocParser.Want).
+	Want func(id []byte) bool
 	stream.Common
 }
 
@@ -168,7 +172,9 @@ func Workers(opt *StageOptions) stream.WorkerFactory {
 // NewWorker returns the stage's worker: it turns a chunk of document lines
 // (or of whole files) into shingle records. The Beam pipeline runs it too.
 func NewWorker(opt *StageOptions) *Worker {
-	return &Worker{opt: opt, sh: New(opt.Shingle), doc: input.NewReadingParser(opt.Reading(), opt.NoID)}
+	doc := input.NewReadingParser(opt.Reading(), opt.NoID)
+	doc.Want = opt.Want
+	return &Worker{opt: opt, sh: New(opt.Shingle), doc: doc}
 }
 
 // Worker is the stage's worker. It keeps scratch space: one per goroutine.
