@@ -74,6 +74,11 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 	v.stage = &shingle.StageOptions{Shingle: so, Format: r.Format, IDField: r.IDField, TextField: r.TextField,
 		Number: r.Number, NumberFrom: r.NumberFrom, IDRequired: r.IDRequired, NoID: new(atomic.Int64),
 		Text: r.Text, Main: r.Main, Common: stream.Common{SkipBad: opt.SkipBad}}
+	// A document in no pair of the segment is not decoded (TSV).
+	v.stage.Want = func(id []byte) bool {
+		_, ok := v.t.lookup(id)
+		return ok
+	}
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, v.stage.NoID)
 	var err error
 	if v.enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1)); err != nil {
