@@ -152,15 +152,12 @@ func intersectAtLeast(a, b []uint64, need int) int {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	if need <= 0 {
-		return intersect(a, b)
-	}
 	if need > len(a) {
 		return 0
 	}
 	// Unmatched so far, i+j-2n, never falls; with need in common it ends
-	// at most at slack.
-	slack := len(a) + len(b) - 2*need
+	// at most at slack (with need 0 or less it is never passed).
+	slack := len(a) + len(b) - 2*max(need, 0)
 	n, i, j := 0, 0, 0
 	for i < len(a) && j < len(b) {
 		x, y := a[i], b[j]
@@ -183,25 +180,7 @@ func intersectAtLeast(a, b []uint64, need int) int {
 }
 
 // intersect counts the values common to two ascending lists.
-func intersect(a, b []uint64) int {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		x, y := a[i], b[j]
-		if x == y {
-			n++
-			i++
-			j++
-		} else if x < y {
-			i++
-		} else {
-			j++
-		}
-	}
-	return n
-}
+func intersect(a, b []uint64) int { return intersectAtLeast(a, b, 0) }
 
 type signatures struct{}
 
