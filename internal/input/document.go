@@ -33,11 +33,9 @@ type DocParser struct {
 	// with Reading.Number) before its text is unescaped: a line it does
 	// not want is returned with a nil text, so that a stage that needs a
 	// few documents' texts (verify --documents) does not decode the others.
-	Want func(id []byte) bool
-	id   []byte
-	text []byte
-	// escaped: the text parse returned is a TSV field, still escaped.
-	escaped bool
+	Want    func(id []byte) bool
+	id      []byte
+	text    []byte
 	scratch Scratch
 }
 
@@ -100,7 +98,7 @@ func ParseNumber(id []byte) (uint64, bool) {
 // With arrival numbers (Reading.Number) the id is always the number of the
 // ordinal (AppendNumber), whatever the line holds.
 func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
-	id, text, err = p.parse(format, line, ordinal)
+	id, text, escaped, err := p.parse(format, line, ordinal)
 	if err != nil {
 		return id, text, err
 	}
@@ -108,7 +106,7 @@ func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text [
 		p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
 		id = p.id
 	}
-	if p.escaped {
+	if escaped {
 		if p.Want != nil && err == nil && !p.Want(id) {
 			return id, nil, nil
 		}
@@ -152,31 +150,30 @@ func (p *DocParser) Text(content []byte) []byte {
 
 // parse returns the id and the text of a line; a TSV line's text as it is
 // written (escaped, which Parse undoes).
-func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
-	p.escaped = false
+func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, escaped bool, err error) {
 	switch format {
 	case FormatLines:
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
-		return p.id, line, nil
+		return p.id, line, false, nil
 	case FormatJSONL:
-		return p.jsonLine(line, ordinal)
+		id, text, err := p.jsonLine(line, ordinal)
+		return id, text, false, err
 	}
 	rawID, rawText, ok := record.Cut(line)
 	if !ok {
-		return nil, nil, record.Bad("want id TAB text, found no TAB%s", tsvHint(line))
+		return nil, nil, false, record.Bad("want id TAB text, found no TAB%s", tsvHint(line))
 	}
 	if _, _, more := record.Cut(rawText); more {
-		return nil, nil, record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(rawText), "\t"))
+		return nil, nil, false, record.Bad("want 2 fields (id TAB text), found %d; a TAB inside the text is written \\t", 2+strings.Count(string(rawText), "\t"))
 	}
 	if !p.r.Number {
 		// Arrival numbers replace the id: what the line holds is not read.
 		if err := record.CheckID(rawID); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 	}
 	p.id = append(p.id[:0], rawID...)
-	p.escaped = true
-	return p.id, rawText, nil
+	return p.id, rawText, true, nil
 }
 
 func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err error) {
