@@ -71,16 +71,19 @@ timed() {
 
 # Ids are arrival numbers (--number-from), so that a large bucket is paired
 # with its earliest documents (pairs --max-bucket) and keep needs one pass;
-# with --files a document's id is its path.
+# with --files a document's id is its path. band also writes each signature
+# at 4 bits a value (--bbit), by which verify sets aside, before it reads
+# the documents, the candidates far below the threshold (most of them).
 number="--number-from 0"
-case " $docflags " in *" --files "*|*" --format files "*) number= ;; esac
+bbit="$tmp/bbit.tsv"
+case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
 # The documents are read three times and nothing large is stored: shingle
 # signs each document as it reads it (--sketch, no shingle file), band and
 # pairs turn the signatures into candidate pairs, verify shingles again the
 # documents in some pair for their exact similarity, keep writes the kept.
 # shellcheck disable=SC2086 # the flags are words
 timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" "$@" |
-	timed band --threshold "$threshold" | timed pairs -o "$tmp/pairs.tsv"
+	timed band --threshold "$threshold" ${bbit:+--bbit "$bbit"} | timed pairs -o "$tmp/pairs.tsv"
 # verify_documents CORPUS...: verify the pairs from the documents, each
 # corpus file or directory given as --documents.
 verify_documents() {
@@ -90,7 +93,7 @@ verify_documents() {
 	done
 	shift "$n"
 	# shellcheck disable=SC2086
-	timed verify $docflags ${stopwords:+--stopwords "$stopwords"} "$@" -o "$tmp/verified.tsv" "$tmp/pairs.tsv"
+	timed verify $docflags ${stopwords:+--stopwords "$stopwords"} ${bbit:+--bbit "$bbit"} "$@" -o "$tmp/verified.tsv" "$tmp/pairs.tsv"
 }
 verify_documents "$@"
 # shellcheck disable=SC2086

@@ -31,6 +31,19 @@
 //
 // Documents without shingles (size 0) get no key; their count is reported.
 //
+// With --bbit FILE band also writes each signature to FILE reduced to 4 bits
+// a value (b-bit minwise hashing, Li and König 2010; the low bits of each value
+// mixed again), one record a document with shingles:
+//
+//	id TAB size TAB digits
+//
+// size the document's distinct shingles, then one hex digit a value, in the
+// order of the signature: 128 digits for 128 values, a sixteenth of the
+// signature's bytes. The file has the input's headers and band's own with
+// bbit=4. verify --documents --bbit FILE drops the candidate pairs whose sizes
+// or b-bit signatures put them far below the threshold before it reads the
+// documents (verify(1), "B-BIT SIGNATURES").
+//
 // Every signature has the n values the sketch header says (n=), or without a
 // header as many as the first signature: one of another length is bad input
 // (file:line, status 2), naming the header or the first signature. The sketch
@@ -138,6 +151,7 @@
 // # Examples
 //
 //	sketch shingles.tsv | band --threshold 0.8 | pairs > candidates.tsv
+//	shingle --sketch oph corpus.jsonl | band --bbit bits.tsv | pairs > pairs.tsv
 //	band -b 20 -r 5 sketches.tsv
 //	sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs
 //	docfreq shingles.tsv > df.tsv
@@ -190,6 +204,9 @@
 //     the table counts), stored (for a band index that queries are paired with)
 //     or query (documents the table does not count, against such an index)
 //     (default: "corpus")
+//   - --bbit FILE: also write each signature at 4 bits a value (b-bit minwise
+//     hashing) to FILE, for verify --bbit to drop the candidates far below the
+//     threshold
 //   - --temp-dir DIR: with --containment, directory DIR for the copy of an
 //     input that can't be read twice (standard input from a pipe), which corpus
 //     mode reads twice (default: the system's)

@@ -42,6 +42,10 @@ type Options struct {
 	// Containment, when set, writes containment keys of shingle records
 	// instead (contain.go).
 	Containment *ContainmentOptions
+
+	// BBit, when not "", is a file that also gets each signature reduced
+	// to 4 bits a value (bbit.go), for verify --bbit.
+	BBit string
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -154,7 +158,15 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	var empty atomic.Int64
 	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }
-	return out.RunPool(ctx, src, LengthWorkers(banding, length, opt.SkipBad, &empty))
+	workers := LengthWorkers(banding, length, opt.SkipBad, &empty)
+	if opt.BBit != "" {
+		return runBBit(ctx, opt, out, src, func() stream.Worker {
+			w := workers().(*worker)
+			w.bbit = true
+			return w
+		}, header)
+	}
+	return out.RunPool(ctx, src, workers)
 }
 
 // Length is the number of values every signature has: N as the sketch
@@ -219,9 +231,17 @@ type worker struct {
 	sk      record.Sketch
 	buf     []byte
 	key     []byte
+	// bbit: each signature also goes, as a b-bit record, to the
+	// result's Value.
+	bbit bool
+	bits []byte
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	var side []byte
+	if w.bbit {
+		defer func() { r.Value = side }()
+	}
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
 		if err := record.ParseSketch(&w.sk, line); err != nil {
 			return err
@@ -241,6 +261,9 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			h, w.buf = w.banding.BandHash(w.buf, w.sk.Values, i)
 			w.key = AppendKey(w.key[:0], i, h)
 			r.Out = record.AppendBand(r.Out, w.key, w.sk.ID)
+		}
+		if w.bbit {
+			side = w.appendBBit(side)
 		}
 		return nil
 	})

@@ -36,6 +36,19 @@ no threshold.
 
 Documents without shingles (size 0) get no key; their count is reported.
 
+With --bbit FILE band also writes each signature to FILE reduced to 4 bits
+a value (b-bit minwise hashing, Li and König 2010; the low bits of each value
+mixed again), one record a document with shingles:
+
+   id TAB size TAB digits
+
+size the document's distinct shingles, then one hex digit a value, in the
+order of the signature: 128 digits for 128 values, a sixteenth of the
+signature's bytes. The file has the input's headers and band's own with
+bbit=4. verify --documents --bbit FILE drops the candidate pairs whose sizes
+or b-bit signatures put them far below the threshold before it reads the
+documents (verify(1), "B-BIT SIGNATURES").
+
 Every signature has the n values the sketch header says (n=), or without a
 header as many as the first signature: one of another length is bad input
 (file:line, status 2), naming the header or the first signature. The sketch
@@ -140,6 +153,7 @@ Memory: one record at a time per worker; it streams. Measured peak resident memo
 
 EXAMPLES
    sketch shingles.tsv | band --threshold 0.8 | pairs > candidates.tsv
+   shingle --sketch oph corpus.jsonl | band --bbit bits.tsv | pairs > pairs.tsv
    band -b 20 -r 5 sketches.tsv
    sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs
    docfreq shingles.tsv > df.tsv
@@ -160,6 +174,7 @@ EXAMPLES
 			&cli.Float64Flag{Name: "containment", Usage: "read shingle records and write containment keys: every pair with containment at least `T` becomes a candidate"},
 			&cli.StringFlag{Name: "df", Usage: "with --containment, the document-frequency `TABLE` (docfreq) that orders the shingles"},
 			&cli.StringFlag{Name: "containment-mode", Value: band.ContainCorpus, Usage: "with --containment, `MODE`: corpus (the documents the table counts), stored (for a band index that queries are paired with) or query (documents the table does not count, against such an index)"},
+			&cli.StringFlag{Name: "bbit", Usage: "also write each signature at 4 bits a value (b-bit minwise hashing) to `FILE`, for verify --bbit to drop the candidates far below the threshold"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "with --containment, directory `DIR` for the copy of an input that can't be read twice (standard input from a pipe), which corpus mode reads twice (default: the system's)"},
 		}, commonFlags()),
 		Action: bandAction,
@@ -181,6 +196,10 @@ func bandAction(c *cli.Context, env *Env) error {
 		// header.
 		opt.Threshold = 0
 	}
+	if c.IsSet("bbit") && (c.IsSet("containment") || c.IsSet("hamming")) {
+		return usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
+	}
+	opt.BBit = c.String("bbit")
 	if c.IsSet("containment") {
 		if opt.B != 0 || opt.R != 0 || c.IsSet("threshold") || c.IsSet("hamming") || c.IsSet("fp-weight") || c.IsSet("fn-weight") || c.IsSet("recall-at-threshold") {
 			return usagef("--containment keys shingle records by a prefix filter: -b, -r, --threshold, its weights and --hamming are for signatures")

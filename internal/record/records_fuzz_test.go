@@ -327,3 +327,24 @@ func FuzzAttached(f *testing.F) {
 		roundTrip(t, line, parse, write, same)
 	})
 }
+
+type bitsRec struct {
+	id     []byte
+	size   uint64
+	values []byte
+}
+
+func FuzzBits(f *testing.F) {
+	for _, s := range []string{"doc\t730\t0f3a", "d\t1\t00", "d\t1\t0", "d\tx\t00", "d\t1\t0g", "d\t1\t", "a\\tb\t2\tffee\tx"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var s record.Bits
+		parse := func(line []byte) (bitsRec, error) {
+			err := record.ParseBits(&s, line)
+			return bitsRec{s.ID, s.Size, slices.Clone(s.Values)}, err
+		}
+		write := func(dst []byte, b bitsRec) []byte { return record.AppendBits(dst, b.id, b.size, b.values) }
+		roundTrip(t, line, parse, write, same)
+	})
+}

@@ -1,6 +1,10 @@
 package verify
 
-import "github.com/neardup/neardup/internal/unionfind"
+import (
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/unionfind"
+)
 
 // bins groups the documents a segment's first pass leaves for later ones
 // into bins of whole connected components of the pair graph, so that each
@@ -44,7 +48,8 @@ const binFrameBytes = 384 << 10
 func newBins(t *pairTable) *bins {
 	uf := unionfind.New(t.docs())
 	for i, x := range t.a {
-		if y := t.b[i]; isPair(x, y) {
+		// A pair scored (or under way) needs neither document again.
+		if y := t.b[i]; isPair(x, y) && atomic.LoadUint32(&t.inter[i]) == unscored {
 			uf.Union(x, y)
 		}
 	}

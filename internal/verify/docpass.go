@@ -67,7 +67,7 @@ const inflightBytes = 4 << 20
 
 // runDocuments scores the pairs of lines from the documents (opt.Documents,
 // already resolved), shingled as so says, within opt.MemoryBytes.
-func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *stream.Lines, out *stream.Output, stderr io.Writer) error {
+func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbitFile, lines *stream.Lines, out *stream.Output, stderr io.Writer) error {
 	d := opt.Documents
 	r := d.reading
 	v := &docRun{opt: opt, out: out}
@@ -103,8 +103,12 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 	// What is held is bounded; let the collector keep the heap near it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	defer out.Watch(lines)()
+	var bbc bbitCounts
 	for eof := false; !eof; {
 		t := newPairTable(r.Number, -1)
+		if bb != nil {
+			t.extraDocBytes = bbitDocBytes
+		}
 		var kept []*stream.Chunk
 		for t.bytes() < mem/2 {
 			c, err := lines.Next()
@@ -131,6 +135,15 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 			return &usageError{fmt.Sprintf("the pairs take more than half of --memory (%d bytes), so verify --documents reads the documents once for each part of them that fits; the documents come from standard input (or a pipe), which can be read only once: give them as a file, or more --memory", mem)}
 		}
 		t.done()
+		if bb != nil {
+			c, err := bb.filter(t, opt.Threshold, opt.Containment)
+			if err != nil {
+				releaseAll(kept)
+				return err
+			}
+			bbc.add(c)
+			t.extraDocBytes = 0
+		}
 		v.pairBytes = t.bytes()
 		v.maxPair = max(v.maxPair, v.pairBytes)
 		// A quarter of what is left goes to the collector's slack and the
@@ -165,6 +178,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, lines *
 		if err != nil {
 			return err
 		}
+	}
+	if bb != nil {
+		bbc.report(stderr, bb.name)
 	}
 	if v.passes > v.segments || v.segments > 1 {
 		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, zstd) written to %s\n",

@@ -45,6 +45,9 @@ type pairTable struct {
 	npairs    int64
 	idBytes   int64
 	dataBytes int64
+	// extraDocBytes is what each document holds besides docBytes while
+	// the table is filtered (bbit.go).
+	extraDocBytes int64
 	// size is each document's number of distinct shingles, once shingled;
 	// seen counts the passes that read it (0: never read).
 	size []uint32
@@ -81,7 +84,7 @@ func (t *pairTable) bytes() int64 {
 	if t.numbered && t.nums == nil {
 		docs = 2 * t.npairs // not yet counted: at most two per pair
 	}
-	n += docs*docBytes + int64(len(t.index))*mapEntryBytes + t.idBytes
+	n += docs*(docBytes+t.extraDocBytes) + int64(len(t.index))*mapEntryBytes + t.idBytes
 	return n + t.dataBytes
 }
 

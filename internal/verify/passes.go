@@ -60,7 +60,7 @@ func newPasses(t *pairTable, budget int64) *passes {
 	p := &passes{t: t, budget: budget, off: make([]uint32, n+1), remaining: make([]uint32, n),
 		rank: make([]uint32, n), held: map[uint32][]uint64{}, score: newScorer(0)}
 	for i, a := range t.a {
-		if b := t.b[i]; isPair(a, b) {
+		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored {
 			p.off[a+1]++
 			p.off[b+1]++
 		}
@@ -72,7 +72,7 @@ func newPasses(t *pairTable, budget int64) *passes {
 	p.adj = make([]uint32, p.off[n])
 	fill := slices.Clone(p.off[:n])
 	for i, a := range t.a {
-		if b := t.b[i]; isPair(a, b) {
+		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored {
 			p.adj[fill[a]] = uint32(i)
 			fill[a]++
 			p.adj[fill[b]] = uint32(i)

@@ -61,6 +61,9 @@ type Options struct {
 	// TempDir holds the scratch file of verify --documents ("": the
 	// system's temporary directory).
 	TempDir string
+	// BBit, with Documents, is a file of b-bit signatures (band --bbit)
+	// by which the pairs far below the threshold are set aside (bbit.go).
+	BBit string
 
 	stream.Common
 }
@@ -85,6 +88,8 @@ func (o *Options) Check() error {
 		if o.Shingles != "" || o.Sketches != "" || o.Hamming || o.Attach || o.Sorted {
 			return status.Usagef("--documents scores pairs from the documents themselves: give it without --shingles, --sketches, --hamming, --attach or --sorted")
 		}
+	} else if o.BBit != "" {
+		return status.Usagef("--bbit sets pairs aside before verify --documents reads the documents: give it with --documents")
 	} else if (o.Shingles == "") == (o.Sketches == "") {
 		return status.Usagef("give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)")
 	}
@@ -289,8 +294,17 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 		if opt.Documents.Format != shingle.FormatFiles {
+			var bb *bbitFile
+			if opt.BBit != "" {
+				if bb, err = openBBit(opt.BBit, peeked); err != nil {
+					return err
+				}
+			}
 			w.SetOwn(Header(MeasureExact, opt.Threshold, opt.Containment))
-			return runDocuments(ctx, &opt, so, lines, out, stderr)
+			return runDocuments(ctx, &opt, so, bb, lines, out, stderr)
+		}
+		if opt.BBit != "" {
+			return &usageError{"--bbit works with documents read in order (JSON Lines, TSV, lines), not with --files"}
 		}
 	}
 	if err := src.fill(ctx); err != nil {

@@ -101,18 +101,19 @@ func describe(name string, ps []pair, n int) {
 func main() {
 	sketches := flag.String("sketches", "", "sketch records of the pairs' ids: keep only the pairs whose estimate is at least -min")
 	least := flag.Float64("min", 0.5, "with -sketches, the least estimate kept")
+	bbit := flag.Float64("bbit", 0, "with -sketches, keep instead the pairs that verify --bbit keeps at this threshold (their 4-bit signatures not far below it)")
 	flag.Parse()
 	if flag.NArg() < 1 || flag.NArg() > 2 {
 		fmt.Fprintln(os.Stderr, "usage: pairgraph [-sketches S -min M] PAIRS [VERIFIED]")
 		os.Exit(2)
 	}
-	if err := run(flag.Args(), *sketches, *least); err != nil {
+	if err := run(flag.Args(), *sketches, *least, *bbit); err != nil {
 		fmt.Fprintln(os.Stderr, "pairgraph:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string, sketches string, least float64) error {
+func run(args []string, sketches string, least, bbit float64) error {
 	m := ids{}
 	ps, err := readPairs(args[0], m)
 	if err != nil {
@@ -132,6 +133,8 @@ func run(args []string, sketches string, least float64) error {
 		return nil
 	}
 	sig := make([][]uint64, len(m))
+	bits := make([][]byte, len(m))
+	size := make([]int, len(m))
 	var s record.Sketch
 	err = lines(sketches, func(line []byte) error {
 		if err := record.ParseSketch(&s, line); err != nil {
@@ -139,6 +142,8 @@ func run(args []string, sketches string, least float64) error {
 		}
 		if d, ok := m[string(s.ID)]; ok {
 			sig[d] = slices.Clone(s.Values)
+			bits[d] = minhash.AppendBits(nil, s.Values)
+			size[d] = int(s.Size)
 		}
 		return nil
 	})
@@ -156,13 +161,21 @@ func run(args []string, sketches string, least float64) error {
 		if x == nil || y == nil {
 			return fmt.Errorf("no sketch of a pair's id in %s", sketches)
 		}
-		if minhash.Similarity(x, y) >= least {
+		keep := minhash.Similarity(x, y) >= least
+		if bbit > 0 {
+			keep = !minhash.FarBelow(bits[p.a], bits[p.b], size[p.a], size[p.b], bbit, true)
+		}
+		if keep {
 			kept = append(kept, p)
 		} else if verified[pair{min(p.a, p.b), max(p.a, p.b)}] {
 			lost++
 		}
 	}
-	describe(fmt.Sprintf("pairs estimated at %g or more", least), kept, len(m))
+	if bbit > 0 {
+		describe(fmt.Sprintf("pairs not far below %g by their 4-bit signatures", bbit), kept, len(m))
+	} else {
+		describe(fmt.Sprintf("pairs estimated at %g or more", least), kept, len(m))
+	}
 	fmt.Printf("verified pairs among those left out: %d\n", lost)
 	return nil
 }

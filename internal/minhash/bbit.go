@@ -1,0 +1,108 @@
+package minhash
+
+import "math"
+
+// b-bit signatures (Li and König, "b-Bit Minwise Hashing", 2010): each value
+// of a signature reduced to its low Bits bits (of the value mixed again, so
+// that any family's values give uniform bits). Two documents agree on a
+// position with probability J + (1-J)/2^Bits, so the agreements still
+// estimate J, from a sixteenth of the bytes: enough to tell, with a stated
+// error, that a candidate pair is far below a similarity threshold.
+
+// Bits is the bits kept of each value: one hex digit.
+const Bits = 4
+
+// AppendBits appends the b-bit values of sig, one a half byte, the first
+// in the low half (len(sig) even).
+func AppendBits(dst []byte, sig []uint64) []byte {
+	for i := 0; i+1 < len(sig); i += 2 {
+		dst = append(dst, byte(Mix64(sig[i])&0xf)|byte(Mix64(sig[i+1])&0xf)<<4)
+	}
+	return dst
+}
+
+// agreements counts the positions where two b-bit signatures agree.
+func agreements(a, b []byte) int {
+	n := 0
+	for i := range a {
+		x := a[i] ^ b[i]
+		if x&0xf == 0 {
+			n++
+		}
+		if x>>4 == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// FarBelow tells, for the b-bit signatures of n values of two sets of sa
+// and sb distinct shingles, whether their Jaccard similarity is below
+// least with certainty or beyond doubt: the sizes alone rule it out (J is
+// at most min/max), or the signatures agree on so few positions that a
+// pair at least that similar would do so with probability under
+// FarBelowError.
+//
+// The bound: at Jaccard J a position agrees with probability p = J +
+// (1-J)/2^Bits, and the agreements A of a signature of independent
+// positions obey Chernoff's bound P(A <= a) <= exp(-n·KL(a/n ‖ p)). An
+// optimally densified one-permutation signature of a set filling F of its
+// n bins has only F independent minima, each repeated in its bin and the
+// empty bins that copy it: the sum of their squared weights is about
+// n²/F + (n-F), so the bound is taken with n_eff = n²/(n²/F + n - F)
+// positions (F for the smaller set, its expected filled bins n(1-(1-1/n)^s)).
+// A classic signature's positions are independent: densified is false.
+func FarBelow(a, b []byte, sa, sb int, least float64, densified bool) bool {
+	return farBelow(a, b, sa, sb, least, densified, farBelowLog)
+}
+
+// farBelow is FarBelow for an error of exp(-logErr).
+func farBelow(a, b []byte, sa, sb int, least float64, densified bool, logErr float64) bool {
+	lo, hi := min(sa, sb), max(sa, sb)
+	if lo == 0 || hi == 0 {
+		return false
+	}
+	if float64(lo) < least*float64(hi) {
+		return true
+	}
+	n := float64(2 * len(a))
+	agree := float64(agreements(a, b)) / n
+	p := least + (1-least)/(1<<Bits)
+	if agree >= p {
+		return false
+	}
+	neff := n
+	if densified {
+		f := n * (1 - math.Pow(1-1/n, float64(lo)))
+		neff = n * n / (n*n/f + n - f)
+	}
+	return neff*klBernoulli(agree, p) > logErr
+}
+
+// FarBelowError is the bound on the probability that FarBelow rules out a
+// pair at the threshold or above: each such pair is dropped with at most
+// this probability.
+const FarBelowError = 1e-12
+
+var farBelowLog = -math.Log(FarBelowError)
+
+// klBernoulli is the Kullback-Leibler divergence of Bernoulli(q) from
+// Bernoulli(p), for 0 <= q < p < 1.
+func klBernoulli(q, p float64) float64 {
+	d := (1 - q) * math.Log((1-q)/(1-p))
+	if q > 0 {
+		d += q * math.Log(q/p)
+	}
+	return d
+}
+
+// ContainmentLeast is the least Jaccard similarity of two sets of sa and sb
+// shingles one of which is contained at least t in the other: the smaller,
+// s, contained in the other, L: J >= t·s / (s + L - t·s).
+func ContainmentLeast(sa, sb int, t float64) float64 {
+	s, l := float64(min(sa, sb)), float64(max(sa, sb))
+	if s == 0 {
+		return 0
+	}
+	return t * s / (s + l - t*s)
+}

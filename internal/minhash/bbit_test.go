@@ -1,0 +1,109 @@
+package minhash
+
+import (
+	"math"
+	"testing"
+)
+
+// bbitSigner signs a set with one of the two methods.
+type bbitSigner struct {
+	name      string
+	sign      func(sig, set []uint64)
+	densified bool
+}
+
+func bbitSigners(n int, seed uint64) []bbitSigner {
+	oph, fam := NewOPH(n, seed), NewFamily(n, seed)
+	return []bbitSigner{{"oph", oph.Signature, true}, {"minhash", fam.Signature, false}}
+}
+
+// bbitPair returns the b-bit signatures and sizes of a pair of sets of
+// size about s and Jaccard j drawn by g.
+func bbitPair(g *pairGen, sg bbitSigner, n, s int, j float64) (a, b []byte, sa, sb int) {
+	// |A| = |B| = s: union u = 2s/(1+j), intersection j·u.
+	u := int(math.Round(2 * float64(s) / (1 + j)))
+	inter := int(math.Round(j * float64(u)))
+	x, y := g.pair(u, inter)
+	sx, sy := make([]uint64, n), make([]uint64, n)
+	sg.sign(sx, x)
+	sg.sign(sy, y)
+	return AppendBits(nil, sx), AppendBits(nil, sy), len(x), len(y)
+}
+
+// TestFarBelowBound checks the error FarBelow states: pairs at the
+// threshold are set aside at most at the rate asked. The test asks for a
+// loose rate (5 %) that a few thousand trials can measure, on large sets
+// and on small ones, whose oph signatures are mostly copies (densified):
+// counting every position as independent there sets aside far more.
+func TestFarBelowBound(t *testing.T) {
+	const n, trials, rate = 128, 2000, 0.05
+	logErr := -math.Log(rate)
+	for _, sg := range bbitSigners(n, 7) {
+		for _, s := range []int{8, 30, 2000} {
+			for _, j := range []float64{0.5, 0.8, 0.9} {
+				g := newPairGen(uint64(s)*1000 + uint64(j*100))
+				drops := 0
+				for range trials {
+					a, b, sa, sb := bbitPair(g, sg, n, s, j)
+					// The threshold is the pair's own similarity, on
+					// the sizes drawn.
+					inter := (sa + sb) * int(math.Round(j*1000)) / int(math.Round((1+j)*1000))
+					least := float64(inter) / float64(sa+sb-inter)
+					if farBelow(a, b, sa, sb, least, sg.densified, logErr) {
+						drops++
+					}
+				}
+				got := float64(drops) / trials
+				// Three standard deviations of a rate at the bound.
+				if limit := rate + 3*math.Sqrt(rate*(1-rate)/trials); got > limit {
+					t.Errorf("%s, sets of %d, J %.1f: %.4f of the pairs at the threshold set aside, want at most %.2f (%.4f with the spread of %d trials)", sg.name, s, j, got, rate, limit, trials)
+				}
+			}
+		}
+	}
+}
+
+// TestFarBelowPower checks that the filter does its work: pairs far below
+// the threshold are set aside, and sizes that rule a pair out do so.
+func TestFarBelowPower(t *testing.T) {
+	const n, trials = 128, 2000
+	for _, sg := range bbitSigners(n, 11) {
+		g := newPairGen(99)
+		drops := 0
+		for range trials {
+			a, b, sa, sb := bbitPair(g, sg, n, 2000, 0.2)
+			if FarBelow(a, b, sa, sb, 0.8, sg.densified) {
+				drops++
+			}
+		}
+		if drops < trials*99/100 {
+			t.Errorf("%s: %d of %d pairs at J 0.2 set aside at threshold 0.8, want 99 %%", sg.name, drops, trials)
+		}
+		a, b, _, _ := bbitPair(g, sg, n, 2000, 1)
+		if !FarBelow(a, b, 100, 200, 0.8, sg.densified) {
+			t.Errorf("%s: sizes 100 and 200 (J at most 0.5) not set aside at 0.8", sg.name)
+		}
+		if FarBelow(a, b, 100, 200, 0.4, sg.densified) {
+			t.Errorf("%s: identical signatures of sizes 100 and 200 set aside at 0.4", sg.name)
+		}
+	}
+}
+
+// TestContainmentLeast checks the bound against the sets it describes.
+func TestContainmentLeast(t *testing.T) {
+	// A of 10 inside B of 40 at 0.9: 9 common, union 41.
+	if got, want := ContainmentLeast(10, 40, 0.9), 9.0/41; math.Abs(got-want) > 1e-12 {
+		t.Errorf("ContainmentLeast(10, 40, 0.9) = %g, want %g", got, want)
+	}
+	if got := ContainmentLeast(40, 10, 0.9); math.Abs(got-9.0/41) > 1e-12 {
+		t.Errorf("ContainmentLeast is not symmetric: %g", got)
+	}
+}
+
+func TestAppendBits(t *testing.T) {
+	sig := []uint64{1, 2, 3, 1}
+	b := AppendBits(nil, sig)
+	if len(b) != 2 || b[0]&0xf != b[1]>>4 || agreements(b, b) != 4 {
+		t.Errorf("AppendBits(%v) = %x", sig, b)
+	}
+}
