@@ -72,8 +72,9 @@ timed() {
 # Ids are arrival numbers (--number-from), so that a large bucket is paired
 # with its earliest documents (pairs --max-bucket) and keep needs one pass;
 # with --files a document's id is its path. band also writes each signature
-# at 4 bits a value (--bbit), by which verify sets aside, before it reads
-# the documents, the candidates far below the threshold (most of them).
+# at 4 bits a value (--bbit), by which pairs leaves out the candidates far
+# below the threshold (most of them), which would otherwise chain the
+# documents verify reads into components larger than its bins.
 number="--number-from 0"
 bbit="$tmp/bbit.tsv"
 case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
@@ -83,7 +84,7 @@ case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
 # documents in some pair for their exact similarity, keep writes the kept.
 # shellcheck disable=SC2086 # the flags are words
 timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" "$@" |
-	timed band --threshold "$threshold" ${bbit:+--bbit "$bbit"} | timed pairs -o "$tmp/pairs.tsv"
+	timed band --threshold "$threshold" ${bbit:+--bbit "$bbit"} | timed pairs ${bbit:+--bbit "$bbit"} -o "$tmp/pairs.tsv"
 # verify_documents CORPUS...: verify the pairs from the documents, each
 # corpus file or directory given as --documents.
 verify_documents() {
@@ -93,7 +94,7 @@ verify_documents() {
 	done
 	shift "$n"
 	# shellcheck disable=SC2086
-	timed verify $docflags ${stopwords:+--stopwords "$stopwords"} ${bbit:+--bbit "$bbit"} "$@" -o "$tmp/verified.tsv" "$tmp/pairs.tsv"
+	timed verify $docflags ${stopwords:+--stopwords "$stopwords"} "$@" -o "$tmp/verified.tsv" "$tmp/pairs.tsv"
 }
 verify_documents "$@"
 # shellcheck disable=SC2086

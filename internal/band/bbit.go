@@ -5,15 +5,12 @@ import (
 
 	"strconv"
 
+	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
 )
-
-// BBitKey is the parameter of band's header in a b-bit signature file
-// (--bbit): the bits kept of each value.
-const BBitKey = "bbit"
 
 // runBBit runs the pool with every signature also written, reduced to
 // minhash.Bits bits a value, to the file opt.BBit: the headers of the input
@@ -23,7 +20,7 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.So
 	if err != nil {
 		return err
 	}
-	own.Params = append(own.Params, record.Param{Key: BBitKey, Value: strconv.Itoa(minhash.Bits)})
+	own.Params = append(own.Params, record.Param{Key: bbit.Key, Value: strconv.Itoa(minhash.Bits)})
 	side := record.NewWriter(f, opt.NoHeader, false, own)
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {

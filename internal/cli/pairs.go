@@ -144,8 +144,26 @@ Memory: the batch as above (with --sorted, its largest bucket), per run of
 the index the first key of each block and one block of about 64 KiB, and
 the pair buffer (--memory), spilled to disk past it.
 
+B-BIT SIGNATURES
+With --bbit FILE, written by band --bbit in the same pipeline, pairs leaves
+out the pairs far below the threshold band chose its banding for (threshold=
+in band's header): those whose sizes rule them out (Jaccard is at most the
+smaller size over the larger) and those whose signatures at 4 bits a value
+agree on so few positions that a pair at the threshold would with
+probability under 1e-12 (verify(1), "B-BIT SIGNATURES", has the bound). Most
+candidates of a dedup are such pairs. FILE is read once the input is read
+to its end (band has then renamed it into place); its shingle and sketch
+headers must be the input's. The header says bbit=4. One line on standard
+error says how many pairs went, by size and by signature; pairs with a
+document FILE has no signature of are kept, and counted. Memory: 68 bytes
+per document of FILE while the pairs are written (ids that are not arrival
+numbers add a map entry each), taken from what the pairs held in memory may
+use.
+
 EXAMPLES
    band --threshold 0.8 sketches.tsv | pairs > candidates.tsv
+   shingle --number-from 0 --sketch oph corpus.jsonl.zst | band --bbit bits.tsv |
+       pairs --bbit bits.tsv > candidates.tsv
    LC_ALL=C sort -t$'\t' -k1,1 -S 4G keys.tsv | pairs --sorted --max-bucket 1000
    band --hamming 3 fingerprints.tsv | pairs > near.tsv
    pairs --against crawl.idx todays-keys.tsv > new-candidates.tsv
@@ -157,6 +175,7 @@ EXAMPLES
 			memoryFlag("`SIZE` held before spilling to --temp-dir: band records (default mode), the pair buffer"),
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
 			&cli.StringFlag{Name: "against", Usage: "pair the input, a batch of new band records, with the band index `IDX` (bandindex)"},
+			&cli.StringFlag{Name: "bbit", Usage: "the b-bit signatures `FILE` of band --bbit: leave out the pairs far below band's threshold by their sizes and signatures"},
 			&cli.IntFlag{Name: "hamming", Usage: "the input is Hamming band records without a header, for distance at most `K`"},
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "with --hamming, the `SCHEME` band used: manku or pigeonhole"},
 			&cli.IntFlag{Name: "blocks", Usage: "with --hamming, the blocks `B` band used (default k+3)"},
@@ -178,6 +197,7 @@ func pairsAction(c *cli.Context, env *Env) error {
 		TempDir:      c.String("temp-dir"),
 		Against:      c.String("against"),
 		MaxBucketSet: c.IsSet("max-bucket"),
+		BBit:         c.String("bbit"),
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/neardup/neardup/internal/bbit"
 	"io"
 	"runtime/debug"
 	"slices"
@@ -243,7 +244,7 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	if err != nil {
 		return err
 	}
-	return sp.finish(out.W)
+	return sp.finish(opt.w)
 }
 
 // runMemory holds the band records within --memory and groups them: 24
@@ -295,6 +296,11 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 			return ctx.Err()
 		}
 	}
+	if opt.BBit != "" {
+		// The b-bit signatures are read when the pairs are written: the
+		// pairs held in memory leave them room.
+		hold = max(hold-bbit.TableBytes(opt.BBit), hold/4)
+	}
 	if br.spills == 0 {
 		done, err := pairHeld(ctx, opt, s, h, hold, br, out, st)
 		if done || err != nil {
@@ -318,7 +324,7 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return sp.finish(out.W)
+	return sp.finish(opt.w)
 }
 
 // pairHeld pairs the records held, none spilled, in memory: it sorts them,
@@ -389,7 +395,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 	}
 	h.entries = nil
-	return true, writeRanked(out.W, pairs, ids, order, jobs(&opt))
+	return true, writeRanked(opt.w, pairs, ids, order, jobs(&opt))
 }
 
 // errFull stops pairing in memory: the pairs would not fit.

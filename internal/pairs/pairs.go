@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/bbit"
+	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
@@ -52,6 +54,13 @@ type Options struct {
 	// MaxBucketSet says MaxBucket was given, not the default: containment
 	// keys, which are never capped, refuse it (contain.go).
 	MaxBucketSet bool
+
+	// BBit names the b-bit signatures of band --bbit: the pairs far below
+	// band's threshold by them are not written (bbit.go).
+	BBit string
+	// w is what the pairs are written to: the output, or with BBit the
+	// writer that sets pairs aside.
+	w io.Writer
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -67,7 +76,11 @@ func (o *Options) Check() error {
 
 // Header returns the stage's header line.
 func (o *Options) Header() record.Header {
-	return record.NewHeader("pairs", "max-bucket", strconv.Itoa(o.MaxBucket))
+	h := record.NewHeader("pairs", "max-bucket", strconv.Itoa(o.MaxBucket))
+	if o.BBit != "" {
+		h.Params = append(h.Params, record.Param{Key: bbit.Key, Value: strconv.Itoa(minhash.Bits)})
+	}
+	return h
 }
 
 // DefaultMaxBucket is the --max-bucket of the command line.
@@ -131,10 +144,23 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		}
 		opt.MaxBucket = 0
 	}
+	if opt.BBit != "" && (containment > 0 || hamming != nil) {
+		return status.Usagef("--bbit sets aside MinHash candidates by their b-bit signatures: not for containment or Hamming keys")
+	}
 	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, opt.Header())
 	sc.OnHeader = out.W.Header
 	var st stats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
+	opt.w = out.W
+	if opt.BBit != "" {
+		f := &bbitWriter{w: out.W, name: opt.BBit, upstream: out.W.Upstream()}
+		opt.w = f
+		summary := out.Summary
+		out.Summary = func(stderr io.Writer) {
+			summary(stderr)
+			f.report(stderr)
+		}
+	}
 	if containment > 0 {
 		defer out.Watch(src)()
 		if err := runContain(ctx, opt, containment, sc, out, &st); err != nil {

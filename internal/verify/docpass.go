@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
@@ -67,7 +68,7 @@ const inflightBytes = 4 << 20
 
 // runDocuments scores the pairs of lines from the documents (opt.Documents,
 // already resolved), shingled as so says, within opt.MemoryBytes.
-func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbitFile, lines *stream.Lines, out *stream.Output, stderr io.Writer) error {
+func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbit.File, lines *stream.Lines, out *stream.Output, stderr io.Writer) error {
 	d := opt.Documents
 	r := d.reading
 	v := &docRun{opt: opt, out: out}
@@ -103,7 +104,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	// What is held is bounded; let the collector keep the heap near it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	defer out.Watch(lines)()
-	var bbc bbitCounts
+	var bbc bbit.Counts
 	for eof := false; !eof; {
 		t := newPairTable(r.Number, -1)
 		if bb != nil {
@@ -136,12 +137,12 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		}
 		t.done()
 		if bb != nil {
-			c, err := bb.filter(t, opt.Threshold, opt.Containment)
+			c, err := filterBBit(bb, t, opt.Threshold, opt.Containment)
 			if err != nil {
 				releaseAll(kept)
 				return err
 			}
-			bbc.add(c)
+			bbc.Add(c)
 			t.extraDocBytes = 0
 		}
 		v.pairBytes = t.bytes()
@@ -180,7 +181,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		}
 	}
 	if bb != nil {
-		bbc.report(stderr, bb.name)
+		bbc.Report(stderr, "verify", bb.Name)
 	}
 	if v.passes > v.segments || v.segments > 1 {
 		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, zstd) written to %s\n",

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
@@ -294,7 +295,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 		if opt.Documents.Format != shingle.FormatFiles {
-			var bb *bbitFile
+			var bb *bbit.File
 			if opt.BBit != "" {
 				if bb, err = openBBit(opt.BBit, peeked); err != nil {
 					return err
