@@ -166,11 +166,11 @@ func (c *Counts) Judge(a, b []byte, sa, sb int, threshold float64, containment, 
 	return true
 }
 
-// Report says on w what was set aside (stage names the stage), and the
-// pairs that could not be judged.
-func (c Counts) Report(w io.Writer, stage, name string) {
-	fmt.Fprintf(w, "%s: --bbit %s: %d of %d candidate pair(s) set aside: %d by their sizes (below the threshold for certain), %d by their 4-bit signatures (a pair at the threshold is set aside with probability under %.0e)\n",
-		stage, name, c.BySize+c.BySignature, c.Pairs, c.BySize, c.BySignature, minhash.FarBelowError)
+// Report says on w what was set aside (stage names the stage, what the
+// pairs counted), and the pairs that could not be judged.
+func (c Counts) Report(w io.Writer, stage, name, what string) {
+	fmt.Fprintf(w, "%s: --bbit %s: %d of %d %s set aside: %d by their sizes (below the threshold for certain), %d by their 4-bit signatures (a pair at the threshold is set aside with probability under %.0e)\n",
+		stage, name, c.BySize+c.BySignature, c.Pairs, what, c.BySize, c.BySignature, minhash.FarBelowError)
 	if c.Unsigned > 0 {
 		fmt.Fprintf(w, "%s: --bbit %s: %d candidate pair(s) with a document it has no signature of: kept\n", stage, name, c.Unsigned)
 	}
@@ -243,11 +243,11 @@ func Load(b *File, numbered bool) (*Table, error) {
 	return t, err
 }
 
-// Lookup returns the signature and size of document id.
-func (t *Table) Lookup(id []byte) (sig []byte, size int, ok bool) {
+// Lookup returns the signature and size of document id in t.
+func Lookup[ID ~string | ~[]byte](t *Table, id ID) (sig []byte, size int, ok bool) {
 	var d uint64
 	if t.numbered {
-		n, ok := input.ParseNumber(id)
+		n, ok := parseNumber(id)
 		if !ok || n < t.base {
 			return nil, 0, false
 		}
@@ -263,6 +263,22 @@ func (t *Table) Lookup(id []byte) (sig []byte, size int, ok bool) {
 		return nil, 0, false
 	}
 	return t.sigs[d*uint64(t.width) : (d+1)*uint64(t.width)], int(t.sizes[d] - 1), true
+}
+
+// parseNumber parses an arrival number (input.NumberDigits digits).
+func parseNumber[ID ~string | ~[]byte](id ID) (uint64, bool) {
+	if len(id) != input.NumberDigits {
+		return 0, false
+	}
+	var n uint64
+	for i := range len(id) {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
 }
 
 // TableBytes estimates the memory of the table of the file name from its

@@ -39,12 +39,12 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig, size, ok := tb.Lookup([]byte("000000000009"))
+	sig, size, ok := Lookup(tb, []byte("000000000009"))
 	if !ok || size != 12 || len(sig) != 2 || sig[0] != 0xba || sig[1] != 0xdc {
 		t.Errorf("Lookup(9) = %x %d %v, want badc 12", sig, size, ok)
 	}
 	for _, id := range []string{"000000000008", "000000000006", "000000000010", "x"} {
-		if _, _, ok := tb.Lookup([]byte(id)); ok {
+		if _, _, ok := Lookup(tb, []byte(id)); ok {
 			t.Errorf("Lookup(%s) found a signature the file has not", id)
 		}
 	}
@@ -53,7 +53,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, size, ok := tm.Lookup([]byte("000000000007")); !ok || size != 10 {
+	if _, size, ok := Lookup(tm, []byte("000000000007")); !ok || size != 10 {
 		t.Errorf("map Lookup(7) = %d %v", size, ok)
 	}
 }

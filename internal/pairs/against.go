@@ -46,7 +46,7 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 	if err != nil {
 		return err
 	}
-	return sp.finish(opt.w)
+	return sp.finish(out.W)
 }
 
 // openAgainst opens the index opt.Against and has check (CheckHeader, or

@@ -1,7 +1,6 @@
 package pairs
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 
@@ -11,35 +10,33 @@ import (
 	"github.com/neardup/neardup/internal/status"
 )
 
-// bbitWriter is the output of pairs --bbit FILE: it passes on the pairs
-// written to it but those whose sizes or b-bit signatures (band --bbit)
-// put them far below the threshold band chose its banding for. The
-// signatures are read at the first pair written, once the input is read to
-// its end: band, writing FILE, has then ended (it renames FILE into place
-// before it closes its output).
-type bbitWriter struct {
-	w        io.Writer
+// setAside is pairs --bbit FILE: each pair a bucket makes is judged, before
+// it is kept, by the sizes and b-bit signatures (band --bbit) of its two
+// documents, and those far below the threshold band chose its banding for
+// are left out. The signatures are read at the first pair, once the input
+// is read to its end (or, sorted, through a sort that read it to its end):
+// band, writing FILE, has then ended, and it renames FILE into place
+// before it closes its output.
+type setAside struct {
 	name     string
 	upstream *record.HeaderSet
 	t        *bbit.Table
 	file     *bbit.File
 	least    float64
 	counts   bbit.Counts
-	tail     []byte
-	buf      []byte
 }
 
 // load reads the signatures, checked against the input's headers.
-func (f *bbitWriter) load() error {
-	h, ok := f.upstream.Get("band")
+func (s *setAside) load() error {
+	h, ok := s.upstream.Get("band")
 	v, _ := h.Get(band.ThresholdKey)
 	least, err := strconv.ParseFloat(v, 64)
 	if !ok || err != nil || least <= 0 || least > 1 {
 		return status.Usagef("--bbit sets aside the pairs far below the threshold band chose its banding for, and band's header names none (band --threshold T)")
 	}
-	f.least = least
-	if f.file, err = bbit.Open(f.name, func(stage string) string {
-		h, ok := f.upstream.Get(stage)
+	s.least = least
+	if s.file, err = bbit.Open(s.name, func(stage string) string {
+		h, ok := s.upstream.Get(stage)
 		if !ok {
 			return ""
 		}
@@ -47,63 +44,30 @@ func (f *bbitWriter) load() error {
 	}); err != nil {
 		return err
 	}
-	f.t, err = bbit.Load(f.file, numberedIDs(f.upstream))
+	s.t, err = bbit.Load(s.file, numberedIDs(s.upstream))
 	return err
 }
 
-// Write takes pair lines, the last perhaps cut short (kept for the next).
-func (f *bbitWriter) Write(p []byte) (int, error) {
-	if f.t == nil {
-		if err := f.load(); err != nil {
-			return 0, err
+// far tells whether the pair of ids a and b is far below the threshold.
+func far[ID ~string | ~[]byte](s *setAside, a, b ID) (bool, error) {
+	if s.t == nil {
+		if err := s.load(); err != nil {
+			return false, err
 		}
 	}
-	f.buf = f.buf[:0]
-	data := p
-	if len(f.tail) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			f.tail = append(f.tail, data...)
-			return len(p), nil
-		}
-		f.tail = append(f.tail, data[:i+1]...)
-		f.judge(f.tail)
-		f.tail, data = f.tail[:0], data[i+1:]
+	s.counts.Pairs++
+	sa, na, oka := bbit.Lookup(s.t, a)
+	sb, nb, okb := bbit.Lookup(s.t, b)
+	if !oka || !okb {
+		s.counts.Unsigned++
+		return false, nil
 	}
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			f.tail = append(f.tail, data...)
-			break
-		}
-		f.judge(data[:i+1])
-		data = data[i+1:]
-	}
-	if _, err := f.w.Write(f.buf); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// judge passes line on unless it is a pair far below the threshold.
-func (f *bbitWriter) judge(line []byte) {
-	a, b, err := record.ParsePair(record.TrimEOL(line))
-	if err == nil {
-		f.counts.Pairs++
-		sa, na, oka := f.t.Lookup(a)
-		sb, nb, okb := f.t.Lookup(b)
-		if !oka || !okb {
-			f.counts.Unsigned++
-		} else if f.counts.Judge(sa, sb, na, nb, f.least, false, f.file.Densified) {
-			return
-		}
-	}
-	f.buf = append(f.buf, line...)
+	return s.counts.Judge(sa, sb, na, nb, s.least, false, s.file.Densified), nil
 }
 
 // report says what was set aside.
-func (f *bbitWriter) report(w io.Writer) {
-	if f.t != nil {
-		f.counts.Report(w, "pairs", f.name)
+func (s *setAside) report(w io.Writer) {
+	if s.t != nil {
+		s.counts.Report(w, "pairs", s.name, "pairs tried (a pair in several buckets is tried in each)")
 	}
 }

@@ -244,7 +244,7 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	if err != nil {
 		return err
 	}
-	return sp.finish(opt.w)
+	return sp.finish(out.W)
 }
 
 // runMemory holds the band records within --memory and groups them: 24
@@ -324,7 +324,7 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return sp.finish(opt.w)
+	return sp.finish(out.W)
 }
 
 // pairHeld pairs the records held, none spilled, in memory: it sorts them,
@@ -338,6 +338,10 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 	sortEntries(entries, jobs(&opt))
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
 	before := st.snapshot()
+	var aside bbit.Counts
+	if opt.aside != nil {
+		aside = opt.aside.counts
+	}
 	var pairs []uint64
 	var docs []uint32
 	full := false
@@ -367,6 +371,11 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			if s.h != nil && !s.keep(t, fps[docs[a]], fps[docs[b]]) {
 				return nil
 			}
+			if opt.aside != nil {
+				if far, err := far(opt.aside, ids[order[docs[a]]], ids[order[docs[b]]]); far || err != nil {
+					return err
+				}
+			}
 			if len(pairs) == cap(pairs) {
 				// The pairs, the old array beside the new while it
 				// grows, and the byte each that sorting them holds.
@@ -384,6 +393,9 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			// Pair the records as spilled ones instead, from the start.
 			pairs = nil
 			st.restore(before)
+			if opt.aside != nil {
+				opt.aside.counts = aside
+			}
 			return false, br.write(h, order, fps)
 		}
 		if err != nil {
@@ -395,7 +407,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 	}
 	h.entries = nil
-	return true, writeRanked(opt.w, pairs, ids, order, jobs(&opt))
+	return true, writeRanked(out.W, pairs, ids, order, jobs(&opt))
 }
 
 // errFull stops pairing in memory: the pairs would not fit.

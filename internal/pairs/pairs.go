@@ -56,11 +56,10 @@ type Options struct {
 	MaxBucketSet bool
 
 	// BBit names the b-bit signatures of band --bbit: the pairs far below
-	// band's threshold by them are not written (bbit.go).
+	// band's threshold by them are not kept (bbit.go).
 	BBit string
-	// w is what the pairs are written to: the output, or with BBit the
-	// writer that sets pairs aside.
-	w io.Writer
+	// aside judges the pairs with BBit.
+	aside *setAside
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.
@@ -151,14 +150,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	sc.OnHeader = out.W.Header
 	var st stats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
-	opt.w = out.W
 	if opt.BBit != "" {
-		f := &bbitWriter{w: out.W, name: opt.BBit, upstream: out.W.Upstream()}
-		opt.w = f
+		a := &setAside{name: opt.BBit, upstream: out.W.Upstream()}
+		opt.aside = a
 		summary := out.Summary
 		out.Summary = func(stderr io.Writer) {
 			summary(stderr)
-			f.report(stderr)
+			a.report(stderr)
 		}
 	}
 	if containment > 0 {

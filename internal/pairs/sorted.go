@@ -154,6 +154,8 @@ type spiller struct {
 	jobs  int // goroutines that sort the buffer
 	// spills counts the runs written (merged runs not counted again).
 	spills int
+	// aside, with --bbit, sets pairs aside.
+	aside *setAside
 }
 
 func newSpiller(opt *Options) *spiller {
@@ -161,11 +163,16 @@ func newSpiller(opt *Options) *spiller {
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	return &spiller{limit: limit, jobs: jobs(opt), runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
+	return &spiller{limit: limit, jobs: jobs(opt), aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
 }
 
-// add keeps the pair a, b (a < b).
+// add keeps the pair a, b (a < b), unless it is set aside (--bbit).
 func (s *spiller) add(a, b []byte) error {
+	if s.aside != nil {
+		if far, err := far(s.aside, a, b); far || err != nil {
+			return err
+		}
+	}
 	n := len(a) + len(b) + 2
 	if !s.buf.room(n, s.limit) {
 		if err := s.spill(); err != nil {

@@ -181,7 +181,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		}
 	}
 	if bb != nil {
-		bbc.Report(stderr, "verify", bb.Name)
+		bbc.Report(stderr, "verify", bb.Name, "candidate pair(s)")
 	}
 	if v.passes > v.segments || v.segments > 1 {
 		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, zstd) written to %s\n",
