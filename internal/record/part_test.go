@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
@@ -72,4 +73,54 @@ func FuzzRemoved(f *testing.F) {
 		return r, err
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, parse, record.AppendRemoved, same) })
+}
+
+func FuzzCutEscaped(f *testing.F) {
+	f.Add([]byte(`a\tb\\c\qd\`), uint8(1), uint8(2), uint8(1), uint8(2))
+	f.Add([]byte(`\qt`), uint8(1), uint8(1), uint8(0), uint8(0))
+	f.Fuzz(func(t *testing.T, field []byte, s1, l1, gap, l2 uint8) {
+		text := record.Unescape(nil, field)
+		a, b := int(s1), int(s1)+int(l1)
+		c, d := b+int(gap), b+int(gap)+int(l2)
+		cuts := [][2]int{{a, b}, {c, d}}
+		if l2 == 0 {
+			cuts = cuts[:1]
+		}
+		if l1 == 0 || cuts[len(cuts)-1][1] > len(text) {
+			return
+		}
+		var want []byte
+		prev := 0
+		for _, c := range cuts {
+			want = append(want, text[prev:c[0]]...)
+			prev = c[1]
+		}
+		want = append(want, text[prev:]...)
+		got := record.CutEscaped([]byte("x"), field, cuts)
+		if got[0] != 'x' || string(record.Unescape(nil, got[1:])) != string(want) {
+			t.Fatalf("%q cut %v = %q, stands for %q, want %q", field, cuts, got[1:], record.Unescape(nil, got[1:]), want)
+		}
+		if bytes.IndexByte(got, '\t') >= 0 || bytes.IndexByte(got, '\n') >= 0 {
+			if !bytes.Contains(field, []byte{'\t'}) && !bytes.Contains(field, []byte{'\n'}) {
+				t.Fatalf("%q cut %v = %q holds a raw TAB or LF", field, cuts, got)
+			}
+		}
+	})
+}
+
+func TestCutEscaped(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		cuts  [][2]int
+		want  string
+	}{
+		{`one\ttwo\nthree`, [][2]int{{0, 4}}, `two\nthree`},
+		{`a\qb`, [][2]int{{3, 4}}, `a\q`},
+		{`\qt`, [][2]int{{1, 2}}, `\\t`}, // \ then t would be a TAB
+		{`x\\y`, [][2]int{{1, 2}}, `xy`},
+	} {
+		if got := record.CutEscaped(nil, []byte(c.field), c.cuts); string(got) != c.want {
+			t.Errorf("CutEscaped(%q, %v) = %q, want %q", c.field, c.cuts, got, c.want)
+		}
+	}
 }
