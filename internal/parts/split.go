@@ -26,7 +26,7 @@ func Paragraphs(dst []Range, text []byte) []Range {
 		if j := bytes.IndexByte(text[i:], '\n'); j >= 0 {
 			end = i + j + 1
 		}
-		if isBlank(text[i:end]) {
+		if IsBlank(text[i:end]) {
 			if start >= 0 {
 				dst = append(dst, Range{start, i})
 				start = -1
@@ -45,9 +45,9 @@ func Paragraphs(dst []Range, text []byte) []Range {
 // asciiSpace marks the ASCII bytes that are white space.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
-// isBlank reports whether b is empty or white space only. Bytes that are
-// not UTF-8 are not white space.
-func isBlank(b []byte) bool {
+// IsBlank reports whether b is empty or white space only (Unicode
+// White_Space). Bytes that are not UTF-8 are not white space.
+func IsBlank(b []byte) bool {
 	for i := 0; i < len(b); {
 		if c := b[i]; c < utf8.RuneSelf {
 			if !asciiSpace[c] {

@@ -93,7 +93,7 @@ func checkRanges(t *testing.T, text []byte, n, stride int) {
 		if r.Start < prev || r.End <= r.Start || r.End > len(text) {
 			t.Fatalf("%q: paragraph %v after %d", text, r, prev)
 		}
-		if isBlank(text[r.Start:r.End]) {
+		if IsBlank(text[r.Start:r.End]) {
 			t.Fatalf("%q: paragraph %v is white space", text, r)
 		}
 		for i := r.Start; i < r.End; i++ {
@@ -109,7 +109,7 @@ func checkRanges(t *testing.T, text []byte, n, stride int) {
 		if j < len(text) {
 			j++
 		}
-		if !covered[i] && !isBlank(text[i:j]) {
+		if !covered[i] && !IsBlank(text[i:j]) {
 			t.Fatalf("%q: line %q is in no paragraph", text, text[i:j])
 		}
 		i = j
