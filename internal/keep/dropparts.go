@@ -32,7 +32,7 @@ func (o *Options) checkDropParts() error {
 	}{
 		{o.Clusters != "", "--clusters"}, {o.Pairs != "", "--pairs"}, {o.Containment, "--containment"},
 		{o.Threshold != 0, "--threshold"}, {o.Drop, "--drop"}, {o.Annotate, "--annotate"},
-		{o.Related, "--related"}, {o.Prefer != PreferFirst, "--prefer"},
+		{o.Related, "--related"}, {o.Prefer != "" && o.Prefer != PreferFirst, "--prefer"},
 	} {
 		if f.set {
 			return status.Usagef("--drop-parts and %s exclude each other: --drop-parts cuts parts out of every document and writes them all", f.flag)
