@@ -335,35 +335,22 @@ func (w *cutWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		return
 	}
-	data, lineNo := c.Data, c.FirstLine
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			i = len(data) - 1 // not met: every chunk line ends in LF
-		}
-		raw := data[:i+1]
-		data = data[i+1:]
-		line := record.TrimEOL(raw)
-		pos := record.Pos{File: c.File, Line: lineNo}
-		ordinal := c.FirstOrdinal + (lineNo - c.FirstLine)
-		lineNo++
+	rawLines(c, func(raw, line []byte, pos record.Pos, ordinal int64) bool {
 		if record.IsHeader(line) {
 			r.Out = append(r.Out, raw...)
-			continue
+			return true
 		}
 		r.Records++
 		id, text, err := w.parser.Parse(c.Format, line, ordinal)
 		if err != nil {
-			if !r.Fail(err, pos, w.opt.SkipBad) {
-				return
-			}
-			continue
+			return r.Fail(err, pos, w.opt.SkipBad)
 		}
 		if err := w.document(r, b, c.Format, pos, line, raw[len(line):], id, text); err != nil {
 			r.Err = err
-			return
+			return false
 		}
-	}
+		return true
+	})
 }
 
 // document writes one document, line and eol as read (nil for a file),
