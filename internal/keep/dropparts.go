@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -197,7 +199,7 @@ type cutBatch struct {
 }
 
 // runDropParts writes the documents with the parts cut out.
-func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) (err error) {
 	if opt.DropParts == "-" && (len(inputs) == 0 || slices.Contains(inputs, "-")) {
 		return status.Usagef("--drop-parts - and documents from standard input: only one can be read from it")
 	}
@@ -216,12 +218,18 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 		defer rep.abort()
 	}
 	src, files := stream.NewDocuments(inputs, opt.reading, opt.SkipBad)
-	defer src.Close()
+	defer func() {
+		// After a sink error the reader may still read src (pass).
+		if err == nil {
+			err = src.Close()
+		}
+	}()
 	common := opt.Common
 	common.NoHeader = true // the documents are written as they came, header lines included
 	out := stream.NewOutput("keep", common, stdout, stderr)
 	seen := make([]bool, ps.docs.Len())
 	var n cutCounts
+	noID := new(atomic.Int64)
 	sink := func(r *stream.Result) error {
 		if b, ok := r.Value.(*cutBatch); ok {
 			for _, d := range b.seen {
@@ -250,7 +258,7 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 	}
 	stop := out.Watch(src)
 	err = stream.Run(ctx, src, opt.Common, func() stream.Worker {
-		return &cutWorker{ps: ps, opt: &opt, parser: input.NewReadingParser(opt.reading, nil),
+		return &cutWorker{ps: ps, opt: &opt, parser: input.NewReadingParser(opt.reading, noID),
 			json: input.JSONFields{IDKey: opt.reading.IDField, TextKey: opt.reading.TextField}}
 	}, sink)
 	stop()
@@ -263,6 +271,7 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 	if l, ok := src.(*stream.Lines); ok {
 		l.Report(stderr, "keep")
 	}
+	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, noID)
 	if err := ps.checkSeen(seen); err != nil {
 		return err
 	}
