@@ -87,8 +87,8 @@ degenerate-bench: build
 	./examples/degenerate-bench.sh
 
 # Every fuzz target of every package of the module (./...: internal/, cmd/,
-# e2e/; beam/ is its own module and has none), each for FUZZTIME: 34
-# targets, so about 17 minutes at the default 30s, plus a build for each.
+# e2e/; beam/ is its own module and has none), each for FUZZTIME: 41
+# targets, so about 21 minutes at the default 30s, plus a build for each.
 # A package whose tests do not build stops the run, as does a finding (its
 # input is written under the package's testdata/fuzz). Fuzzing files go
 # under /dev/shm when there is one (testutil.FuzzDir).

@@ -167,7 +167,11 @@ func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
 		f.FormatFlag = "--format " + format
 	}
 	f.IDFieldSet, f.TextFieldSet, f.NumberSet = c.IsSet("id-field"), c.IsSet("text-field"), c.IsSet("number-from")
-	if f.Text, err = input.ParseText(c.String("text")); err != nil {
+	text := input.TextRaw // (a stage without --text: parts)
+	if takes(c, "text") {
+		text = c.String("text")
+	}
+	if f.Text, err = input.ParseText(text); err != nil {
 		return f, usagef("%v", err)
 	}
 	if f.Text == input.TextRaw {

@@ -190,6 +190,41 @@ bytes with two passes). The documents stream.
 
 --stats prints how many documents were read, kept and dropped.
 
+PARTS (--drop-parts)
+--drop-parts FILE writes every document with the parts FILE lists cut out
+of its text, every other byte as it was: FILE has a part id a line
+(parts(1): doc#START-END, the byte range START to END of document doc's
+text), alone or followed by TAB and the part's text, as parts writes it and
+keep --drop copies it; such a text must be the document's bytes at the
+range (else status 2, naming FILE's line and the document's place: the
+documents were read in another way). Ranges that overlap or touch (windows
+with a stride) are cut as one. A document left with white space only is
+dropped; standard error counts the ranges and bytes cut, the documents cut
+and those dropped. A part of a document that is not among the documents
+read, or a range past the end of its text, is bad input (FILE:line, status
+2; found at the end, or when the document is read: part of the output may
+be written, an -o FILE is not).
+
+What is rewritten: a TSV text in its escaped form (a backslash that stands
+for itself, \q, written \\q only where a cut would make it an escape); a
+JSON Lines text field in place, its escapes as written (a cut inside the
+bytes of one \u escape writes the field encoded anew), the other fields as
+they were; a --lines line. --files documents (read whole: a stream can't
+hold files) are written as TSV documents, path TAB text escaped, which
+every stage reads. WARC and Parquet, and --text html, are refused: the
+ranges are in the text as stored.
+
+The documents are read as the parts header of FILE says (format=,
+id-field=, text-field=, ids=), a flag that disagrees refused; without one
+(keep --drop writes none), as the flags say. --report FILE writes a line per
+range cut, ranges merged, in input order:
+
+   doc TAB start TAB end TAB bytes
+
+Memory: the part ids, 24 bytes a part plus, per document named, its id
+(about 24 bytes and the id's length); the documents stream (-j). The
+recipe for near-duplicate paragraphs is in parts(1) and README.md.
+
 PARQUET
 With Parquet documents keep writes Parquet: the schema, key-value metadata
 and every column of the first file as they are, the rows that remain in
@@ -212,8 +247,10 @@ EXAMPLES
    keep --clusters clusters.tsv --prefer longest --drop docs.tsv > removed.tsv
    keep --clusters clusters.tsv --annotate corpus.jsonl | jq -c '{id, cluster}'
    find pages -type f | keep --clusters clusters.tsv --files | xargs cat
-   keep --pairs scored.tsv train-00000-of-00002.parquet > deduplicated.parquet`,
-		SeeAlso: []string{"shingle", "verify", "cluster"},
+   keep --pairs scored.tsv train-00000-of-00002.parquet > deduplicated.parquet
+   keep --pairs scored.tsv --drop parts.tsv > dropped.tsv
+   keep --drop-parts dropped.tsv --report removed.tsv corpus.jsonl > clean.jsonl`,
+		SeeAlso: []string{"parts", "shingle", "verify", "cluster"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "pairs", Usage: "scored pairs `FILE` (verify): drop each document with a verified pair with an earlier one"},
 			&cli.BoolFlag{Name: "containment", Usage: "with --pairs (scored by verify --containment): drop a document only when a kept one contains it"},
@@ -221,7 +258,8 @@ EXAMPLES
 			&cli.StringFlag{Name: "clusters", Usage: "cluster records `FILE` (cluster TAB id)"},
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
-			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity"},
+			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity (--drop-parts: doc TAB start TAB end TAB bytes, a line per range cut)"},
+			&cli.StringFlag{Name: "drop-parts", Usage: "write every document with the parts listed in `FILE` (part ids of parts: doc#START-END) cut out of its text"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.BoolFlag{Name: "related", Usage: "WARC: write the request, metadata and revisit records that concern a document written with it (dropped and counted otherwise)"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
@@ -262,6 +300,7 @@ func keepAction(c *cli.Context, env *Env) error {
 		Given:        rf,
 		TempDir:      c.String("temp-dir"),
 		Stats:        c.Bool("stats"),
+		DropParts:    c.String("drop-parts"),
 	}
 	return runStream(c, env, &opt, &opt.Common, keep.Run)
 }

@@ -27,6 +27,9 @@ type JSONValue struct {
 	// true, false or null; objects and arrays too).
 	IsString bool
 	Bytes    []byte
+	// Start and End delimit the value as written in the line (a string's
+	// quotes included): keep --drop-parts rewrites a text in place.
+	Start, End int
 }
 
 // maxJSONDepth bounds the nesting of skipped values.
@@ -77,6 +80,7 @@ func (j *JSONFields) Parse(line []byte) (id, text JSONValue, err error) {
 			if !isID {
 				buf = &j.textBuf
 			}
+			start := p.i
 			if p.peek() == '"' {
 				s, err := p.str((*buf)[:0])
 				if err != nil {
@@ -85,12 +89,12 @@ func (j *JSONFields) Parse(line []byte) (id, text JSONValue, err error) {
 				*buf = s
 				v = JSONValue{Found: true, IsString: true, Bytes: s}
 			} else {
-				start := p.i
 				if err := p.value(0); err != nil {
 					return id, text, err
 				}
 				v = JSONValue{Found: true, Bytes: line[start:p.i]}
 			}
+			v.Start, v.End = start, p.i
 			if isID {
 				id = v
 			}

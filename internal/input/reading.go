@@ -168,7 +168,7 @@ type ReadingFlags struct {
 }
 
 // Resolve returns how a stage reads the documents: as the shingle header h
-// (read at pos) says, where the flags do not say otherwise. A flag that
+// (or the parts header: keep --drop-parts) read at pos says, where the flags do not say otherwise. A flag that
 // disagrees with the header is an error naming both; without a header
 // (hasHeader false) the flags and today's defaults are taken.
 func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (Reading, error) {
@@ -184,12 +184,18 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 	if !ok {
 		return r, nil // an old header: it says nothing about the documents
 	}
-	where := fmt.Sprintf("(the shingle header of %s)", pos.File)
+	// The header is shingle's, or that of another stage that read the
+	// documents (parts).
+	stage, verb := h.Stage, "shingled"
+	if stage != "shingle" {
+		verb = "read by " + stage
+	}
+	where := fmt.Sprintf("(the %s header of %s)", stage, pos.File)
 	if pos.File == "" || pos.File == StdinName {
-		where = "(the shingle header of standard input)"
+		where = fmt.Sprintf("(the %s header of standard input)", stage)
 	}
 	disagree := func(flag, key, val string) error {
-		return fmt.Errorf("%s, but the documents were shingled with %s=%s %s", flag, key, val, where)
+		return fmt.Errorf("%s, but the documents were %s with %s=%s %s", flag, verb, key, val, where)
 	}
 	// Under format=auto shingle took each file's format from its name: a
 	// format given now (standard input, a file renamed) is taken as it is.

@@ -93,6 +93,11 @@ type Options struct {
 
 	Stats bool
 
+	// DropParts names a file of part ids (parts, doc#START-END): the
+	// documents are written with those byte ranges cut out of their texts
+	// (dropparts.go); Report then gets the ranges removed.
+	DropParts string
+
 	stream.Common
 
 	// reading is how the documents are read, once resolved.
@@ -107,8 +112,11 @@ type Options struct {
 
 // Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
+	if o.DropParts != "" {
+		return o.checkDropParts()
+	}
 	if o.Clusters == "" && o.Pairs == "" {
-		return status.Usagef("give --pairs FILE (scored pairs from verify) or --clusters FILE (cluster records from cluster)")
+		return status.Usagef("give --pairs FILE (scored pairs from verify) or --clusters FILE (cluster records from cluster), or --drop-parts FILE (part ids from parts)")
 	}
 	if o.Clusters != "" && o.Pairs != "" {
 		return status.Usagef("--clusters and --pairs exclude each other")
@@ -196,6 +204,9 @@ type choice struct {
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	if err := opt.Check(); err != nil {
 		return err
+	}
+	if opt.DropParts != "" {
+		return runDropParts(ctx, opt, inputs, stdout, stderr)
 	}
 	k := &keeper{opt: &opt, noID: new(atomic.Int64)}
 	var twoPass bool

@@ -385,37 +385,23 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		return
 	}
 	format := c.Format
-	data, lineNo := c.Data, c.FirstLine
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			i = len(data) - 1 // not met: every chunk line ends in LF
-		}
-		raw := data[:i+1]
-		data = data[i+1:]
-		line := record.TrimEOL(raw)
-		eol := raw[len(line):]
-		pos := record.Pos{File: c.File, Line: lineNo}
-		ordinal := c.FirstOrdinal + (lineNo - c.FirstLine)
-		lineNo++
+	rawLines(c, func(raw, line []byte, pos record.Pos, ordinal int64) bool {
 		if record.IsHeader(line) {
 			start := len(r.Out)
 			if !w.k.first {
 				r.Out = append(r.Out, raw...)
 			}
 			b.docs = append(b.docs, doc{start: start, lineEnd: len(r.Out), end: len(r.Out), cluster: isHeader})
-			continue
+			return true
 		}
 		r.Records++
 		id, text, err := w.parser.Parse(format, line, ordinal)
 		if err != nil {
-			if !r.Fail(err, pos, w.k.opt.SkipBad) {
-				return
-			}
-			continue
+			return r.Fail(err, pos, w.k.opt.SkipBad)
 		}
-		w.add(r, b, format, line, eol, id, int64(len(text)))
-	}
+		w.add(r, b, format, line, raw[len(line):], id, int64(len(text)))
+		return true
+	})
 }
 
 // parquet notes the documents of a Parquet row group; the sink copies the

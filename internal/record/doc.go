@@ -23,6 +23,8 @@
 //	attached pair     idB TAB idA TAB size TAB v v v …            ParseAttached, AppendAttached
 //	cluster report    cluster TAB size TAB verified TAB least      ParseClusterReport, AppendClusterReport
 //	dropped document  dropped TAB kept TAB via TAB similarity      ParseDropped, AppendDropped
+//	part id           doc#START-END  (the id of a part)           ParsePartID, AppendPartID
+//	removed part      doc TAB start TAB end TAB bytes             ParseRemoved, AppendRemoved
 //
 // Shingle hashes are distinct and ascending (AppendShingleCounts writes
 // them with counts). A sketch's size is its document's number of distinct

@@ -13,7 +13,7 @@ const HeaderPrefix = "#neardup"
 
 // stageOrder is the order of the stages in a pipeline, which is the order
 // their headers are written in.
-var stageOrder = []string{"shingle", "docfreq", "sketch", "band", "index", "pairs", AttachStage, "verify", "cluster", "keep"}
+var stageOrder = []string{"parts", "shingle", "docfreq", "sketch", "band", "index", "pairs", AttachStage, "verify", "cluster", "keep"}
 
 // AttachStage names the header of attached pairs, the intermediate record
 // of verify's join (verify --attach writes it, verify --sorted reads it).

@@ -88,6 +88,7 @@ type Tokenizer struct {
 	slow  []byte // the tokens slowNext found, lower-cased, one after another
 	buf   []byte // scratch: a token lower-cased
 	pos   int    // where Scan and slowNext go on
+	start int    // where the token slowNext found last starts (AppendSpans)
 	// The masks of block blk: bit i is byte 64·blk+i; bytes past the text
 	// are in neither.
 	blk         int
@@ -300,7 +301,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 		}
 		f := runeFlags(r0)
 		if f&rfSingle != 0 {
-			t.pos = i + size
+			t.start, t.pos = i, i+size
 			if f&rfCased == 0 {
 				// Its bytes are its encoding: valid, and lower case.
 				return text[i : i+size], true
@@ -314,6 +315,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 		i += size
 	}
 	start := i
+	t.start = start
 	lower := true // the bytes of text are already lower case
 scan:
 	for i < len(text) {

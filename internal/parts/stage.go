@@ -1,0 +1,235 @@
+package parts
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// How documents are cut into parts (Options.By).
+const (
+	ByParagraph = "paragraph"
+	ByWindow    = "window"
+)
+
+// Options configure the stage.
+type Options struct {
+	// By is ByParagraph or ByWindow.
+	By string
+	// Tokens and Stride: windows of Tokens word tokens, one starting every
+	// Stride tokens (0: Tokens, windows side by side).
+	Tokens, Stride int
+	// MinBytes and MinTokens leave out parts shorter (counted on stderr).
+	MinBytes, MinTokens int
+
+	// Format, IDField, TextField, Number, NumberFrom and IDRequired read
+	// the documents as shingle's StageOptions do (empty fields: the
+	// defaults, id and text).
+	Format             string
+	IDField, TextField string
+	Number             bool
+	NumberFrom         int64
+	IDRequired         bool
+
+	stream.Common
+}
+
+// Check validates the options; its errors are usage errors. Run calls it.
+func (o *Options) Check() error {
+	switch o.By {
+	case ByParagraph:
+		if o.Tokens != 0 || o.Stride != 0 {
+			return status.Usagef("--tokens and --stride are for --by window")
+		}
+	case ByWindow:
+		if o.Tokens < 1 {
+			return status.Usagef("--by window needs --tokens N, N at least 1")
+		}
+		if o.Stride < 0 || o.Stride > o.Tokens {
+			return status.Usagef("--stride %d: want 1 to --tokens (%d): a longer stride would leave tokens in no window", o.Stride, o.Tokens)
+		}
+	default:
+		return status.Usagef("--by %q: want paragraph or window", o.By)
+	}
+	if o.MinBytes < 0 || o.MinTokens < 0 {
+		return status.Usagef("--min-bytes and --min-tokens can't be negative")
+	}
+	so := o.shingleOptions()
+	return so.Check()
+}
+
+// stride is the stride of the windows.
+func (o *Options) stride() int {
+	if o.Stride == 0 {
+		return o.Tokens
+	}
+	return o.Stride
+}
+
+// shingleOptions are the options of shingle's document reader: the parts
+// stage reads documents exactly as shingle does (shingle.Worker.Documents).
+func (o *Options) shingleOptions() shingle.StageOptions {
+	r := input.ReadingOf(o.Format, o.IDField, o.TextField) // (the default fields for "")
+	return shingle.StageOptions{
+		Shingle: shingle.Options{Unit: shingle.Word, K: 1},
+		Format:  r.Format, IDField: r.IDField, TextField: r.TextField,
+		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired,
+		Common: o.Common,
+	}
+}
+
+// Header returns the header line the stage writes: how the documents were
+// cut, then how they were read (input.Reading.Params), which keep
+// --drop-parts reads them again by.
+func (o *Options) Header() record.Header {
+	h := record.NewHeader("parts", "by", o.By)
+	if o.By == ByWindow {
+		h.Params = append(h.Params, record.Param{Key: "tokens", Value: strconv.Itoa(o.Tokens)},
+			record.Param{Key: "stride", Value: strconv.Itoa(o.stride())})
+	}
+	h.Params = append(h.Params, record.Param{Key: "min-bytes", Value: strconv.Itoa(o.MinBytes)},
+		record.Param{Key: "min-tokens", Value: strconv.Itoa(o.MinTokens)})
+	so := o.shingleOptions()
+	h.Params = append(h.Params, so.Reading().Params()...)
+	return h
+}
+
+// counts are what the workers count, for the summary.
+type counts struct {
+	docs, empty, parts, short, shortBytes atomic.Int64
+}
+
+// Run reads documents from the named inputs (standard input when there are
+// none) and writes their parts to stdout.
+func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	so := opt.shingleOptions()
+	so.NoID = new(atomic.Int64)
+	src, unit := shingle.Source(&so, inputs)
+	defer src.Close()
+	out := stream.NewOutput("parts", opt.Common, stdout, stderr, opt.Header())
+	out.Unit = unit
+	n := &counts{}
+	out.Summary = func(stderr io.Writer) {
+		switch s := src.(type) {
+		case *stream.Files:
+			s.Report(stderr, "parts")
+		case *stream.Lines:
+			s.Report(stderr, "parts")
+		}
+		opt.summary(stderr, n)
+	}
+	err := out.RunPool(ctx, src, func() stream.Worker {
+		return &worker{opt: &opt, docs: shingle.NewWorker(&so), n: n}
+	})
+	shingle.ReportNoID(stderr, "parts", opt.IDField, so.NoID)
+	return err
+}
+
+// summary says on stderr what was left out: parts under the minimums, and
+// documents without a part.
+func (o *Options) summary(stderr io.Writer, n *counts) {
+	if s := n.short.Load(); s > 0 {
+		var under []string
+		if o.MinBytes > 0 {
+			under = append(under, "--min-bytes "+strconv.Itoa(o.MinBytes))
+		}
+		if o.MinTokens > 0 {
+			under = append(under, "--min-tokens "+strconv.Itoa(o.MinTokens))
+		}
+		fmt.Fprintf(stderr, "parts: %d part(s) under %s left out (%d bytes)\n", s, strings.Join(under, " or "), n.shortBytes.Load())
+	}
+	if e := n.empty.Load(); e > 0 {
+		fmt.Fprintf(stderr, "parts: %d of %d document(s) had no part (no text but white space, or no token)\n", e, n.docs.Load())
+	}
+}
+
+// worker cuts the documents of a chunk into parts.
+type worker struct {
+	opt    *Options
+	docs   *shingle.Worker
+	n      *counts
+	tok    shingle.Tokenizer
+	spans  []shingle.Span
+	ranges []Range
+	ns     []int
+}
+
+func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
+	var docs, empty, parts, short, shortBytes int64
+	w.docs.Documents(c, r, func(id, text []byte) error {
+		docs++
+		w.ranges, w.ns = w.split(text)
+		written := 0
+		for i, rg := range w.ranges {
+			if w.tooShort(text[rg.Start:rg.End], i) {
+				short++
+				shortBytes += int64(rg.End - rg.Start)
+				continue
+			}
+			start := len(r.Out)
+			r.Out = record.AppendPartID(r.Out, id, rg.Start, rg.End)
+			r.Out = append(r.Out, '\t')
+			r.Out = record.Escape(r.Out, text[rg.Start:rg.End])
+			r.Out = append(r.Out, '\n')
+			if n := len(r.Out) - start - 1; n > stream.MaxLine {
+				r.Out = r.Out[:start]
+				return record.Bad("part %d-%d would be a line of %d bytes, more than the longest line the stages read, %d bytes", rg.Start, rg.End, n, stream.MaxLine)
+			}
+			written++
+		}
+		parts += int64(written)
+		if len(w.ranges) == 0 {
+			empty++
+		}
+		// Many parts can make output several times the chunk: pass it on
+		// as it grows (an error is the run being stopped, which the pool
+		// reports).
+		_ = r.Flush()
+		return nil
+	})
+	w.n.docs.Add(docs)
+	w.n.empty.Add(empty)
+	w.n.parts.Add(parts)
+	w.n.short.Add(short)
+	w.n.shortBytes.Add(shortBytes)
+}
+
+// split returns the parts of text, and with windows their numbers of
+// tokens.
+func (w *worker) split(text []byte) ([]Range, []int) {
+	if w.opt.By == ByParagraph {
+		return Paragraphs(w.ranges[:0], text), nil
+	}
+	w.spans = w.tok.AppendSpans(w.spans[:0], text)
+	if w.ns == nil {
+		w.ns = make([]int, 0, 64) // (nil would count nothing)
+	}
+	return Windows(w.ranges[:0], w.ns[:0], w.spans, w.opt.Tokens, w.opt.stride())
+}
+
+// tooShort says whether part i, p, is under the minimums.
+func (w *worker) tooShort(p []byte, i int) bool {
+	if len(p) < w.opt.MinBytes {
+		return true
+	}
+	if w.opt.MinTokens == 0 {
+		return false
+	}
+	if w.ns != nil {
+		return w.ns[i] < w.opt.MinTokens
+	}
+	w.spans = w.tok.AppendSpans(w.spans[:0], p)
+	return len(w.spans) < w.opt.MinTokens
+}
