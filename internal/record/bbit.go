@@ -18,23 +18,9 @@ type Bits struct {
 // ParseBits parses a b-bit signature record into s, reusing its slice.
 // The id aliases line.
 func ParseBits(s *Bits, line []byte) error {
-	id, rest, ok := Cut(line)
-	if !ok {
-		return Bad("want id TAB size TAB hex digits, found no TAB")
-	}
-	size, digits, ok := Cut(rest)
-	if !ok {
-		return Bad("want id TAB size TAB hex digits, found 2 fields")
-	}
-	if _, _, more := Cut(digits); more {
-		return Bad("want id TAB size TAB hex digits, found more than 3 fields")
-	}
-	if err := CheckID(id); err != nil {
+	id, n, digits, err := cutSized(line, "hex digits")
+	if err != nil {
 		return err
-	}
-	n, ok := ParseUint(size)
-	if !ok {
-		return Bad("size %q is not a number", clip(size))
 	}
 	if len(digits) == 0 || len(digits)%2 != 0 {
 		return Bad("want an even number of hex digits, found %d", len(digits))

@@ -119,30 +119,39 @@ type Sketch struct {
 // ParseSketch parses "id TAB size TAB v1 v2 …" into s, reusing its slices.
 // The id and the values field alias line.
 func ParseSketch(s *Sketch, line []byte) error {
-	id, rest, ok := Cut(line)
-	if !ok {
-		return Bad("want id TAB size TAB values, found no TAB")
-	}
-	size, vals, ok := Cut(rest)
-	if !ok {
-		return Bad("want id TAB size TAB values, found 2 fields")
-	}
-	if _, _, more := Cut(vals); more {
-		return Bad("want id TAB size TAB values, found more than 3 fields")
-	}
-	if err := CheckID(id); err != nil {
+	id, n, vals, err := cutSized(line, "values")
+	if err != nil {
 		return err
-	}
-	n, ok := ParseUint(size)
-	if !ok {
-		return Bad("size %q is not a number", clip(size))
 	}
 	s.ID = id
 	s.Size = n
 	s.ValuesField = vals
-	var err error
 	s.Values, err = ParseHexList(s.Values[:0], vals)
 	return err
+}
+
+// cutSized cuts "id TAB size TAB field" (the field named what in
+// messages), the id checked and the size a number.
+func cutSized(line []byte, what string) (id []byte, n uint64, field []byte, err error) {
+	id, rest, ok := Cut(line)
+	if !ok {
+		return nil, 0, nil, Bad("want id TAB size TAB %s, found no TAB", what)
+	}
+	size, field, ok := Cut(rest)
+	if !ok {
+		return nil, 0, nil, Bad("want id TAB size TAB %s, found 2 fields", what)
+	}
+	if _, _, more := Cut(field); more {
+		return nil, 0, nil, Bad("want id TAB size TAB %s, found more than 3 fields", what)
+	}
+	if err := CheckID(id); err != nil {
+		return nil, 0, nil, err
+	}
+	n, ok = ParseUint(size)
+	if !ok {
+		return nil, 0, nil, Bad("size %q is not a number", clip(size))
+	}
+	return id, n, field, nil
 }
 
 // AppendSketch appends a sketch record.
