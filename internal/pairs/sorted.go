@@ -3,11 +3,14 @@ package pairs
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"io"
 	"runtime/debug"
 	"slices"
+	"unsafe"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -22,21 +25,41 @@ const maxOpenRuns = 64
 type pairBuffer struct {
 	arena []byte
 	spans []span
+	// unkeyed: some pair of the buffer has no key, and the buffer is
+	// sorted by its ids' bytes.
+	unkeyed bool
 }
 
-// span is a record of the arena: its ids, and its LF at end.
-type span struct{ start, tab, end int }
+// span is a record of the arena: its ids, and its LF at end; key orders
+// pairs of arrival numbers below 2^32 as their ids do, as one integer.
+type span struct {
+	start, tab, end int
+	key             uint64
+}
 
 func (p *pairBuffer) add(a, b []byte) {
 	s := span{start: len(p.arena), tab: len(p.arena) + len(a)}
 	p.arena = record.AppendPair(p.arena, a, b)
 	s.end = len(p.arena) - 1
+	if !p.unkeyed {
+		na, oka := input.ParseNumber(a)
+		nb, okb := input.ParseNumber(b)
+		if oka && okb && na < 1<<32 && nb < 1<<32 {
+			s.key = na<<32 | nb
+		} else {
+			p.unkeyed = true
+		}
+	}
 	p.spans = append(p.spans, s)
 }
 
-// spanBytes is what the buffer holds per pair besides its record: its span,
-// and the byte per element that sorting in parallel holds.
-const spanBytes = 24 + 1
+// spanSize is the bytes of a span; spanBytes what the buffer holds per pair
+// besides its record: its span, and the byte per element that sorting in
+// parallel holds.
+const (
+	spanSize  = int(unsafe.Sizeof(span{}))
+	spanBytes = spanSize + 1
+)
 
 // size is what the buffer holds: its arrays whole (what append reserved),
 // and the sorting scratch.
@@ -64,7 +87,7 @@ func (p *pairBuffer) room(n int, limit int64) bool {
 	}
 	if needSpans {
 		spans = max(2*spans, least/spanBytes, 1)
-		peak += int64(24 * cap(p.spans))
+		peak += int64(spanSize * cap(p.spans))
 	}
 	if peak+int64(arena+spanBytes*spans) > limit && len(p.spans) > 0 {
 		return false
@@ -97,7 +120,7 @@ func (p *pairBuffer) fit(avg int, limit int64) {
 // collector and the scavenger got to them, and the buffer would cost up to
 // twice what it holds.
 func (p *pairBuffer) grow(arena, spans int) {
-	old := cap(p.arena) + 24*cap(p.spans)
+	old := cap(p.arena) + spanSize*cap(p.spans)
 	if arena > cap(p.arena) {
 		p.arena = append(make([]byte, 0, arena), p.arena...)
 	}
@@ -129,6 +152,11 @@ func (p *pairBuffer) sortUnique(w io.Writer, jobs int) error {
 		a2, b2 := p.pair(y)
 		return comparePairs(a1, b1, a2, b2)
 	}
+	if !p.unkeyed {
+		// Arrival numbers of as many digits each: their order is the
+		// numbers'.
+		byPair = func(x, y span) int { return cmp.Compare(x.key, y.key) }
+	}
 	parallelSort(p.spans, jobs, byPair, func(part []span) { slices.SortFunc(part, byPair) })
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var prevA, prevB []byte
@@ -140,7 +168,7 @@ func (p *pairBuffer) sortUnique(w io.Writer, jobs int) error {
 		prevA, prevB = a, b
 		bw.Write(p.arena[s.start : s.end+1])
 	}
-	p.arena, p.spans = p.arena[:0], p.spans[:0]
+	p.arena, p.spans, p.unkeyed = p.arena[:0], p.spans[:0], false
 	return bw.Flush()
 }
 
