@@ -137,7 +137,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
 	if containment > 0 {
 		defer out.Watch(src)()
-		if err := runContain(ctx, opt, containment, sc, out, &st); err != nil {
+		if err := runContain(ctx, opt, containment, src, sc, out, &st); err != nil {
 			return err
 		}
 		return out.Finish()
