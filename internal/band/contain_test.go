@@ -54,7 +54,7 @@ func TestRankDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newDFMap(table.Len(), table.Each)
+	m := tableDFMap(table)
 	for _, threshold := range []float64{0.5, 0.9, 1} {
 		w := &containWorker{co: ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, df: m}
 		for range 300 {
@@ -120,7 +120,7 @@ func TestDFMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newDFMap(table.Len(), table.Each)
+		m := tableDFMap(table)
 		if m.mul != tc.mul {
 			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
 		}
@@ -190,4 +190,19 @@ func TestProbeSet(t *testing.T) {
 	if passed > 100000/6 {
 		t.Fatalf("the filter passed %d of 100000 shingles not held", passed)
 	}
+}
+
+// tableDFMap makes the df map of a table, on 3 goroutines.
+func tableDFMap(table *docfreq.Table) *dfMap {
+	var hashes []uint64
+	var counts []uint32
+	table.Each(func(h uint64, c uint32) { hashes, counts = append(hashes, h), append(counts, c) })
+	// Several runs, as a table's chunks give them.
+	var runs [][]uint64
+	var cs [][]uint32
+	for i := 0; i < len(hashes); i += 777 {
+		j := min(i+777, len(hashes))
+		runs, cs = append(runs, hashes[i:j]), append(cs, counts[i:j])
+	}
+	return newDFMap(len(hashes), runs, cs, 3)
 }

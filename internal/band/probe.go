@@ -459,11 +459,5 @@ func loadDF(ctx context.Context, co ContainmentOptions, jobs int) (*dfMap, *docf
 	if err != nil {
 		return nil, nil, err
 	}
-	return newDFMap(n, func(fn func(uint64, uint32)) {
-		for i, run := range runs {
-			for j, h := range run {
-				fn(h, counts[i][j])
-			}
-		}
-	}), t, nil
+	return newDFMap(n, runs, counts, jobs), t, nil
 }
