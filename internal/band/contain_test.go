@@ -34,7 +34,8 @@ func TestSelectKth(t *testing.T) {
 }
 
 // TestRankDoc checks the last shingle of a document's prefix against
-// sorting its shingles by (df, hash), with many ties of df.
+// sorting its shingles by (df, hash), with many ties of df, and dfs below
+// and past the ranks rankDoc counts.
 func TestRankDoc(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	want := map[uint64]uint32{}
@@ -45,7 +46,11 @@ func TestRankDoc(t *testing.T) {
 		pool[i] = rng.Uint64()
 	}
 	for _, h := range slices.Sorted(slices.Values(pool)) {
-		if c := uint32(rng.IntN(6)); c >= 2 { // df 0 or 1: not held
+		c := uint32(rng.IntN(6))
+		if rng.IntN(4) != 0 {
+			c = rankHist - 2 + uint32(rng.IntN(5)) // about and past the ranks counted
+		}
+		if c >= 2 { // df 0 or 1: not held
 			want[h] = c
 			fmt.Fprintf(&b, "%016x\t%d\n", h, c)
 		}
