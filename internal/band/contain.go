@@ -166,11 +166,21 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 // ContainWorkers returns the factory of the workers that turn shingle
 // records into containment band records.
 func ContainWorkers(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) stream.WorkerFactory {
-	return func() stream.Worker { return &containWorker{co: co, df: df, skipBad: skipBad, st: st} }
+	return func() stream.Worker {
+		w := newContainWorker(co, df, skipBad, st)
+		return &w
+	}
+}
+
+// newContainWorker returns a worker of containment options co.
+func newContainWorker(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) containWorker {
+	return containWorker{co: co, query: co.Mode == ContainQuery, df: df, skipBad: skipBad, st: st}
 }
 
 type containWorker struct {
-	co      ContainmentOptions
+	co ContainmentOptions
+	// query says co.Mode is ContainQuery.
+	query   bool
 	df      *dfMap
 	skipBad bool
 	st      *containStats
@@ -340,7 +350,7 @@ func compareRanked(a, b ranked) int {
 // hold it, or holds it for fewer documents than it was loaded for) in the
 // order: rarest first; in query mode the shingles of df 1 last.
 func (w *containWorker) rank(df uint64) uint64 {
-	if w.co.Mode == ContainQuery && df == 1 {
+	if w.query && df == 1 {
 		return math.MaxUint64
 	}
 	return df

@@ -61,7 +61,7 @@ func TestRankDoc(t *testing.T) {
 	}
 	m := tableDFMap(table)
 	for _, threshold := range []float64{0.5, 0.9, 1} {
-		w := &containWorker{co: ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, df: m}
+		w := newContainWorker(ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, m, false, nil)
 		for range 300 {
 			set := map[uint64]bool{}
 			for range 1 + rng.IntN(100) {
