@@ -18,10 +18,13 @@
 //
 // The pass is a map/reduce keyed on the hash. Counting keeps every hash it
 // reads, 8 bytes each, in one buffer of 8/9 of --memory (the rest is the
-// scratch of sorting it); when the buffer is full it is sorted in place (by
-// the top 8 bits, then each part by up to 8 jobs) and the distinct hashes with
-// their counts are written to a run file in --temp-dir, 9 to 18 bytes each,
-// and counting starts again. The runs are merged at the end, 64 at most at
+// scratch of sorting it), cut into 256 regions by the top 8 bits of the
+// hashes: the jobs put each chunk's hashes in their regions as they parse
+// them (a region full while the buffer is less than 7/8 full has the
+// regions laid out again by how much each holds). When the buffer is full
+// each region is sorted in place, by up to 8 jobs, and the distinct hashes
+// with their counts are written to a run file in --temp-dir, 9 to 18 bytes
+// each, and counting starts again. The runs are merged at the end, 64 at most at
 // once (past 64 the runs are merged into one on the way): any input size
 // works, at the cost of disk space for the runs. Sorting is a few linear
 // passes over the buffer, so counting takes about as long as sketch on the

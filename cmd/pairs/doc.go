@@ -115,14 +115,16 @@
 // of buckets, the largest and the pairs tried. A containment record without
 // its band header is refused (its T is needed), and so is a mix of containment
 // and MinHash band records, by their header lines, naming both. In memory the
-// pairs are made per probing document: a pair comes up once for every key of
-// its prefix that the other document holds (6.6 million times for 63,000
-// pairs on the containment bench), and a stamp per document keeps each pair
-// once or twice (from either side). Memory (in memory): about 24 bytes per
-// record (48 while they are sorted) and 16 more per probe, per distinct id
-// its length plus about 64 bytes, and 8 bytes per pair kept (measured: 145
-// MiB for the 1.4 million records of 19,801 documents of band's
-// containment bench); with --sorted, the largest bucket and the pair buffer; --against (query mode, see bandindex(1)): the batch's records
+// records are parsed, sorted by key (in 256 parts, each on its own) and
+// paired on -j jobs; the pairs are made per probing document: a pair comes
+// up once for every key of its prefix that the other document holds (6.6
+// million times for 63,000 pairs on the containment bench), and a stamp per
+// document and job keeps each pair once or twice (from either side). Memory
+// (in memory): about 24 bytes per record (a part's once more while it is
+// sorted), 12 more per probe and 4 per record of a bucket that pairs, per
+// distinct id its length plus about 64 bytes (and 4 more per job), and 8
+// bytes per pair kept (measured: 117 MiB peak for the 1.4 million records of
+// 19,801 documents of band's containment bench); with --sorted, the largest bucket and the pair buffer; --against (query mode, see bandindex(1)): the batch's records
 // (their bytes and 16 more each) and the pair buffer.
 //
 // # Against an index

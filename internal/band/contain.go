@@ -166,11 +166,21 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 // ContainWorkers returns the factory of the workers that turn shingle
 // records into containment band records.
 func ContainWorkers(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) stream.WorkerFactory {
-	return func() stream.Worker { return &containWorker{co: co, df: df, skipBad: skipBad, st: st} }
+	return func() stream.Worker {
+		w := newContainWorker(co, df, skipBad, st)
+		return &w
+	}
+}
+
+// newContainWorker returns a worker of containment options co.
+func newContainWorker(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) containWorker {
+	return containWorker{co: co, query: co.Mode == ContainQuery, df: df, skipBad: skipBad, st: st}
 }
 
 type containWorker struct {
-	co      ContainmentOptions
+	co ContainmentOptions
+	// query says co.Mode is ContainQuery.
+	query   bool
 	df      *dfMap
 	skipBad bool
 	st      *containStats
@@ -248,21 +258,38 @@ const touchBlock = 256
 // its prefix in the order: a shingle is in the prefix when it comes no
 // later than that. The last shingle's rank is found among the ranks alone,
 // then its hash among the hashes of that rank: two selections of integers,
-// less work than one of (rank, hash) pairs.
+// less work than one of (rank, hash) pairs. The prefix holds the rarest
+// shingles, most of a small rank: the ranks below rankHist are counted as
+// they are looked up, and the last's rank is read off the counts when it
+// is one of them; only a larger one is selected among the larger ranks.
 func (w *containWorker) rankDoc(hashes []uint64) ranked {
 	n := uint64(len(hashes))
 	k := int(n - ContainNeed(w.co.Threshold, n)) // the last's place, from 0
-	w.ranks, w.dfs = w.ranks[:0], w.dfs[:0]
+	w.dfs = w.dfs[:0]
+	var hist [rankHist + 1]int
 	for start := 0; start < len(hashes); start += touchBlock {
 		block := hashes[start:min(start+touchBlock, len(hashes))]
 		w.touched += w.df.touch(block)
 		for _, h := range block {
 			df := w.df.DF(h)
 			w.dfs = append(w.dfs, df)
-			w.ranks = append(w.ranks, w.rank(df))
+			hist[min(w.rank(df), rankHist)]++
 		}
 	}
-	r := selectKth(w.ranks, k)
+	r, below := uint64(0), 0
+	for r < rankHist && below+hist[r] <= k {
+		below += hist[r]
+		r++
+	}
+	if r == rankHist {
+		w.ranks = w.ranks[:0]
+		for _, df := range w.dfs {
+			if rank := w.rank(df); rank >= rankHist {
+				w.ranks = append(w.ranks, rank)
+			}
+		}
+		r = selectKth(w.ranks, k-below)
+	}
 	before := 0
 	w.ties = w.ties[:0]
 	for i, df := range w.dfs {
@@ -275,6 +302,9 @@ func (w *containWorker) rankDoc(hashes []uint64) ranked {
 	}
 	return ranked{r, selectKth(w.ties, k-before)}
 }
+
+// rankHist is the number of small ranks rankDoc counts.
+const rankHist = 64
 
 // selectKth returns the element of place k (from 0) of a in ascending
 // order, reordering a (quickselect: linear time on average; the pivot is the
@@ -320,7 +350,7 @@ func compareRanked(a, b ranked) int {
 // hold it, or holds it for fewer documents than it was loaded for) in the
 // order: rarest first; in query mode the shingles of df 1 last.
 func (w *containWorker) rank(df uint64) uint64 {
-	if w.co.Mode == ContainQuery && df == 1 {
+	if w.query && df == 1 {
 		return math.MaxUint64
 	}
 	return df

@@ -34,7 +34,8 @@ func TestSelectKth(t *testing.T) {
 }
 
 // TestRankDoc checks the last shingle of a document's prefix against
-// sorting its shingles by (df, hash), with many ties of df.
+// sorting its shingles by (df, hash), with many ties of df, and dfs below
+// and past the ranks rankDoc counts.
 func TestRankDoc(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	want := map[uint64]uint32{}
@@ -45,7 +46,11 @@ func TestRankDoc(t *testing.T) {
 		pool[i] = rng.Uint64()
 	}
 	for _, h := range slices.Sorted(slices.Values(pool)) {
-		if c := uint32(rng.IntN(6)); c >= 2 { // df 0 or 1: not held
+		c := uint32(rng.IntN(6))
+		if rng.IntN(4) != 0 {
+			c = rankHist - 2 + uint32(rng.IntN(5)) // about and past the ranks counted
+		}
+		if c >= 2 { // df 0 or 1: not held
 			want[h] = c
 			fmt.Fprintf(&b, "%016x\t%d\n", h, c)
 		}
@@ -54,9 +59,9 @@ func TestRankDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newDFMap(table.Len(), table.Each)
+	m := tableDFMap(table)
 	for _, threshold := range []float64{0.5, 0.9, 1} {
-		w := &containWorker{co: ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, df: m}
+		w := newContainWorker(ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, m, false, nil)
 		for range 300 {
 			set := map[uint64]bool{}
 			for range 1 + rng.IntN(100) {
@@ -120,7 +125,7 @@ func TestDFMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newDFMap(table.Len(), table.Each)
+		m := tableDFMap(table)
 		if m.mul != tc.mul {
 			t.Errorf("%s: multiplier %#x, want %#x", tc.name, m.mul, tc.mul)
 		}
@@ -190,4 +195,19 @@ func TestProbeSet(t *testing.T) {
 	if passed > 100000/6 {
 		t.Fatalf("the filter passed %d of 100000 shingles not held", passed)
 	}
+}
+
+// tableDFMap makes the df map of a table, on 3 goroutines.
+func tableDFMap(table *docfreq.Table) *dfMap {
+	var hashes []uint64
+	var counts []uint32
+	table.Each(func(h uint64, c uint32) { hashes, counts = append(hashes, h), append(counts, c) })
+	// Several runs, as a table's chunks give them.
+	var runs [][]uint64
+	var cs [][]uint32
+	for i := 0; i < len(hashes); i += 777 {
+		j := min(i+777, len(hashes))
+		runs, cs = append(runs, hashes[i:j]), append(cs, counts[i:j])
+	}
+	return newDFMap(len(hashes), runs, cs, 3)
 }

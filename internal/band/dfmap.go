@@ -1,8 +1,11 @@
 package band
 
 import (
+	"maps"
 	"math/bits"
 	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/neardup/neardup/internal/hugemem"
 )
@@ -22,10 +25,10 @@ import (
 // lookup reads only then. Slot 0 is empty (a count is at least 1).
 //
 // The table, sorted by hash, goes in in the order of the buckets: one sweep
-// through memory, not a cache miss per hash. Hashes that are not uniform
-// would crowd some buckets: when more than a sixteenth of them overflow,
-// the table is made again with the hashes scrambled (multiplied by an odd
-// constant) first.
+// through memory, not a cache miss per hash, on each core a range of the
+// buckets. Hashes that are not uniform would crowd some buckets: when more
+// than a sixteenth of them overflow, the table is made again with the
+// hashes scrambled (multiplied by an odd constant) first, on one core.
 type dfMap struct {
 	slots []uint64
 	// shift is 64 - b; cmask is b bits of ones: the count field.
@@ -40,10 +43,11 @@ type dfMap struct {
 // bucketSlots is the slots of a bucket: 64 bytes.
 const bucketSlots = 8
 
-// newDFMap makes the map of the n hashes and counts each gives, ascending
-// by hash (count 0 is left out: a table never holds it, and 0 is DF's answer
-// for it anyway).
-func newDFMap(n int, each func(func(h uint64, c uint32))) *dfMap {
+// newDFMap makes the map of the n hashes of runs, each ascending, the runs
+// one after another ascending too, and their counts (count 0 is left out:
+// a table never holds it, and 0 is DF's answer for it anyway). Up to jobs
+// goroutines fill it, each the buckets of a range of hashes.
+func newDFMap(n int, runs [][]uint64, counts [][]uint32, jobs int) *dfMap {
 	b := uint(max(bits.Len(uint(n/4)), 8))
 	m := &dfMap{shift: 64 - b, b: b, cmask: 1<<b - 1, mul: 1}
 	var free func()
@@ -51,42 +55,92 @@ func newDFMap(n int, each func(func(h uint64, c uint32))) *dfMap {
 	// The slots are given back when the map is unreachable: a stage that
 	// stops on an error returns before its workers are done with it.
 	runtime.AddCleanup(m, func(free func()) { free() }, free)
-	if !m.fill(each, n/16+64) {
+	if !m.fillParallel(runs, counts, n/16+64, max(jobs, 1)) {
 		clear(m.slots)
 		m.mul = 0x9e3779b97f4a7c15
-		m.fill(each, n)
+		m.over = map[uint64]uint32{}
+		m.fill(runs, counts, m.over, 0, ^uint64(0), n)
 	}
 	return m
 }
 
-// fill puts the hashes in their slots; it gives up, returning false, when
-// more than most of them overflow their bucket.
-func (m *dfMap) fill(each func(func(h uint64, c uint32)), most int) bool {
-	m.over = map[uint64]uint32{}
-	ok := true
-	each(func(h uint64, c uint32) {
-		if c == 0 || !ok {
-			return
+// fillParallel fills the map, its multiplier 1, from jobs goroutines,
+// each the hashes of a range of buckets: a hash's bucket is its top bits,
+// so that the ranges are ranges of hashes, and the goroutines write apart.
+// It returns false when more than most hashes overflowed their bucket.
+func (m *dfMap) fillParallel(runs [][]uint64, counts [][]uint32, most, jobs int) bool {
+	buckets := uint64(1) << m.b
+	jobs = int(min(uint64(jobs), buckets))
+	overs := make([]map[uint64]uint32, jobs)
+	full := make([]int, jobs)
+	var wg sync.WaitGroup
+	for g := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// The hashes of buckets [first, last].
+			first := uint64(g) * buckets / uint64(jobs) << m.shift
+			last := (uint64(g+1)*buckets/uint64(jobs))<<m.shift - 1
+			overs[g] = map[uint64]uint32{}
+			full[g] = m.fill(runs, counts, overs[g], first, last, most)
+		}()
+	}
+	wg.Wait()
+	m.over = overs[0]
+	for _, o := range overs[1:] {
+		maps.Copy(m.over, o)
+	}
+	sum := 0
+	for _, f := range full {
+		sum += f
+	}
+	return sum <= most
+}
+
+// fill puts the hashes from first to last of the runs in their slots, and
+// in over those that overflow their bucket (and those whose count does not
+// fit a slot); it returns how many overflowed their bucket, and gives up
+// when more than most do.
+func (m *dfMap) fill(runs [][]uint64, counts [][]uint32, over map[uint64]uint32, first, last uint64, most int) (full int) {
+	for i, run := range runs {
+		if len(run) == 0 || run[len(run)-1] < first || run[0] > last {
+			continue
 		}
-		x := h * m.mul
-		slot := x << m.b
-		if uint64(c) < m.cmask {
-			slot |= uint64(c)
-		} else {
-			slot |= m.cmask
-			m.over[h] = c
-		}
-		bucket := m.slots[(x>>m.shift)*bucketSlots:][:bucketSlots]
-		for i, s := range bucket {
-			if s == 0 {
-				bucket[i] = slot
-				return
+		from, _ := slices.BinarySearch(run, first)
+		for j, h := range run[from:] {
+			if h > last {
+				break
+			}
+			c := counts[i][from+j]
+			if c == 0 {
+				continue
+			}
+			x := h * m.mul
+			slot := x << m.b
+			if uint64(c) < m.cmask {
+				slot |= uint64(c)
+			} else {
+				slot |= m.cmask
+				over[h] = c
+			}
+			bucket := m.slots[(x>>m.shift)*bucketSlots:][:bucketSlots]
+			placed := false
+			for k, s := range bucket {
+				if s == 0 {
+					bucket[k] = slot
+					placed = true
+					break
+				}
+			}
+			if !placed {
+				over[h] = c
+				if full++; full > most {
+					return full
+				}
 			}
 		}
-		m.over[h] = c
-		ok = len(m.over) <= most
-	})
-	return ok
+	}
+	return full
 }
 
 // DF returns the count of h, 0 when the table does not hold it.

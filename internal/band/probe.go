@@ -170,7 +170,7 @@ type ordinalLast struct {
 	last    ranked
 }
 
-// probeWorker is the first pass's worker.
+// probeWorker is the first pass's worker (corpus mode only).
 type probeWorker struct {
 	containWorker
 }
@@ -186,12 +186,14 @@ func (w *probeWorker) Process(c *stream.Chunk, r *stream.Result) {
 		w.st.sum.Add(docSum(ordinal, hashes))
 		need := uint32(min(ContainNeed(w.co.Threshold, n), 1<<32-1))
 		last := w.rankDoc(hashes)
+		// Corpus mode: a shingle's rank is its df, and those of df ≥ 2
+		// are written.
 		for i, h := range hashes {
 			df := w.dfs[i]
-			if !w.written(df, true) {
+			if df < 2 {
 				continue
 			}
-			if compareRanked(ranked{w.rank(df), h}, last) <= 0 {
+			if df < last.rank || df == last.rank && h <= last.hash {
 				pc.probes = append(pc.probes, probeSlot{h, uint32(df), need})
 			} else {
 				pc.entries++
@@ -289,7 +291,7 @@ func runProbed(ctx context.Context, opt Options, inputs []string, dfm *dfMap, ou
 	pass.Note = func() string { return "first of two passes: the shingles probed" }
 	stop := pass.Watch(first)
 	err := stream.Run(ctx, first, opt.Common, func() stream.Worker {
-		return &probeWorker{containWorker{co: co, df: dfm, skipBad: opt.SkipBad, st: st}}
+		return &probeWorker{newContainWorker(co, dfm, opt.SkipBad, st)}
 	}, sink)
 	stop()
 	if err == nil {
@@ -459,11 +461,5 @@ func loadDF(ctx context.Context, co ContainmentOptions, jobs int) (*dfMap, *docf
 	if err != nil {
 		return nil, nil, err
 	}
-	return newDFMap(n, func(fn func(uint64, uint32)) {
-		for i, run := range runs {
-			for j, h := range run {
-				fn(h, counts[i][j])
-			}
-		}
-	}), t, nil
+	return newDFMap(n, runs, counts, jobs), t, nil
 }

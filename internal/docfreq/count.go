@@ -15,11 +15,19 @@ import (
 	"github.com/neardup/neardup/internal/record"
 )
 
-// Counting keeps every hash it reads, 8 bytes each, in one buffer; when the
-// buffer is full it sorts it in place and writes the run of distinct hashes
-// and their counts (which is what the buffer's duplicates come to) to a file.
-// A map from hash to count costs about 36 bytes per distinct hash and a
-// cache miss per hash read; sorting costs a few linear passes.
+// Counting keeps every hash it reads, 8 bytes each, in one buffer cut into
+// a region for each of the buckets (the top 8 bits of a hash); the workers
+// hand over each chunk's hashes already in their buckets (partition), so
+// that each goes straight to its region, and no pass over the whole buffer
+// sorts them into buckets. When the buffer is full (a region is full and
+// the buffer more than 7/8 full) the regions are sorted, each on its
+// own, and written as a run of distinct hashes and their counts (which is
+// what the buffer's duplicates come to) to a file. Hashes are uniform
+// (they end in a mixer): the regions fill at one pace. A region full
+// sooner (a skewed input) has the regions laid out again, the free slots
+// shared by what each holds (rebalance). A map from hash to count costs
+// about 36 bytes per distinct hash and a cache miss per hash read; sorting
+// costs a few linear passes.
 
 // maxSortJobs bounds the goroutines that sort the buffer, and with them the
 // sorting scratch.
@@ -29,9 +37,12 @@ const maxSortJobs = 8
 // the fixed memory): when there are that many they are merged into one.
 const maxOpenRuns = 64
 
-// buckets is the number of parts the buffer is cut into by the top bits of
-// the hashes before each part is sorted.
-const buckets = 256
+// buckets is the number of regions of the buffer, each for the hashes of
+// one value of their top bucketBits bits.
+const (
+	bucketBits = 8
+	buckets    = 1 << bucketBits
+)
 
 // slotsFor returns the number of hashes the buffer holds under the memory
 // limit: 8 bytes each, and the sorting scratch, 16 bytes per hash of a
@@ -43,8 +54,15 @@ func slotsFor(limit int64) int {
 
 // counter counts hashes in a buffer that spills sorted runs.
 type counter struct {
-	buf     []uint64
-	n       int
+	// buf holds the regions: region b is buf[start[b]:start[b+1]], and
+	// holds fill[b] hashes; n in all.
+	buf   []uint64
+	start [buckets + 1]int
+	fill  [buckets]int
+	n     int
+	// laidOut counts the times the regions were laid out again since
+	// the buffer was empty.
+	laidOut int
 	runs    disk.Runs
 	jobs    int
 	sorters []hashsort.Sorter
@@ -56,7 +74,7 @@ func newCounter(opt *Options, jobs int) *counter {
 		limit = DefaultMemoryBytes
 	}
 	jobs = min(max(jobs, 1), maxSortJobs)
-	return &counter{
+	c := &counter{
 		// The whole buffer at once: the pages that are never written
 		// are never resident, and no growth leaves copies behind.
 		buf:     make([]uint64, slotsFor(limit)),
@@ -64,15 +82,59 @@ func newCounter(opt *Options, jobs int) *counter {
 		jobs:    jobs,
 		sorters: make([]hashsort.Sorter, jobs),
 	}
+	c.empty()
+	return c
 }
 
-// add counts hashes, spilling when the buffer fills.
-func (c *counter) add(hashes []uint64) error {
-	for len(hashes) > 0 {
-		k := copy(c.buf[c.n:], hashes)
-		c.n += k
-		hashes = hashes[k:]
-		if c.n == len(c.buf) {
+// bucketOf returns the bucket of hash h.
+func bucketOf(h uint64) int { return int(h >> (64 - bucketBits)) }
+
+// partition returns hashes in their buckets, in dst (grown as needed), and
+// where each bucket's end: bucket b is [ends[b-1], ends[b]), from 0.
+func partition(dst, hashes []uint64, ends *[buckets]int) []uint64 {
+	*ends = [buckets]int{}
+	for _, h := range hashes {
+		ends[bucketOf(h)]++
+	}
+	var next [buckets]int
+	s := 0
+	for b, n := range ends {
+		next[b] = s
+		s += n
+		ends[b] = s
+	}
+	dst = slices.Grow(dst[:0], len(hashes))[:len(hashes)]
+	for _, h := range hashes {
+		b := bucketOf(h)
+		dst[next[b]] = h
+		next[b]++
+	}
+	return dst
+}
+
+// add counts hashes in their buckets (partition), spilling when the
+// buffer is full.
+func (c *counter) add(hashes []uint64, ends *[buckets]int) error {
+	start := 0
+	for b, end := range ends {
+		part := hashes[start:end]
+		start = end
+		for len(part) > 0 {
+			k := copy(c.buf[c.start[b]+c.fill[b]:c.start[b+1]], part)
+			c.fill[b] += k
+			c.n += k
+			part = part[k:]
+			if c.start[b]+c.fill[b] < c.start[b+1] {
+				continue
+			}
+			// A region is full. Lay them out again while the buffer is
+			// less than 7/8 full, a few times at most (a region that is
+			// the only one to grow would have them laid out again and
+			// again).
+			if 8*c.n < 7*len(c.buf) && c.laidOut < maxLayouts {
+				c.rebalance()
+				continue
+			}
 			if err := c.spill(); err != nil {
 				return err
 			}
@@ -80,6 +142,40 @@ func (c *counter) add(hashes []uint64) error {
 	}
 	return nil
 }
+
+// rebalance lays the regions out again, each with what it holds and a
+// share of the free slots by what it holds (and one more). The regions keep their order: those that move down are moved
+// first, the lowest first, then those that move up, the highest first, so
+// that none is written over before it has moved.
+func (c *counter) rebalance() {
+	free := len(c.buf) - c.n
+	var start [buckets + 1]int
+	s := 0
+	for b, n := range c.fill {
+		start[b] = s
+		s += n + int(int64(free)*int64(n+1)/int64(c.n+buckets))
+	}
+	start[buckets] = len(c.buf)
+	for b := range buckets {
+		if start[b] <= c.start[b] {
+			copy(c.buf[start[b]:], c.part(b))
+		}
+	}
+	for b := buckets - 1; b >= 0; b-- {
+		if start[b] > c.start[b] {
+			copy(c.buf[start[b]:], c.part(b))
+		}
+	}
+	c.start = start
+	c.laidOut++
+}
+
+// maxLayouts is how many times the regions are laid out again between
+// spills.
+const maxLayouts = 8
+
+// part returns what region b holds.
+func (c *counter) part(b int) []uint64 { return c.buf[c.start[b]:][:c.fill[b]] }
 
 // spill writes the buffer as a sorted run of (hash, count) and empties it.
 func (c *counter) spill() error {
@@ -95,49 +191,37 @@ func (c *counter) spill() error {
 // each sorts the buffer and calls emit with each distinct hash and its
 // count, ascending; the buffer is then empty.
 func (c *counter) each(emit func(h, n uint64) error) error {
-	a := c.buf[:c.n]
-	c.n = 0
-	c.sort(a)
-	for i := 0; i < len(a); {
-		j := i + 1
-		for j < len(a) && a[j] == a[i] {
-			j++
+	c.sort()
+	defer c.empty()
+	for b := range buckets {
+		a := c.part(b)
+		for i := 0; i < len(a); {
+			j := i + 1
+			for j < len(a) && a[j] == a[i] {
+				j++
+			}
+			if err := emit(a[i], uint64(j-i)); err != nil {
+				return err
+			}
+			i = j
 		}
-		if err := emit(a[i], uint64(j-i)); err != nil {
-			return err
-		}
-		i = j
 	}
 	return nil
 }
 
-// sort sorts a in place: the values go to their buckets by their top 8 bits
-// (following the cycles of the permutation), then the buckets are sorted
-// by the sorting goroutines. It returns where each bucket ends in a.
-func (c *counter) sort(a []uint64) (end [buckets]int) {
-	var count [buckets]int
-	for _, x := range a {
-		count[x>>56]++
+// empty empties the buffer, and cuts it into regions of one size.
+func (c *counter) empty() {
+	c.fill = [buckets]int{}
+	c.n, c.laidOut = 0, 0
+	for b := range c.start {
+		c.start[b] = b * (len(c.buf) / buckets)
 	}
-	var next [buckets]int
-	s := 0
-	for b := range buckets {
-		next[b] = s
-		s += count[b]
-		end[b] = s
-	}
-	for b := range buckets {
-		for next[b] < end[b] {
-			x := a[next[b]]
-			for d := int(x >> 56); d != b; d = int(x >> 56) {
-				a[next[d]], x = x, a[next[d]]
-				next[d]++
-			}
-			a[next[b]] = x
-			next[b]++
-		}
-	}
-	large := 2*len(a)/buckets + 64
+	c.start[buckets] = len(c.buf)
+}
+
+// sort sorts each region, on the sorting goroutines.
+func (c *counter) sort() {
+	large := 2*c.n/buckets + 64
 	var bucket atomic.Int32
 	var wg sync.WaitGroup
 	for j := range c.jobs {
@@ -149,26 +233,25 @@ func (c *counter) sort(a []uint64) (end [buckets]int) {
 				if b >= buckets {
 					return
 				}
-				part := a[end[b]-count[b] : end[b]]
+				part := c.part(b)
 				if len(part) > large {
 					slices.Sort(part)
 				} else {
-					c.sorters[j].SortShared(part, 8)
+					c.sorters[j].SortShared(part, bucketBits)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return end
 }
 
 // finish writes the table of everything counted to w.
 func (c *counter) finish(ctx context.Context, w io.Writer) error {
 	emit := textWriter(w)
 	if c.runs.Len() == 0 {
-		a := c.buf[:c.n]
-		c.n = 0
-		return c.writeText(a, c.sort(a), w)
+		c.sort()
+		defer c.empty()
+		return c.writeText(w)
 	}
 	if c.n > 0 {
 		if err := c.spill(); err != nil {
@@ -179,10 +262,10 @@ func (c *counter) finish(ctx context.Context, w io.Writer) error {
 	return mergeSum(ctx, runSources(c.runs.Readers()), emit)
 }
 
-// writeText writes the table of the sorted buffer a, whose buckets end at
-// end, to w: the buckets' lines are made by the sorting goroutines, at most
-// two buckets each ahead of the one being written, and written in order.
-func (c *counter) writeText(a []uint64, end [buckets]int, w io.Writer) error {
+// writeText writes the table of the sorted buffer to w: the buckets' lines
+// are made by the sorting goroutines, at most two buckets each ahead of
+// the one being written, and written in order.
+func (c *counter) writeText(w io.Writer) error {
 	type part struct {
 		text []byte
 		done chan struct{}
@@ -218,11 +301,7 @@ func (c *counter) writeText(a []uint64, end [buckets]int, w io.Writer) error {
 				case text = <-free:
 				default:
 				}
-				start := 0
-				if b > 0 {
-					start = end[b-1]
-				}
-				part := a[start:end[b]]
+				part := c.part(b)
 				for i := 0; i < len(part); {
 					j := i + 1
 					for j < len(part) && part[j] == part[i] {

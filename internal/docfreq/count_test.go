@@ -1,6 +1,7 @@
 package docfreq
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -101,5 +102,64 @@ func TestCountEmpty(t *testing.T) {
 	}
 	if _, err := os.Stat(file); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The buffer's regions are laid out again when the hashes crowd some of
+// them: a skewed input spills when the buffer is about full, as a uniform
+// one does, not when its fullest region is; and what the regions hold
+// survives their moves.
+func TestCountRegions(t *testing.T) {
+	for _, skew := range []int{0, 2, 10} {
+		rng := rand.New(rand.NewPCG(5, uint64(skew)))
+		c := newCounter(&Options{MemoryBytes: 9 << 16, TempDir: t.TempDir()}, 2)
+		defer c.runs.Remove()
+		want := map[uint64]uint64{}
+		added, layouts := 0, 0
+		var ends [buckets]int
+		var part []uint64
+		for c.runs.Len() == 0 {
+			hs := make([]uint64, 500)
+			for i := range hs {
+				hs[i] = rng.Uint64()
+				if skew > 0 && i%skew == 0 {
+					hs[i] >>= 10 // in the first bucket
+				}
+			}
+			before := c.n
+			part = partition(part, hs, &ends)
+			if err := c.add(part, &ends); err != nil {
+				t.Fatal(err)
+			}
+			if c.runs.Len() > 0 {
+				if before < len(c.buf)*7/8 {
+					t.Errorf("skew %d: spilled with %d of %d slots full", skew, before, len(c.buf))
+				}
+				break
+			}
+			added += len(hs)
+			layouts = c.laidOut
+			for _, h := range hs {
+				want[h]++
+			}
+		}
+		// The first run holds at least what was counted before the chunk
+		// that spilled it.
+		r := c.runs.Readers()
+		got := map[uint64]uint64{}
+		if err := mergeSum(context.Background(), runSources(r), func(h, n uint64) error {
+			if n > 0 {
+				got[h] = n
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for h, n := range want {
+			if got[h] < n {
+				t.Fatalf("skew %d: hash %016x counted %d times in the run, added %d", skew, h, got[h], n)
+			}
+		}
+		t.Logf("skew %d: spilled after %d hashes, %d slots, %d layouts", skew, added, len(c.buf), layouts)
 	}
 }

@@ -83,7 +83,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		}
 		cc := r.Value.(*chunkCounts)
 		docs += cc.docs
-		err := c.add(cc.hashes)
+		err := c.add(cc.hashes, &cc.ends)
 		select {
 		case free <- cc:
 		default:
@@ -104,15 +104,18 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 }
 
 // chunkCounts is what a worker makes of a chunk: every record's distinct
-// hashes, one after another, and the number of records.
+// hashes in their buckets (partition), and the number of records.
 type chunkCounts struct {
 	hashes []uint64
+	ends   [buckets]int
 	docs   uint64
 }
 
 type worker struct {
 	skipBad bool
 	free    chan *chunkCounts
+	// read holds the chunk's hashes in the order read.
+	read []uint64
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
@@ -123,20 +126,22 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	default:
 		cc = &chunkCounts{}
 	}
+	w.read = w.read[:0]
 	c.Lines(r, w.skipBad, func(line []byte, _ int64) error {
 		_, field, err := record.SplitShingles(line)
 		if err != nil {
 			return err
 		}
-		n := len(cc.hashes)
-		cc.hashes, _, err = record.ParseShingles(cc.hashes, nil, field)
+		n := len(w.read)
+		w.read, _, err = record.ParseShingles(w.read, nil, field)
 		if err != nil {
-			cc.hashes = cc.hashes[:n]
+			w.read = w.read[:n]
 			return err
 		}
 		cc.docs++
 		return nil
 	})
+	cc.hashes = partition(cc.hashes, w.read, &cc.ends)
 	r.Value = cc
 }
 

@@ -69,13 +69,25 @@ func (w loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 	// as long as parsing them.
 	n := bytes.Count(c.Data, []byte{'\n'})
 	tc := &tableChunk{hashes: make([]uint64, 0, n), counts: make([]uint32, 0, n), unsorted: -1}
-	c.Lines(r, false, func(line []byte, ordinal int64) error {
+	// The entries in docfreq's own form are parsed at once; the lines
+	// from the first that is not (the headers of the first chunk, a CR,
+	// a bad line) one by one, as a chunk of their own.
+	var took int
+	tc.hashes, tc.counts, took = record.ParseDocFreqRun(tc.hashes, tc.counts, c.Data)
+	if len(tc.hashes) > 0 {
+		tc.pos = append(tc.pos, record.Pos{File: c.File, Line: c.FirstLine})
+	}
+	rest := *c
+	rest.Data = c.Data[took:]
+	rest.FirstLine += int64(len(tc.hashes))
+	rest.FirstOrdinal += int64(len(tc.hashes))
+	rest.Lines(r, false, func(line []byte, ordinal int64) error {
 		h, n, err := record.ParseDocFreq(line)
 		if err != nil {
 			return err
 		}
 		if len(tc.hashes) == 0 {
-			tc.pos = append(tc.pos, record.Pos{File: c.File, Line: c.FirstLine + ordinal - c.FirstOrdinal})
+			tc.pos = append(tc.pos, record.Pos{File: c.File, Line: rest.FirstLine + ordinal - rest.FirstOrdinal})
 		}
 		tc.hashes = append(tc.hashes, h)
 		tc.counts = append(tc.counts, uint32(min(n, 1<<32-1)))

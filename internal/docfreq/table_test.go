@@ -85,3 +85,50 @@ func TestTableRefused(t *testing.T) {
 		}
 	}
 }
+
+// A table of several chunks, whose lines are parsed as a run until one
+// is not in docfreq's form: a line ending in CR LF or with a long count is
+// read as well (the same entries, the same ID), and a bad or unsorted
+// line is refused at its place, in any chunk.
+func TestTableLarge(t *testing.T) {
+	const n = 250000
+	lines := []string{"#neardup stage=docfreq docs=70000\n"}
+	want := make([]uint64, n)
+	for i := range n {
+		want[i] = uint64(1 + i%17)
+		lines = append(lines, fmt.Sprintf("%016x\t%d\n", uint64(i)<<40|uint64(i), want[i]))
+	}
+	load := func(ls []string) (*Table, error) {
+		return Load(context.Background(), testutil.WriteFile(t, "df.tsv", strings.Join(ls, "")), 3)
+	}
+	plain, err := load(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := slices.Clone(lines)
+	odd[100001] = strings.TrimSuffix(odd[100001], "\n") + "\r\n"
+	odd[200001] = fmt.Sprintf("%016x\t%010d\n", uint64(200000)<<40|200000, want[200000])
+	tab, err := load(odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.ID != plain.ID || tab.Len() != n {
+		t.Fatalf("the tables have IDs %s and %s, %d entries", plain.ID, tab.ID, tab.Len())
+	}
+	for i := range n {
+		if got := tab.DF(uint64(i)<<40 | uint64(i)); got != want[i] {
+			t.Fatalf("entry %d: DF %d, want %d", i, got, want[i])
+		}
+	}
+	for _, at := range []int{3, 70001, 150001, n} {
+		bad := slices.Clone(lines)
+		bad[at] = "0000000000000001\tx\n"
+		if _, err := load(bad); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("df.tsv:%d: count", at+1)) {
+			t.Errorf("a bad count on line %d: %v", at+1, err)
+		}
+		bad[at] = fmt.Sprintf("%016x\t1\n", uint64(at-2)<<40|uint64(at-2))
+		if _, err := load(bad); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("df.tsv:%d: hash", at+1)) {
+			t.Errorf("an unsorted hash on line %d: %v", at+1, err)
+		}
+	}
+}

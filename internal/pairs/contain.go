@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/band"
@@ -145,7 +147,7 @@ func (c *containBuckets) bucket(key []byte, news [][]byte) error {
 
 // runContain pairs containment band records, in memory, --sorted or
 // --against an index.
-func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.Scanner, out *stream.Output, st *stats) error {
+func runContain(ctx context.Context, opt Options, threshold float64, src stream.Source, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	sp := newSpiller(&opt)
 	defer sp.runs.Remove()
 	c := &containBuckets{threshold: threshold, sp: sp, st: st}
@@ -167,7 +169,7 @@ func runContain(ctx context.Context, opt Options, threshold float64, sc *stream.
 	var err error
 	switch {
 	case opt.Against == "" && !opt.Sorted:
-		return c.numbered(ctx, r, jobs(&opt), out.W)
+		return c.numbered(ctx, src, &opt, out)
 	case opt.Sorted:
 		err = scanSorted(ctx, r, st, 1, func(key []byte, _ int, ms []member) error {
 			c.tails = c.tails[:0]
@@ -201,69 +203,28 @@ func checkContainCap(opt *Options) error {
 }
 
 // numbered holds every record in memory as numbers, like runMemory: the
-// key, the document's number and whether it probes, 24 bytes a record
-// (48 while they are sorted), and per distinct id its length, its size
-// and about 60 bytes. A pair comes up once for each key of the probing
-// document's prefix that the other holds, so that the pairs tried are many
-// times the pairs (6.6 million for 63,000 on the containment bench):
-// they are made document by document, for each probing document A the
-// buckets of its probes in turn, and a document already paired with A is
-// marked (a stamp per document), so that each pair is kept once or twice
-// (from A's probes and from B's), 8 bytes each, sorted and written at the
-// end.
-func (c *containBuckets) numbered(ctx context.Context, r *bandReader, jobs int, w io.Writer) error {
-	index := map[string]uint32{}
-	var ids []string
-	var sizes []uint64
-	var entries []entry
-	var rec record.ContainBand
-	// The reader parses each record once, into rec.
-	r.parse = func(line []byte, b *bandRecord) error {
-		if err := record.ParseContainBand(&rec, line); err != nil {
-			return err
-		}
-		b.key, b.id = rec.Key, rec.ID
-		return nil
+// key, the document's number and whether it probes, 24 bytes a record,
+// and per distinct id its length, its size and about 60 bytes. The
+// workers parse the records chunk by chunk, each chunk's in keyParts parts
+// by the leading bits of their keys (containRead); the parts are then
+// sorted, and their buckets found, one part at a time on jobs goroutines
+// (containPart), holding a part's records twice, not all of them. A pair
+// comes up once for each key of the probing document's prefix that the
+// other holds, so that the pairs tried are many times the pairs (6.6
+// million for 63,000 on the containment bench): they are made document by
+// document, for each probing document A the buckets of its probes in turn
+// (the documents of each bucket that pairs, 4 bytes each, one after
+// another), and a document already paired with A is marked (a stamp per
+// document), so that each pair is kept once or twice (from A's probes and
+// from B's), 8 bytes each, sorted and written at the end. The probing
+// documents are shared among jobs goroutines, each with its own stamps.
+func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *Options, out *stream.Output) error {
+	jobs := jobs(opt)
+	read, err := containRead(ctx, src, opt, out, c.st)
+	if err != nil {
+		return err
 	}
-	var prev []byte
-	d := uint32(0)
-	for {
-		b, err := r.next()
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			break
-		}
-		// band writes a document's records one after another: most
-		// records are of the id before.
-		if prev == nil || !bytes.Equal(rec.ID, prev) {
-			var seen bool
-			d, seen = index[string(rec.ID)]
-			if !seen {
-				if len(ids) == 1<<32-1 {
-					return fmt.Errorf("more than %d distinct ids: use --sorted", 1<<32-1)
-				}
-				d = uint32(len(ids))
-				ids = append(ids, string(rec.ID))
-				sizes = append(sizes, rec.Size)
-				index[ids[d]] = d
-			}
-			prev = []byte(ids[d])
-		}
-		if sizes[d] != rec.Size {
-			return record.Errorf(r.sc.Pos(), "id %s comes with sizes %d and %d", rec.ID, sizes[d], rec.Size)
-		}
-		probe := uint32(0)
-		if rec.Probe {
-			probe = 1
-		}
-		entries = append(entries, entry{key: containKey(rec.Key), doc: d, table: probe})
-		if c.st.records%(1<<16) == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	index = nil
+	ids, sizes := read.ids, read.sizes
 	order, rank := rankIDs(ids, jobs)
 	need := make([]uint64, len(ids))
 	ranked := make([]uint64, len(ids))
@@ -272,72 +233,214 @@ func (c *containBuckets) numbered(ctx context.Context, r *bandReader, jobs int, 
 		need[rank[d]] = band.ContainNeed(c.threshold, s)
 	}
 	sizes = ranked
-	for i := range entries {
-		entries[i].doc = rank[entries[i].doc]
+	// About one bucket of the sort per record, as sortEntries does.
+	sub := max(bits.Len(uint(read.entries))-1-keyPartBits, 0)
+	parts := make([]containPart, keyParts)
+	parallelFor(keyParts, jobs, func(p int) { parts[p] = partBuckets(read.chunks, p, rank, sub) })
+	read, rank = nil, nil
+	// The parts' buckets, one after another, are in key order.
+	var nDocs, nStarts, nProbes int
+	for _, p := range parts {
+		nDocs, nStarts, nProbes = nDocs+len(p.docs), nStarts+len(p.starts), nProbes+len(p.probes)
 	}
-	rank = nil
-	sortEntries(entries, jobs)
-	entries = c.distinct(entries)
-	// The buckets (runs of a key) that hold a probe and another document,
-	// by their first entry; each probe as its document and bucket.
-	var starts, ends []uint32
-	var probes []docBucket
-	for i := 0; i < len(entries); {
-		j := i + 1
-		for j < len(entries) && entries[j].key == entries[i].key {
-			j++
+	docs, starts, probes := make([]uint32, 0, nDocs), make([]uint32, 0, nStarts+1), make([]docBucket, 0, nProbes)
+	for i := range parts {
+		p := &parts[i]
+		base, at := uint32(len(starts)), uint32(len(docs))
+		for _, s := range p.starts {
+			starts = append(starts, at+s)
 		}
-		c.st.buckets++
-		c.largest = max(c.largest, j-i)
-		if j-i >= 2 {
-			n, bucket := len(probes), uint32(len(starts))
-			for _, e := range entries[i:j] {
-				if e.table != 0 {
-					probes = append(probes, docBucket{e.doc, bucket})
+		for _, q := range p.probes {
+			probes = append(probes, docBucket{q.doc, base + q.bucket})
+		}
+		docs = append(docs, p.docs...)
+		c.st.buckets += p.buckets
+		c.st.duplicates += p.duplicates
+		c.largest = max(c.largest, p.largest)
+		*p = containPart{}
+	}
+	starts = append(starts, uint32(len(docs)))
+	parts = nil
+	sortByDoc(probes, len(ids))
+	shares := splitProbes(probes, starts, jobs)
+	made := make([][]uint64, len(shares))
+	parallelFor(len(shares), jobs, func(k int) {
+		stamp := make([]uint32, len(ids)) // A+1 once paired with A
+		var pairs []uint64
+		var tried int64
+		for i, p := range shares[k] {
+			a := p.doc
+			bucket := docs[starts[p.bucket]:starts[p.bucket+1]]
+			for _, q := range bucket {
+				if q == a || sizes[q] < need[a] || stamp[q] == a+1 {
+					continue
+				}
+				stamp[q] = a + 1
+				pairs = append(pairs, uint64(min(a, q))<<32|uint64(max(a, q)))
+			}
+			if tried += int64(len(bucket)); i%(1<<12) == 0 {
+				c.st.made.Add(tried)
+				tried = 0
+				if ctx.Err() != nil {
+					return
 				}
 			}
-			if len(probes) > n {
-				starts, ends = append(starts, uint32(i)), append(ends, uint32(j))
+		}
+		c.st.made.Add(tried)
+		made[k] = pairs
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return writeRanked(out.W, slices.Concat(made...), ids, order, jobs)
+}
+
+// keyParts is the number of parts the records are cut into by the
+// leading keyPartBits bits of their keys.
+const (
+	keyPartBits = 8
+	keyParts    = 1 << keyPartBits
+)
+
+// keyPart returns the part of a key.
+func keyPart(k key128) int { return int(k.lo >> (64 - keyPartBits)) }
+
+// containPart is what a part of the records comes to: its buckets that
+// hold a probe and another document, as the documents of each (docs,
+// ascending in each bucket; bucket i is docs[starts[i]:starts[i+1]], the
+// last's end is len(docs)), and their probes, by bucket; the count of its
+// buckets, the largest and the repeated records.
+type containPart struct {
+	docs, starts        []uint32
+	probes              []docBucket
+	buckets, duplicates int64
+	largest             int
+}
+
+// partBuckets sorts part p of the chunks' records by key, then document
+// (renumbered by rank), and finds its buckets. The records are scattered
+// by the sub bits of their keys after the part's into about as many
+// buckets as records, each then sorted by comparison (sortEntries).
+func partBuckets(chunks []containChunk, p int, rank []uint32, sub int) containPart {
+	n := 0
+	for _, c := range chunks {
+		n += int(c.parts[p+1] - c.parts[p])
+	}
+	a := make([]entry, n)
+	counts := make([]uint32, 1<<sub+1)
+	// The bits after the part's: 0 when sub is 0.
+	next := func(k key128) uint64 { return k.lo << keyPartBits >> (64 - sub) }
+	if sub == 0 {
+		next = func(key128) uint64 { return 0 }
+	}
+	for _, c := range chunks {
+		for _, e := range c.entries[c.parts[p]:c.parts[p+1]] {
+			counts[next(e.key)+1]++
+		}
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	for _, c := range chunks {
+		for _, e := range c.entries[c.parts[p]:c.parts[p+1]] {
+			k := next(e.key)
+			e.doc = rank[e.doc]
+			a[counts[k]] = e
+			counts[k]++
+		}
+	}
+	start := uint32(0)
+	for _, end := range counts[:len(counts)-1] {
+		if end-start > 1 {
+			slices.SortFunc(a[start:end], compareEntries)
+		}
+		start = end
+	}
+	var cp containPart
+	a, cp.duplicates = distinct(a)
+	// The buckets that pair, counted first to hold them in arrays of
+	// their size.
+	docs, probes, buckets := 0, 0, 0
+	eachBucket(a, func(b []entry) {
+		cp.buckets++
+		cp.largest = max(cp.largest, len(b))
+		if n := probesOf(b); n > 0 && len(b) >= 2 {
+			docs, probes, buckets = docs+len(b), probes+n, buckets+1
+		}
+	})
+	cp.docs, cp.probes, cp.starts = make([]uint32, 0, docs), make([]docBucket, 0, probes), make([]uint32, 0, buckets)
+	eachBucket(a, func(b []entry) {
+		if len(b) < 2 || probesOf(b) == 0 {
+			return
+		}
+		bucket := uint32(len(cp.starts))
+		cp.starts = append(cp.starts, uint32(len(cp.docs)))
+		for _, e := range b {
+			cp.docs = append(cp.docs, e.doc)
+			if e.table != 0 {
+				cp.probes = append(cp.probes, docBucket{e.doc, bucket})
 			}
 		}
+	})
+	return cp
+}
+
+// eachBucket calls fn with each run of entries of one key.
+func eachBucket(a []entry, fn func([]entry)) {
+	for i := 0; i < len(a); {
+		j := i + 1
+		for j < len(a) && a[j].key == a[i].key {
+			j++
+		}
+		fn(a[i:j])
 		i = j
 	}
-	sortByDoc(probes, len(ids))
-	stamp := make([]uint32, len(ids)) // A+1 once paired with A
-	var pairs []uint64
+}
+
+// probesOf returns the number of probes among entries.
+func probesOf(entries []entry) int {
+	n := 0
+	for _, e := range entries {
+		n += int(e.table)
+	}
+	return n
+}
+
+// splitProbes cuts probes, sorted by document, into up to jobs runs of
+// whole documents with about as many documents of their buckets to go
+// through each.
+func splitProbes(probes []docBucket, starts []uint32, jobs int) [][]docBucket {
+	size := func(p docBucket) int64 { return int64(starts[p.bucket+1] - starts[p.bucket]) }
+	var total int64
+	for _, p := range probes {
+		total += size(p)
+	}
+	var shares [][]docBucket
+	from, sum := 0, int64(0)
 	for i, p := range probes {
-		a := p.doc
-		for _, e := range entries[starts[p.bucket]:ends[p.bucket]] {
-			q := e.doc
-			if q == a || sizes[q] < need[a] || stamp[q] == a+1 {
-				continue
-			}
-			stamp[q] = a + 1
-			pairs = append(pairs, uint64(min(a, q))<<32|uint64(max(a, q)))
-		}
-		c.st.made.Add(int64(ends[p.bucket] - starts[p.bucket]))
-		if i%(1<<16) == 0 && ctx.Err() != nil {
-			return ctx.Err()
+		sum += size(p)
+		if len(shares) < jobs-1 && sum*int64(jobs) >= total*int64(len(shares)+1) &&
+			(i+1 == len(probes) || probes[i+1].doc != p.doc) {
+			shares = append(shares, probes[from:i+1])
+			from = i + 1
 		}
 	}
-	entries = nil
-	return writeRanked(w, pairs, ids, order, jobs)
+	return append(shares, probes[from:])
 }
 
 // distinct drops the repeats of a (key, document) from entries sorted by
-// key and document, counting them: a document that probes a key once
-// probes it.
-func (c *containBuckets) distinct(entries []entry) []entry {
+// key and document, and returns how many it dropped: a document that
+// probes a key once probes it.
+func distinct(entries []entry) ([]entry, int64) {
 	out := entries[:0]
 	for _, e := range entries {
 		if n := len(out); n > 0 && out[n-1].key == e.key && out[n-1].doc == e.doc {
-			c.st.duplicates++
 			out[n-1].table |= e.table
 			continue
 		}
 		out = append(out, e)
 	}
-	return out
+	return out, int64(len(entries) - len(out))
 }
 
 // docBucket is a probe: its document and the bucket of its key.

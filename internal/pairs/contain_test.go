@@ -370,3 +370,97 @@ func TestContainmentRepeatedRecords(t *testing.T) {
 		}
 	}
 }
+
+// chunkedContainRecords returns containment band records of docs documents,
+// several megabytes (several chunks of the reader): each document's
+// records one after another, on keys of a pool small enough that buckets
+// hold many documents, and some documents again at the end with more
+// records, so that an id comes back in a later chunk.
+func chunkedContainRecords(rng *rand.Rand, docs int) (text string, lines []string) {
+	lines = append(lines, "#neardup stage=band scheme=containment containment=0.9 order=df df=0000000000000000 df-docs=1 mode=corpus\n")
+	sizes := make([]int, docs)
+	keys := func(d, n int) {
+		for range n {
+			role := "i"
+			if rng.IntN(3) == 0 {
+				role = "p"
+			}
+			lines = append(lines, fmt.Sprintf("%016x\td%05d\t%s\t%d\n", uint64(rng.IntN(3000))*0x9e3779b97f4a7c15, d, role, sizes[d]))
+		}
+	}
+	for d := range docs {
+		sizes[d] = 20 + rng.IntN(30)
+		keys(d, 5+rng.IntN(40))
+	}
+	for range docs / 10 {
+		keys(rng.IntN(docs), 3)
+	}
+	return strings.Join(lines, ""), lines
+}
+
+// TestContainmentChunks checks the in-memory pairing of containment
+// records read on several workers against --sorted, which reads them one
+// after another, for any -j, over an input of many chunks; and that an id
+// that comes with a second size is refused at the first record that shows
+// it, whether the first size was in its chunk or an earlier one.
+func TestContainmentChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	text, lines := chunkedContainRecords(rng, 5000)
+	if len(text) < 3<<20 {
+		t.Fatalf("the records are %d bytes: want several chunks", len(text))
+	}
+	want, sorted := modes(t, Options{}, text)
+	if want != sorted {
+		t.Fatalf("memory and --sorted differ")
+	}
+	for _, jobs := range []int{1, 5} {
+		opt := Options{}
+		opt.Jobs = jobs
+		if got, stderr, err := runStage(t, opt, testutil.WriteFile(t, "keys.tsv", text)); err != nil || got != want {
+			t.Fatalf("-j %d: other pairs than -j 0 (err %v, stderr %q)", jobs, err, stderr)
+		}
+	}
+	if n := len(records(want)); n < 10000 {
+		t.Fatalf("only %d pairs", n)
+	}
+	// A record of a document with another size, in the last chunk: its
+	// first size was in the first.
+	last := len(lines) - 1
+	f := strings.Split(strings.TrimSuffix(lines[1], "\n"), "\t")
+	wrong := func(at int, size string) []string {
+		l := slices.Clone(lines)
+		l[at] = "00000000000000aa\t" + f[1] + "\ti\t" + size + "\n"
+		return l
+	}
+	run := func(l []string, skipBad bool) error {
+		opt := Options{}
+		opt.SkipBad = skipBad
+		_, _, err := runStage(t, opt, testutil.WriteFile(t, "sizes.tsv", strings.Join(l, "")))
+		return err
+	}
+	refused := func(err error, line int) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("sizes.tsv:%d: id %s comes with sizes %s and 999", line+1, f[1], f[3])) {
+			t.Fatalf("err %v: want the size 999 of %s refused at line %d", err, f[1], line+1)
+		}
+	}
+	l := wrong(last-1, "999")
+	refused(run(l, false), last-1)
+	// Then another record of it with the right size: the first that
+	// differs is the one refused.
+	l[last] = "00000000000000ab\t" + f[1] + "\ti\t" + f[3] + "\n"
+	refused(run(l, false), last-1)
+	// The other way around: its first record in the chunk has the right
+	// size, the next another.
+	l = wrong(last, "999")
+	l[last-1] = "00000000000000ab\t" + f[1] + "\ti\t" + f[3] + "\n"
+	refused(run(l, false), last)
+	// A bad line before a conflict is skipped under --skip-bad; the
+	// conflict is not.
+	l = wrong(last, "999")
+	l[last-1] = "bad\n"
+	if err := run(l, false); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("sizes.tsv:%d:", last)) {
+		t.Fatalf("err %v: want the bad line %d refused", err, last)
+	}
+	refused(run(l, true), last)
+}

@@ -161,7 +161,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	if containment > 0 {
 		defer out.Watch(src)()
-		if err := runContain(ctx, opt, containment, sc, out, &st); err != nil {
+		if err := runContain(ctx, opt, containment, src, sc, out, &st); err != nil {
 			return err
 		}
 		return out.Finish()

@@ -348,3 +348,49 @@ func FuzzBits(f *testing.F) {
 		roundTrip(t, line, parse, write, same)
 	})
 }
+
+// ParseDocFreqRun takes the lines ParseDocFreq parses, with the same
+// values, up to the first it leaves to the caller, which is one it does not
+// take in whole: a line ParseDocFreq refuses, or one not in docfreq's form.
+func FuzzDocFreqRun(f *testing.F) {
+	f.Add([]byte("00000000000000ff\t3\n0123456789abcdef\t123456789\n"))
+	f.Add([]byte("00000000000000FF\t0\n0000000000000001\t1234567890\n"))
+	f.Add([]byte("#neardup stage=docfreq docs=1\n0000000000000001\t1\n"))
+	f.Add([]byte("0000000000000001\t1\r\n0000000000000002\t2\n"))
+	f.Add([]byte("0000000000000001\t1\n000000000000002\t2\n"))
+	f.Add([]byte("0000000000000001\t\n0000000000000001\t1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		hashes, counts, n := record.ParseDocFreqRun(nil, nil, data)
+		if n < 0 || n > len(data) || (n > 0 && data[n-1] != '\n') {
+			t.Fatalf("took %d bytes of %q", n, data)
+		}
+		lines := bytes.SplitAfter(data[:n], []byte{'\n'})
+		lines = lines[:len(lines)-1] // the empty rest after the last LF
+		if len(lines) != len(hashes) || len(counts) != len(hashes) {
+			t.Fatalf("%q: %d lines taken, %d hashes, %d counts", data, len(lines), len(hashes), len(counts))
+		}
+		for i, l := range lines {
+			h, c, err := record.ParseDocFreq(l[:len(l)-1])
+			if err != nil || h != hashes[i] || c != uint64(counts[i]) {
+				t.Fatalf("line %q: run gives %x %d, ParseDocFreq %x %d %v", l, hashes[i], counts[i], h, c, err)
+			}
+		}
+		// What is left starts with a line the run does not take whole:
+		// ParseDocFreq refuses it, or it is not docfreq's own form.
+		rest := data[n:]
+		if len(rest) == 0 {
+			return
+		}
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			return // no line end
+		}
+		line := rest[:end]
+		h, c, err := record.ParseDocFreq(line)
+		if err == nil && len(line) > 17 && len(line) <= 26 && line[16] == '\t' && c < 1e9 && !bytes.ContainsAny(line, "\r") {
+			if _, _, m := record.ParseDocFreqRun(nil, nil, rest); m == 0 {
+				t.Fatalf("line %q (%x %d) parses but the run leaves it", line, h, c)
+			}
+		}
+	})
+}
