@@ -59,6 +59,9 @@ if [ $# -eq 0 ]; then
 fi
 tmp=$(mktemp -d "$tmpdir/neardup-dedup.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# The stages' own scratch (pairs' and keep's spilled runs, verify's bins)
+# goes there too: every stage takes its temporary directory from TMPDIR.
+export TMPDIR="$tmp"
 
 # timed STAGE ARGS...: run the stage, timed into $STAGE_TIMES when it is set.
 timed() {
