@@ -44,7 +44,7 @@ type Options struct {
 	Containment *ContainmentOptions
 
 	// BBit, when not "", is a file that also gets each signature reduced
-	// to 4 bits a value (bbit.go), for verify --bbit.
+	// to 4 bits a value (bbit.go), for pairs --bbit and verify --bbit.
 	BBit string
 }
 

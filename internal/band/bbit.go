@@ -2,7 +2,6 @@ package band
 
 import (
 	"context"
-
 	"strconv"
 
 	"github.com/neardup/neardup/internal/bbit"

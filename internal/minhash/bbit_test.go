@@ -54,6 +54,7 @@ func TestFarBelowBound(t *testing.T) {
 					}
 				}
 				got := float64(drops) / trials
+				t.Logf("%s, sets of %d, J %.1f: %.4f set aside at the threshold", sg.name, s, j, got)
 				// Three standard deviations of a rate at the bound.
 				if limit := rate + 3*math.Sqrt(rate*(1-rate)/trials); got > limit {
 					t.Errorf("%s, sets of %d, J %.1f: %.4f of the pairs at the threshold set aside, want at most %.2f (%.4f with the spread of %d trials)", sg.name, s, j, got, rate, limit, trials)

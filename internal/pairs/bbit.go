@@ -1,6 +1,7 @@
 package pairs
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 
@@ -65,9 +66,12 @@ func far[ID ~string | ~[]byte](s *setAside, a, b ID) (bool, error) {
 	return s.counts.Judge(sa, sb, na, nb, s.least, false, s.file.Densified), nil
 }
 
-// report says what was set aside.
+// report says what was set aside: nothing when no pair was made, and then
+// the signatures were not read.
 func (s *setAside) report(w io.Writer) {
-	if s.t != nil {
-		s.counts.Report(w, "pairs", s.name, "pairs tried (a pair in several buckets is tried in each)")
+	if s.t == nil {
+		fmt.Fprintf(w, "pairs: --bbit %s: no pair was made, none set aside (the signatures were not read)\n", s.name)
+		return
 	}
+	s.counts.Report(w, "pairs", s.name, "pairs tried (a pair in several buckets is tried in each)")
 }
