@@ -20,8 +20,9 @@
 // candidate pair, the arrays counted whole. Past --memory it sorts the
 // records held by key, then id, and spills them as a compressed run (binary:
 // varint key deltas; ids of 12 digits, as shingle --number-from writes them,
-// as numbers) to --temp-dir, and at the end merges the runs one bucket at a
-// time, as --sorted reads, through the pair buffer that spills; standard
+// as numbers) to --temp-dir, each run cut into parts by key ranges, and at
+// the end merges the runs one bucket at a time, as --sorted reads, the parts
+// at once on every core (-j), through the pair buffer that spills; standard
 // error says so in one line (runs, compressed bytes). The output is the same
 // for any --memory and -j, capped buckets included (their representatives
 // are the smallest ids of every run). Measured under load (two cores shared),

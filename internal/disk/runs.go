@@ -60,16 +60,29 @@ func (rs *Runs) Readers() []Run {
 	return runs
 }
 
+// Section returns a reader of the n bytes of run i from offset off, which
+// may be read at the same time as the run's other sections.
+func (rs *Runs) Section(i int, off, n int64) Run {
+	f := rs.files[i]
+	return Run{Name: f.Name(), R: bufio.NewReaderSize(io.NewSectionReader(f, off, n), runBuffer)}
+}
+
 // Combine replaces the runs with one, which merge writes from their
 // readers, so that no more than a few files are open at once.
 func (rs *Runs) Combine(merge func(runs []Run, w *bufio.Writer) error) error {
+	return rs.Replace(func(w *bufio.Writer) error { return merge(rs.Readers(), w) })
+}
+
+// Replace replaces the runs with one, which merge writes, reading them
+// as it will (Readers, Section).
+func (rs *Runs) Replace(merge func(w *bufio.Writer) error) error {
 	f, err := os.CreateTemp(rs.Dir, rs.Pattern)
 	if err != nil {
 		return err
 	}
 	Track(f.Name())
 	bw := bufio.NewWriterSize(f, runBuffer)
-	err = merge(rs.Readers(), bw)
+	err = merge(bw)
 	if err == nil {
 		err = bw.Flush()
 	}

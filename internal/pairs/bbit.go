@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
@@ -17,7 +18,10 @@ import (
 // are left out. The signatures are read at the first pair, once the input
 // is read to its end (or, sorted, through a sort that read it to its end):
 // band, writing FILE, has then ended, and it renames FILE into place
-// before it closes its output.
+// before it closes its output. The pairs of the spilled band records are
+// judged on every core: the first to judge one reads the signatures (once),
+// and each counts what it judged in counts of its own, added to counts at
+// the end.
 type setAside struct {
 	name     string
 	upstream *record.HeaderSet
@@ -25,6 +29,8 @@ type setAside struct {
 	file     *bbit.File
 	least    float64
 	counts   bbit.Counts
+	once     sync.Once
+	err      error
 }
 
 // load reads the signatures, checked against the input's headers.
@@ -49,21 +55,20 @@ func (s *setAside) load() error {
 	return err
 }
 
-// far tells whether the pair of ids a and b is far below the threshold.
-func far[ID ~string | ~[]byte](s *setAside, a, b ID) (bool, error) {
-	if s.t == nil {
-		if err := s.load(); err != nil {
-			return false, err
-		}
+// far tells whether the pair of ids a and b is far below the threshold,
+// counting it in c.
+func far[ID ~string | ~[]byte](s *setAside, c *bbit.Counts, a, b ID) (bool, error) {
+	if s.once.Do(func() { s.err = s.load() }); s.err != nil {
+		return false, s.err
 	}
-	s.counts.Pairs++
+	c.Pairs++
 	sa, na, oka := bbit.Lookup(s.t, a)
 	sb, nb, okb := bbit.Lookup(s.t, b)
 	if !oka || !okb {
-		s.counts.Unsigned++
+		c.Unsigned++
 		return false, nil
 	}
-	return s.counts.Judge(sa, sb, na, nb, s.least, false, s.file.Densified), nil
+	return c.Judge(sa, sb, na, nb, s.least, false, s.file.Densified), nil
 }
 
 // report says what was set aside: nothing when no pair was made, and then

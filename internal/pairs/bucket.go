@@ -372,7 +372,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 				return nil
 			}
 			if opt.aside != nil {
-				if far, err := far(opt.aside, ids[order[docs[a]]], ids[order[docs[b]]]); far || err != nil {
+				if far, err := far(opt.aside, &opt.aside.counts, ids[order[docs[a]]], ids[order[docs[b]]]); far || err != nil {
 					return err
 				}
 			}

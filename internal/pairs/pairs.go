@@ -205,6 +205,16 @@ func (st *stats) restore(c counts) {
 	st.made.Store(c.made)
 }
 
+// add adds the counts of the buckets of o to st.
+func (st *stats) add(o *stats) {
+	st.buckets += o.buckets
+	st.capped += o.capped
+	st.largest = max(st.largest, o.largest)
+	st.duplicates += o.duplicates
+	st.notMade += o.notMade
+	st.made.Add(o.made.Swap(0))
+}
+
 // numberedIDs says whether the shingle header says the ids are arrival
 // numbers.
 func numberedIDs(upstream *record.HeaderSet) bool {

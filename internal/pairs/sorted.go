@@ -197,10 +197,15 @@ func newSpiller(opt *Options) *spiller {
 // add keeps the pair a, b (a < b), unless it is set aside (--bbit).
 func (s *spiller) add(a, b []byte) error {
 	if s.aside != nil {
-		if far, err := far(s.aside, a, b); far || err != nil {
+		if far, err := far(s.aside, &s.aside.counts, a, b); far || err != nil {
 			return err
 		}
 	}
+	return s.put(a, b)
+}
+
+// put keeps the pair a, b (a < b), judged already.
+func (s *spiller) put(a, b []byte) error {
 	n := len(a) + len(b) + 2
 	if !s.buf.room(n, s.limit) {
 		if err := s.spill(); err != nil {

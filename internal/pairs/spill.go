@@ -4,11 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
@@ -182,20 +187,48 @@ func (h *held) rank(jobs int) (order []uint32, fps []simhash.Fingerprint) {
 	return order, fps
 }
 
-// bandRuns are band records spilled to sorted runs.
+// bandRuns are band records spilled to sorted runs. Each run is cut into
+// parts by the leading bits of the keys' low words (a hash, uniform), each
+// part a compressed stream of its own, so that at the end the parts are
+// merged and paired on every core, a part at a time: a bucket is in one
+// part, and the pairs go to one spiller, which sorts them.
 type bandRuns struct {
 	runs    disk.Runs
 	hamming bool
 	jobs    int
 	// fanIn is the most runs kept: when there are that many they are
-	// merged into one, so that reading them (runReaderBytes each) stays
-	// within reserve.
+	// merged into one, so that reading them (runReaderBytes each, in each
+	// of the parts read at once) stays within reserve.
 	fanIn int
+	// parts is the number of parts of a run, a power of 2.
+	parts int
+	// info is each run's ends of parts and id width, in the order of runs.
+	info []runInfo
 	// spills counts the runs written, bytes their compressed bytes
 	// (merged runs not counted again).
 	spills int
 	bytes  int64
 }
+
+// runInfo is what a run's reader needs to know of it: the offsets at
+// which its parts end, and the width of its ids (numberWidth).
+type runInfo struct {
+	ends  []int64
+	width int
+}
+
+// partsOf is the number of parts of a run for jobs workers: a few parts
+// each, as they are uneven.
+func partsOf(jobs int) int {
+	if jobs <= 1 {
+		return 1
+	}
+	return min(64, 1<<bits.Len(uint(4*jobs-1)))
+}
+
+// partBatchBytes is the batch of pairs a worker makes before it hands them
+// to the spiller.
+const partBatchBytes = 1 << 20
 
 // runReaderBytes is what reading a run holds: its file's buffer, and the
 // decompressor's buffers for a block and its compressed form.
@@ -208,13 +241,19 @@ const runBlock = 64 << 10
 // of the limit left to the records held: the rest is kept for reading the
 // runs, when they are merged.
 func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
-	fanIn := int(min(maxOpenRuns, max(4, limit/8/runReaderBytes)))
-	reserve := int64(fanIn) * runReaderBytes
+	parts := partsOf(jobs(opt))
+	readers := int64(min(jobs(opt), parts))
+	fanIn := int(min(maxOpenRuns, max(4, limit/8/readers/runReaderBytes)))
+	// Each part read at once holds its readers and its batch of pairs;
+	// the batch is counted twice, for its arrays' growth and their
+	// offsets.
+	reserve := readers * (int64(fanIn)*runReaderBytes + 2*partBatchBytes)
 	return &bandRuns{
 		runs:    disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-bands-*", What: "band records"},
 		hamming: hamming,
 		jobs:    jobs(opt),
 		fanIn:   fanIn,
+		parts:   parts,
 	}, max(limit-reserve, limit/2)
 }
 
@@ -234,59 +273,97 @@ func (br *bandRuns) spill(h *held) error {
 // empties the holding.
 func (br *bandRuns) write(h *held, order []uint32, fps []simhash.Fingerprint) error {
 	width := numberWidth(h.ids)
+	// The ids' numbers in the order of their ranks, read once each, not
+	// once per record from ids scattered in memory.
+	var nums []uint64
+	if width > 0 {
+		nums = make([]uint64, len(order))
+		for r, d := range order {
+			nums[r] = digitsValue(h.ids[d])
+		}
+	}
+	var ends []int64
 	err := br.runs.Spill(func(w *bufio.Writer) error {
-		enc := newRunWriter(w, br.hamming, width)
+		enc := newRunWriter(w, br.hamming, width, br.parts)
 		for _, e := range h.entries {
 			var fp simhash.Fingerprint
 			if fps != nil {
 				fp = fps[e.doc]
 			}
-			if err := writeRecord(enc, e.key, h.ids[order[e.doc]], e.table, fp); err != nil {
+			var err error
+			if nums != nil {
+				err = writeRecord(enc, e.key, nums[e.doc], "", e.table, fp)
+			} else {
+				err = writeRecord(enc, e.key, 0, h.ids[order[e.doc]], e.table, fp)
+			}
+			if err != nil {
 				return err
 			}
 		}
 		err := enc.close()
 		br.bytes += enc.bytes()
+		ends = enc.ends
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	br.info = append(br.info, runInfo{ends, width})
 	br.spills++
 	h.reset()
 	if br.runs.Len() < br.fanIn {
 		return nil
 	}
-	return br.runs.Combine(func(runs []disk.Run, w *bufio.Writer) error {
-		rs, width, err := br.open(runs)
-		if err != nil {
-			return err
-		}
-		enc := newRunWriter(w, br.hamming, width)
-		err = mergeBandRuns(rs, func(r *runReader) error { return writeRecord(enc, r.key, r.id, r.table, r.fp) })
-		if err != nil {
-			return err
-		}
-		return enc.close()
-	})
+	return br.combine()
 }
 
-// open opens runs for reading; width is that of their ids when all have
-// the same, else 0.
-func (br *bandRuns) open(runs []disk.Run) (rs []*runReader, width int, err error) {
-	for i, run := range runs {
-		r, err := newRunReader(run, br.hamming)
-		if err != nil {
-			return nil, 0, err
-		}
-		if i == 0 || r.width == width {
-			width = r.width
-		} else {
+// combine merges the runs into one, a part at a time.
+func (br *bandRuns) combine() error {
+	width := br.info[0].width
+	for _, in := range br.info {
+		if in.width != width {
 			width = 0
 		}
-		rs = append(rs, r)
 	}
-	return rs, width, nil
+	var ends []int64
+	err := br.runs.Replace(func(w *bufio.Writer) error {
+		enc := newRunWriter(w, br.hamming, width, br.parts)
+		for p := range br.parts {
+			rs, err := br.open(p)
+			if err != nil {
+				return err
+			}
+			err = mergeBandRuns(rs, func(r *runReader) error { return writeRecord(enc, r.key, r.num, r.id, r.table, r.fp) })
+			if err != nil {
+				return err
+			}
+		}
+		err := enc.close()
+		ends = enc.ends
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	br.info = []runInfo{{ends, width}}
+	return nil
+}
+
+// open opens part p of every run for reading.
+func (br *bandRuns) open(p int) ([]*runReader, error) {
+	rs := make([]*runReader, len(br.info))
+	for i, in := range br.info {
+		start := int64(0)
+		if p > 0 {
+			start = in.ends[p-1]
+		}
+		r, err := newRunReader(br.runs.Section(i, start, in.ends[p]-start), br.hamming)
+		if err != nil {
+			return nil, err
+		}
+		rs[i] = r
+	}
+	return rs, nil
 }
 
 // report is the line that says the stage spilled.
@@ -313,12 +390,104 @@ func sizeText(n int64) string {
 }
 
 // pairs merges the runs into buckets and pairs them as --sorted does,
-// through sp.
+// through sp: the parts on up to jobs goroutines, each part's pairs judged
+// (--bbit) by the goroutine that makes them and handed to sp in batches.
+// sp sorts them, so the output is the same for any jobs.
 func (br *bandRuns) pairs(opt *Options, s scheme, st *stats, sp *spiller, cancelled func() error) error {
-	rs, _, err := br.open(br.runs.Readers())
+	shared := &sharedPairs{sp: sp, st: st, aside: opt.aside}
+	errs := make([]error, br.parts)
+	var failed atomic.Bool
+	parallelFor(br.parts, br.jobs, func(p int) {
+		if failed.Load() {
+			return
+		}
+		if errs[p] = br.pairPart(p, opt, s, shared, cancelled); errs[p] != nil {
+			failed.Store(true)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sharedPairs is the spiller the parts' goroutines hand their pairs to,
+// and the counts they add theirs to.
+type sharedPairs struct {
+	mu    sync.Mutex
+	sp    *spiller
+	st    *stats
+	aside *setAside
+}
+
+// partPairs are the pairs a goroutine made of a part, judged, not yet
+// handed to the spiller, and its counts.
+type partPairs struct {
+	shared *sharedPairs
+	st     stats
+	aside  bbit.Counts
+	// arena holds the pairs as pair records; tabs and ends are the
+	// offsets of each one's TAB and LF.
+	arena      []byte
+	tabs, ends []int
+}
+
+// add keeps the pair a, b unless it is set aside (--bbit).
+func (w *partPairs) add(a, b []byte) error {
+	if aside := w.shared.aside; aside != nil {
+		if far, err := far(aside, &w.aside, a, b); far || err != nil {
+			return err
+		}
+	}
+	w.tabs = append(w.tabs, len(w.arena)+len(a))
+	w.arena = record.AppendPair(w.arena, a, b)
+	w.ends = append(w.ends, len(w.arena)-1)
+	if len(w.arena) >= partBatchBytes {
+		return w.flush()
+	}
+	return nil
+}
+
+// flush hands the pairs to the spiller.
+func (w *partPairs) flush() error {
+	sh := w.shared
+	sh.st.made.Add(w.st.made.Swap(0))
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	start := 0
+	for i, tab := range w.tabs {
+		if err := sh.sp.put(w.arena[start:tab], w.arena[tab+1:w.ends[i]]); err != nil {
+			return err
+		}
+		start = w.ends[i] + 1
+	}
+	w.arena, w.tabs, w.ends = w.arena[:0], w.tabs[:0], w.ends[:0]
+	return nil
+}
+
+// done hands the rest of the pairs to the spiller, and the counts.
+func (w *partPairs) done() error {
+	err := w.flush()
+	sh := w.shared
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.st.add(&w.st)
+	if sh.aside != nil {
+		sh.aside.counts.Add(w.aside)
+	}
+	return err
+}
+
+// pairPart merges part p of the runs into buckets and pairs them.
+func (br *bandRuns) pairPart(p int, opt *Options, s scheme, shared *sharedPairs, cancelled func() error) error {
+	rs, err := br.open(p)
 	if err != nil {
 		return err
 	}
+	w := &partPairs{shared: shared}
+	st := &w.st
 	var (
 		key     key128
 		table   int
@@ -345,7 +514,7 @@ func (br *bandRuns) pairs(opt *Options, s scheme, st *stats, sp *spiller, cancel
 			ms = append(ms, m)
 			start = e
 		}
-		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, sp.add)
+		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, w.add)
 		st.duplicates += int64(repeated)
 		if err != nil {
 			return err
@@ -370,10 +539,10 @@ func (br *bandRuns) pairs(opt *Options, s scheme, st *stats, sp *spiller, cancel
 		fps = append(fps, r.fp)
 		return nil
 	})
-	if err != nil || !started {
-		return err
+	if err == nil && started {
+		err = flush()
 	}
-	return flush()
+	return errors.Join(err, w.done())
 }
 
 // mergeBandRuns merges runs by key, then id, calling each with every
@@ -409,8 +578,9 @@ func lessRecord(a, b *runReader) bool {
 	return bytes.Compare(a.id, b.id) < 0
 }
 
-// A run is an s2 stream (blocks of runBlock bytes) of a byte that gives the
-// ids' width, then the records in order:
+// A run is parts, one after the other, each an s2 stream (blocks of
+// runBlock bytes) of a byte that gives the ids' width, then the records of
+// the part in order:
 //
 //	uvarint  the key's low word minus the previous record's (0 before the first)
 //	uvarint  the key's high word (the band, for keys of band's form)
@@ -443,7 +613,8 @@ func numberWidth(ids []string) int {
 	return w
 }
 
-// runWriter writes a run.
+// runWriter writes a run, cut into parts: a part is a stream of its own,
+// and ends holds the offset where each part written ends.
 type runWriter struct {
 	z       *s2.Writer
 	count   countWriter
@@ -452,6 +623,12 @@ type runWriter struct {
 	prevLo  uint64
 	// buf gathers records for the compressor, a block at a time.
 	buf []byte
+	// A record is in part key.lo >> shift; part is the one being written,
+	// of parts.
+	shift uint
+	part  uint64
+	parts int
+	ends  []int64
 }
 
 // countWriter counts the bytes written through it.
@@ -466,24 +643,54 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func newRunWriter(w io.Writer, hamming bool, width int) *runWriter {
-	rw := &runWriter{hamming: hamming, width: width, count: countWriter{w: w}}
+// newRunWriter returns a writer of a run of parts parts (a power of 2)
+// whose ids are width digits (0: bytes).
+func newRunWriter(w io.Writer, hamming bool, width, parts int) *runWriter {
+	rw := &runWriter{hamming: hamming, width: width, count: countWriter{w: w}, parts: parts}
+	rw.shift = uint(64 - bits.TrailingZeros(uint(parts)))
 	rw.z = s2.NewWriter(&rw.count, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
 	rw.buf = append(make([]byte, 0, runBlock+1<<10), byte(width))
 	return rw
 }
 
-// writeRecord writes a record to a run; records come sorted by key.
-func writeRecord[ID ~string | ~[]byte](rw *runWriter, k key128, id ID, table uint32, fp simhash.Fingerprint) error {
+// endPart ends the part being written and starts the next.
+func (rw *runWriter) endPart() error {
+	if _, err := rw.z.Write(rw.buf); err != nil {
+		return err
+	}
+	if err := rw.z.Close(); err != nil {
+		return err
+	}
+	rw.ends = append(rw.ends, rw.count.n)
+	rw.z.Reset(&rw.count)
+	rw.part++
+	rw.prevLo = 0
+	rw.buf = append(rw.buf[:0], byte(rw.width))
+	return nil
+}
+
+// digitsValue is the value of a string of decimal digits.
+func digitsValue[ID ~string | ~[]byte](id ID) uint64 {
+	n := uint64(0)
+	for i := 0; i < len(id); i++ {
+		n = n*10 + uint64(id[i]-'0')
+	}
+	return n
+}
+
+// writeRecord writes a record to a run; records come sorted by key. The
+// id is num when the run's ids are numbers (width > 0), else id.
+func writeRecord[ID ~string | ~[]byte](rw *runWriter, k key128, num uint64, id ID, table uint32, fp simhash.Fingerprint) error {
+	for k.lo>>rw.shift > rw.part {
+		if err := rw.endPart(); err != nil {
+			return err
+		}
+	}
 	b := binary.AppendUvarint(rw.buf, k.lo-rw.prevLo)
 	rw.prevLo = k.lo
 	b = binary.AppendUvarint(b, k.hi)
 	if rw.width > 0 {
-		n := uint64(0)
-		for i := 0; i < len(id); i++ {
-			n = n*10 + uint64(id[i]-'0')
-		}
-		b = binary.AppendUvarint(b, n)
+		b = binary.AppendUvarint(b, num)
 	} else {
 		b = binary.AppendUvarint(b, uint64(len(id)))
 		b = append(b, id...)
@@ -502,20 +709,30 @@ func writeRecord[ID ~string | ~[]byte](rw *runWriter, k key128, id ID, table uin
 	return err
 }
 
-// close writes what is left and ends the stream.
+// close writes what is left and ends the run's every part.
 func (rw *runWriter) close() error {
+	for int(rw.part) < rw.parts-1 {
+		if err := rw.endPart(); err != nil {
+			return err
+		}
+	}
 	if _, err := rw.z.Write(rw.buf); err != nil {
 		return err
 	}
 	rw.buf = rw.buf[:0]
-	return rw.z.Close()
+	if err := rw.z.Close(); err != nil {
+		return err
+	}
+	rw.ends = append(rw.ends, rw.count.n)
+	return nil
 }
 
 // bytes is the compressed bytes written so far.
 func (rw *runWriter) bytes() int64 { return rw.count.n }
 
-// runReader reads a run: its current record is key, id (valid until the
-// next record), table and fp.
+// runReader reads a part of a run: its current record is key, id (valid
+// until the next record; num its value when the ids are numbers), table
+// and fp.
 type runReader struct {
 	name    string
 	z       *s2.Reader
@@ -525,6 +742,7 @@ type runReader struct {
 
 	key   key128
 	id    []byte
+	num   uint64
 	table uint32
 	fp    simhash.Fingerprint
 }
@@ -569,6 +787,7 @@ func (r *runReader) next() (bool, error) {
 		return false, r.corrupt(err)
 	}
 	if r.width > 0 {
+		r.num = n
 		r.id = appendPadded(r.id[:0], n, r.width)
 	} else {
 		if n > 1<<30 {

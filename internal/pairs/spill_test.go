@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -195,38 +196,53 @@ func TestHeldWithinLimit(t *testing.T) {
 	}
 }
 
-// roundTrip writes records to a run and reads them back.
-func roundTrip(t testing.TB, hamming bool, width int, recs []runRecord) []runRecord {
+// roundTrip writes records to a run of parts parts and reads them back,
+// part after part.
+func roundTrip(t testing.TB, hamming bool, width, parts int, recs []runRecord) []runRecord {
 	dir := t.TempDir()
 	rs := disk.Runs{Dir: dir, Pattern: "run-*", What: "test"}
 	defer rs.Remove()
+	var ends []int64
 	err := rs.Spill(func(w *bufio.Writer) error {
-		rw := newRunWriter(w, hamming, width)
+		rw := newRunWriter(w, hamming, width, parts)
 		for _, r := range recs {
-			if err := writeRecord(rw, r.key, r.id, r.table, r.fp); err != nil {
+			if err := writeRecord(rw, r.key, digitsValue(r.id), r.id, r.table, r.fp); err != nil {
 				return err
 			}
 		}
-		return rw.close()
+		err := rw.close()
+		ends = rw.ends
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := newRunReader(rs.Readers()[0], hamming)
-	if err != nil {
-		t.Fatal(err)
+	if len(ends) != parts {
+		t.Fatalf("%d parts written, want %d", len(ends), parts)
 	}
 	var got []runRecord
-	for {
-		ok, err := r.next()
+	start := int64(0)
+	for p, end := range ends {
+		r, err := newRunReader(rs.Section(0, start, end-start), hamming)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !ok {
-			return got
+		start = end
+		for {
+			ok, err := r.next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			if parts > 1 && int(r.key.lo>>(64-bits.TrailingZeros(uint(parts)))) != p {
+				t.Fatalf("key %x read in part %d of %d", r.key.lo, p, parts)
+			}
+			got = append(got, runRecord{r.key, string(r.id), r.table, r.fp})
 		}
-		got = append(got, runRecord{r.key, string(r.id), r.table, r.fp})
 	}
+	return got
 }
 
 type runRecord struct {
@@ -236,9 +252,9 @@ type runRecord struct {
 	fp    simhash.Fingerprint
 }
 
-// FuzzRunRoundTrip: records written to a run read back the same, ids as
-// numbers (all of one width of digits) or as bytes, with and without the
-// Hamming fields.
+// FuzzRunRoundTrip: records written to a run read back the same, part
+// after part, each record in its part, ids as numbers (all of one width of
+// digits) or as bytes, with and without the Hamming fields.
 func FuzzRunRoundTrip(f *testing.F) {
 	f.Add(uint64(1), []byte("000000000012"), false)
 	f.Add(uint64(7), []byte("a\\tb"), true)
@@ -267,9 +283,10 @@ func FuzzRunRoundTrip(f *testing.F) {
 			ids[i] = r.id
 		}
 		width := numberWidth(ids)
-		got := roundTrip(t, hamming, width, recs)
+		parts := 1 << (seed % 7)
+		got := roundTrip(t, hamming, width, parts, recs)
 		if !slices.Equal(got, recs) {
-			t.Fatalf("width %d: read back %v, wrote %v", width, got, recs)
+			t.Fatalf("width %d, %d parts: read back %v, wrote %v", width, parts, got, recs)
 		}
 	})
 }
