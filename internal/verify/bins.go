@@ -17,7 +17,7 @@ import (
 // bin open takes components while their estimated shingle sets (their
 // number of documents times the mean bytes of a set so far) fit in share,
 // and then a new one opens. The texts of a bin are gathered in a buffer of
-// their own and written as zstd frames tagged with the bin.
+// their own and written as s2 blocks tagged with the bin.
 type bins struct {
 	// comp is each document's component, named by one of its documents;
 	// size is, for such a document, the number of documents of its

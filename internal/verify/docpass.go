@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/klauspost/compress/s2"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
@@ -43,8 +43,6 @@ type docRun struct {
 	// is the source of a pass reading it.
 	scratch *scratch
 	frames  *frameSource
-	enc     *zstd.Encoder
-	dec     *zstd.Decoder
 	// bins of the segment, once its first pass's block closed; the bytes
 	// of the shingle sets of the first pass so far (their mean is the
 	// estimate of a set's); the frames of the bins go to writer.
@@ -81,15 +79,6 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		return ok
 	}
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, v.stage.NoID)
-	var err error
-	if v.enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1)); err != nil {
-		return err
-	}
-	defer v.enc.Close()
-	if v.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0)); err != nil {
-		return err
-	}
-	defer v.dec.Close()
 	mem := opt.MemoryBytes
 	if mem <= 0 {
 		mem = DefaultMemoryBytes
@@ -184,7 +173,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		bbc.Report(stderr, "verify", bb.Name, "candidate pair(s)")
 	}
 	if v.passes > v.segments || v.segments > 1 {
-		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, zstd) written to %s\n",
+		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, s2) written to %s\n",
 			v.passes, v.segments, v.maxPair, v.nbins, v.overflows, v.maxHeld, v.budget, mem, v.scratchBytes, tempDirName(opt.TempDir))
 	}
 	return out.Finish()
@@ -383,7 +372,7 @@ func (v *docRun) startWriter() {
 		var err error
 		for j := range jobs {
 			if err == nil {
-				_, err = s.write(v.enc.EncodeAll(j.raw, nil), j.last, j.bin)
+				_, err = s.write(s2.Encode(nil, j.raw), j.last, j.bin)
 			}
 		}
 		done <- err
@@ -467,8 +456,12 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	defer func() { w.nvals, w.ntexts = len(b.vals), len(b.texts) }()
 	v := w.v
 	if f, ok := c.Value.(scratchFrame); ok {
-		data, err := v.dec.DecodeAll(f, w.buf[:0])
-		w.buf = data
+		n, err := s2.DecodedLen(f)
+		var data []byte
+		if err == nil {
+			w.buf = slices.Grow(w.buf[:0], n)
+			data, err = s2.Decode(w.buf[:n], f)
+		}
 		if err != nil {
 			r.Err = fmt.Errorf("reading verify's scratch file: %w", err)
 			return
@@ -596,7 +589,7 @@ func (s *keptSource) Close() error {
 }
 
 // scratch is the file of the texts of the documents that passes after the
-// first read: zstd frames, each of the documents of one bin.
+// first read: s2 blocks, each of the documents of one bin.
 type scratch struct {
 	f      *os.File
 	w      *bufio.Writer
