@@ -195,18 +195,24 @@ func Load(b *File, numbered bool) (*Table, error) {
 	if !numbered {
 		t.index = map[string]uint32{}
 	}
-	// Room for the records a plain file holds (about 150 bytes each for
-	// 128 values), so that the arrays are not copied as they grow.
-	if st, err := os.Stat(b.Name); err == nil && st.Mode().IsRegular() {
-		n := st.Size() / 150
-		t.sizes = make([]uint32, 0, n)
-		t.sigs = make([]byte, 0, n*64)
+	var plain int64
+	if st, err := os.Stat(b.Name); err == nil && st.Mode().IsRegular() && !compressedName(b.Name) {
+		plain = st.Size()
 	}
 	var w Width
 	first := true
 	err := b.Each(func(s *record.Bits, pos record.Pos) error {
 		if err := w.Check(s.Values, pos); err != nil {
 			return err
+		}
+		if t.width == 0 && plain > 0 {
+			// Room for the most records a plain file holds, each at
+			// least as long as the first but for its size (one digit
+			// at least), so that the arrays are not copied as they
+			// grow: the copy would hold twice the table for a while.
+			n := plain/int64(len(s.ID)+2*len(s.Values)+4) + 1
+			t.sizes = make([]uint32, 0, n)
+			t.sigs = make([]byte, 0, n*int64(len(s.Values)))
 		}
 		t.width = int(w)
 		var d uint64
@@ -291,8 +297,13 @@ func TableBytes(name string) int64 {
 		return 0
 	}
 	n := st.Size()
-	if strings.HasSuffix(name, ".zst") || strings.HasSuffix(name, ".gz") {
+	if compressedName(name) {
 		return n
 	}
 	return n * 68 / 147
+}
+
+// compressedName says whether a file of that name is read decompressed.
+func compressedName(name string) bool {
+	return strings.HasSuffix(name, ".zst") || strings.HasSuffix(name, ".gz")
 }
