@@ -61,7 +61,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	out := stream.NewOutput(Stage, opt.Common, stdout, stderr, header(0))
 	w := out.W
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
-		if h.Stage != "shingle" {
+		// Shingle records, of documents or of their parts.
+		if h.Stage != "shingle" && h.Stage != "parts" {
 			return record.Errorf(pos, "docfreq counts shingle records; the input went through %s (docfreq --merge merges tables)", h.Stage)
 		}
 		return nil
