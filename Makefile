@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench speed scale copies-bench larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench speed scale copies-bench parts-recall larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
 
 all: build
 
@@ -73,6 +73,9 @@ scale: build
 # without 100,000 copies and 20,000 one-word variants (N, COPIES, VARIANTS).
 copies-bench: build
 	./examples/copies-bench.sh
+
+parts-recall: build
+	./examples/parts-recall.sh
 
 # The pipeline on a corpus several times a hard memory limit per process,
 # against the in-memory pipeline (examples/larger-than-memory-bench.sh; DOCS, LIMIT).
