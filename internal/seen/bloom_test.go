@@ -18,7 +18,7 @@ func TestFalsePositiveRate(t *testing.T) {
 		n int
 	}{
 		{1 << 14, 3, 2_000},
-		{1 << 16, 7, 6_800},  // about 1% (the default sizing)
+		{1 << 16, 7, 6_800},   // about 1% (the default sizing)
 		{1 << 20, 7, 109_000}, // about 1%
 		{1 << 20, 10, 73_000}, // about 0.1%
 		{1 << 18, 4, 60_000},  // overfull: about 16%

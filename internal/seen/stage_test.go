@@ -1,0 +1,220 @@
+package seen
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+// corpus returns a TSV corpus of n documents of a few paragraphs each:
+// some are boilerplate from a small pool (some of those with words
+// changed, so that their fractions fall between 0 and 1), the rest new
+// text; some documents repeat a paragraph of their own.
+func corpus(seed uint64, n int) string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	word := func() string { return fmt.Sprintf("w%d", rng.IntN(5000)) }
+	para := func(words int) []string {
+		p := make([]string, words)
+		for i := range p {
+			p[i] = word()
+		}
+		return p
+	}
+	pool := make([][]string, 40)
+	for i := range pool {
+		pool[i] = para(15 + rng.IntN(30))
+	}
+	var b strings.Builder
+	for d := range n {
+		var ps []string
+		for range 1 + rng.IntN(6) {
+			var p []string
+			switch x := rng.Float64(); {
+			case x < 0.3:
+				p = slices.Clone(pool[rng.IntN(len(pool))])
+			case x < 0.4:
+				p = slices.Clone(pool[rng.IntN(len(pool))])
+				for range 1 + rng.IntN(3) {
+					p[rng.IntN(len(p))] = word()
+				}
+			case x < 0.5:
+				p = para(1 + rng.IntN(12)) // short
+			default:
+				p = para(13 + rng.IntN(60))
+			}
+			ps = append(ps, strings.Join(p, " "))
+		}
+		if rng.IntN(10) == 0 {
+			ps = append(ps, ps[0])
+		}
+		fmt.Fprintf(&b, "doc%d\t%s\n", d, strings.Join(ps, `\n\n`))
+	}
+	return b.String()
+}
+
+// records returns the lines of an output that are not headers.
+func records(out string) []string {
+	var rs []string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l != "" && !record.IsHeader([]byte(l)) {
+			rs = append(rs, l)
+		}
+	}
+	return rs
+}
+
+func run(t *testing.T, opt Options, inputs ...string) (string, string) {
+	t.Helper()
+	stdout, stderr, err := testutil.Run(t, Run, opt, inputs...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	return stdout, stderr
+}
+
+func defaults() Options {
+	return Options{K: DefaultK, Norm: shingle.DefaultNormalization(shingle.Word), Threshold: DefaultThreshold}
+}
+
+// The output is the same for any number of workers, over several chunks.
+func TestRunJobs(t *testing.T) {
+	in := testutil.WriteFile(t, "docs.tsv", corpus(1, 12000))
+	if fi, _ := os.Stat(in); fi.Size() < 3<<20 {
+		t.Fatalf("the corpus is %d bytes: want several chunks", fi.Size())
+	}
+	var first string
+	for _, jobs := range []int{1, 4} {
+		opt := defaults()
+		opt.Expected = 2_000_000
+		opt.Jobs = jobs
+		out, stderr := run(t, opt, in)
+		if jobs == 1 {
+			first = out
+			t.Logf("%d records\n%s", len(records(out)), stderr)
+			if len(records(out)) < 1000 {
+				t.Fatalf("only %d paragraphs seen", len(records(out)))
+			}
+			continue
+		}
+		if out != first {
+			t.Fatalf("-j %d output differs from -j 1", jobs)
+		}
+	}
+}
+
+// exact is a set of keys held exactly: the reference the filter is
+// checked against.
+type exact map[uint64]struct{}
+
+func (e exact) Has(h uint64) bool { _, ok := e[h]; return ok }
+func (e exact) Add(h uint64) bool {
+	_, ok := e[h]
+	e[h] = struct{}{}
+	return !ok
+}
+
+// checked is the filter beside an exact set: it finds no false negative
+// (the test fails at once), counts the false positives and sums their
+// chances, by the theory, at the time of each lookup of an absent key.
+type checked struct {
+	t        *testing.T
+	f        *Filter
+	e        exact
+	fp       int
+	mean, vr float64
+}
+
+func (c *checked) Has(h uint64) bool {
+	in, got := c.e.Has(h), c.f.Has(h)
+	if in && !got {
+		c.t.Fatalf("false negative: %016x was added", h)
+	}
+	if !in {
+		p := TheoreticalRate(c.f.bits, c.f.hashes, float64(len(c.e)))
+		c.mean += p
+		c.vr += p * (1 - p)
+		if got {
+			c.fp++
+		}
+	}
+	return got
+}
+
+func (c *checked) Add(h uint64) bool {
+	c.e.Add(h)
+	return c.f.Add(h)
+}
+
+// seenOf parses the records of an output into part id → seen n-grams.
+func seenOf(t *testing.T, out string) map[string]record.Seen {
+	m := map[string]record.Seen{}
+	for _, l := range records(out) {
+		var s record.Seen
+		if err := record.ParseSeen(&s, []byte(strings.TrimSuffix(l, "\n"))); err != nil {
+			t.Fatal(err)
+		}
+		s.Part = slices.Clone(s.Part)
+		m[string(s.Part)] = s
+	}
+	return m
+}
+
+// Exact truth: a run with an exact set of n-gram hashes (a Go map) instead
+// of the filter gives the paragraphs truly seen. With the filter, every one
+// of them is found with the same counts or more (no false negatives), the
+// n-gram false positives are as many as the theory predicts, within their
+// spread, and a paragraph is found more than the truth says only by as
+// many n-grams as were false positives in it.
+func TestAgainstExact(t *testing.T) {
+	in := testutil.WriteFile(t, "docs.tsv", corpus(2, 3000))
+	opt := defaults()
+	opt.Expected = 200_000
+	opt.Jobs = 2
+	opt.keys = exact{}
+	want, _ := run(t, opt, in)
+	truth := seenOf(t, want)
+	t.Logf("%d paragraphs truly seen", len(truth))
+	for _, rate := range []float64{1e-4, 0.05} {
+		opt.Rate = rate
+		st, err := opt.open(new(strings.Builder))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &checked{t: t, f: st.Filter, e: exact{}}
+		opt.keys = c
+		got, _ := run(t, opt, in)
+		found := seenOf(t, got)
+		sd := math.Sqrt(c.vr)
+		t.Logf("--fp %g: %d paragraphs seen; %d n-gram false positives, theory %.1f ± %.1f; %d distinct n-grams", rate, len(found), c.fp, c.mean, sd, len(c.e))
+		if math.Abs(float64(c.fp)-c.mean) > 4*sd+2 {
+			t.Errorf("--fp %g: %d false positives, theory %.1f ± %.1f (4 sd)", rate, c.fp, c.mean, 4*sd)
+		}
+		extra := 0
+		for id, s := range truth {
+			g, ok := found[id]
+			if !ok || g.Seen < s.Seen || g.Total != s.Total {
+				t.Fatalf("--fp %g: %s truly seen %d/%d, found %+v", rate, id, s.Seen, s.Total, g)
+			}
+			extra += g.Seen - s.Seen
+		}
+		for id, g := range found {
+			if _, ok := truth[id]; !ok {
+				extra += max(1, g.Seen-int(math.Ceil(DefaultThreshold*float64(g.Total)))+1)
+			}
+		}
+		if extra > c.fp {
+			t.Errorf("--fp %g: the paragraphs found have %d n-grams more than the truth, the false positives were %d", rate, extra, c.fp)
+		}
+		if rate == 1e-4 && len(found)-len(truth) > 2 {
+			t.Errorf("--fp %g: %d paragraphs more than the truth", rate, len(found)-len(truth))
+		}
+	}
+}
