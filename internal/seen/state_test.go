@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,19 +49,9 @@ func TestStateBatches(t *testing.T) {
 		t.Fatalf("the second batch has only %d records", len(records(out2)))
 	}
 	a, b := readState(t, filepath.Join(dir, "whole.bin")), readState(t, opt.State)
-	if !slicesEqual(a.Filter.words, b.Filter.words) || a.Added != b.Added {
+	if !slices.Equal(a.Filter.words, b.Filter.words) || a.Added != b.Added {
 		t.Errorf("the states differ: %d and %d added", a.Added, b.Added)
 	}
-}
-
-func slicesEqual(a, b []uint64) bool { return len(a) == len(b) && string(u64bytes(a)) == string(u64bytes(b)) }
-
-func u64bytes(w []uint64) []byte {
-	var b []byte
-	for _, x := range w {
-		b = binary.LittleEndian.AppendUint64(b, x)
-	}
-	return b
 }
 
 func readState(t *testing.T, name string) *State {
@@ -147,11 +138,11 @@ func TestStateCrash(t *testing.T) {
 				t.Fatalf("step %d crash %v: %v", step, crash, lerr)
 			}
 			switch {
-			case got.Added == old.Added && slicesEqual(got.Filter.words, old.Filter.words):
+			case got.Added == old.Added && slices.Equal(got.Filter.words, old.Filter.words):
 				if err == nil && !crash {
 					t.Fatalf("step %d: the save succeeded, the old state is there", step)
 				}
-			case got.Added == next.Added && slicesEqual(got.Filter.words, next.Filter.words):
+			case got.Added == next.Added && slices.Equal(got.Filter.words, next.Filter.words):
 			default:
 				t.Fatalf("step %d crash %v: a state neither old nor new", step, crash)
 			}
