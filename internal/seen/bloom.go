@@ -4,67 +4,108 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/neardup/neardup/internal/mix"
 )
 
-// Filter is a Bloom filter of 64-bit keys (the n-gram hashes): Bits bits,
-// Hashes probe positions a key, derived from the key by double hashing
-// (Kirsch and Mitzenmacher 2006): probe i is h1 + i·h2, h1 the key, h2 the
-// key mixed again and made odd, mapped into [0, Bits) by the high half of
-// its product with Bits (Lemire's multiply-shift, no division). The key is
-// a hash already, so no further hashing is needed for h1.
+// Filter is a blocked Bloom filter of 64-bit keys (the n-gram hashes)
+// (Putze, Sanders and Singler 2007): Bits bits in blocks of 512, a cache
+// line; a key sets Hashes bits of one block. The block is the high half of
+// the key's product with the number of blocks (Lemire's multiply-shift, no
+// division); the bits are probes a + i·b mod 512, i < Hashes, a and b (odd,
+// so that the probes are distinct) 9 bits each of the key mixed again
+// (double hashing, Kirsch and Mitzenmacher 2006). One cache line a key
+// where a plain Bloom filter touches Hashes of them: measured on a filter
+// of 1 GiB, 4 times faster (see BenchmarkFilter), for 10% more bits at a
+// false-positive rate of 1%.
 type Filter struct {
 	words  []uint64
 	bits   uint64
+	blocks uint64
 	hashes int
 }
 
-// MaxHashes bounds the number of hash functions: past it a filter of any
-// false-positive rate worth having is not smaller.
+// BlockBits is the size of a block: a cache line.
+const BlockBits = 512
+
+// MaxHashes bounds the number of hash functions.
 const MaxHashes = 32
 
-// NewFilter returns an empty filter of m bits (m a multiple of 64, at least
-// 64) and k hash functions.
+// NewFilter returns an empty filter of m bits (m a multiple of 512) and k
+// hash functions.
 func NewFilter(m uint64, k int) *Filter {
-	if m < 64 || m%64 != 0 || k < 1 || k > MaxHashes {
+	if m < BlockBits || m%BlockBits != 0 || k < 1 || k > MaxHashes {
 		panic(fmt.Sprintf("seen: filter of %d bits and %d hashes", m, k))
 	}
-	return &Filter{words: make([]uint64, m/64), bits: m, hashes: k}
+	return &Filter{words: make([]uint64, m/64), bits: m, blocks: m / BlockBits, hashes: k}
 }
 
 // Bits is the filter's size in bits, Hashes its number of hash functions.
 func (f *Filter) Bits() uint64 { return f.bits }
 func (f *Filter) Hashes() int  { return f.hashes }
 
-// second is the step of the probes of key h.
-func second(h uint64) uint64 { return mix.Murmur(h^0x243f6a8885a308d3) | 1 }
+// block returns the block of key h.
+func (f *Filter) block(h uint64) *[8]uint64 {
+	i, _ := bits.Mul64(h, f.blocks)
+	return (*[8]uint64)(f.words[i*8 : i*8+8])
+}
+
+// probes gives the probes of a key in its block: 9 bits at a time of the
+// key mixed again (mixed once more after every 7), a probe that repeats an
+// earlier one skipped, so that a key's probes are distinct bits of the
+// block, as good as a random choice of them.
+type probes struct {
+	t, s uint64
+	left int
+	seen [8]uint64
+}
+
+func newProbes(h uint64) probes {
+	t := mix.Murmur(h ^ 0x243f6a8885a308d3)
+	return probes{t: t, s: t, left: 7}
+}
+
+// next returns the next probe: the word of the block and the bit in it.
+func (p *probes) next() (int, uint64) {
+	for {
+		if p.left == 0 {
+			p.t = mix.Murmur(p.t ^ 0x13198a2e03707344)
+			p.s, p.left = p.t, 7
+		}
+		b := p.s & (BlockBits - 1)
+		p.s >>= 9
+		p.left--
+		w, bit := int(b>>6), uint64(1)<<(b&63)
+		if p.seen[w]&bit == 0 {
+			p.seen[w] |= bit
+			return w, bit
+		}
+	}
+}
 
 // Has reports whether every probe bit of h is set: h was added, or (with
-// the filter's false-positive rate) was not. The loads are independent of
-// each other, so that the processor can have them all under way at once.
+// the filter's false-positive rate) was not.
 func (f *Filter) Has(h uint64) bool {
-	g, step := h, second(h)
-	all := uint64(1)
+	blk, p := f.block(h), newProbes(h)
 	for range f.hashes {
-		p, _ := bits.Mul64(g, f.bits)
-		all &= f.words[p>>6] >> (p & 63)
-		g += step
+		w, bit := p.next()
+		if blk[w]&bit == 0 {
+			return false
+		}
 	}
-	return all&1 != 0
+	return true
 }
 
 // Add sets the probe bits of h and reports whether one of them was not set
 // (h is new to the filter as far as it can tell).
 func (f *Filter) Add(h uint64) bool {
-	g, step := h, second(h)
+	blk, p := f.block(h), newProbes(h)
 	var added uint64
 	for range f.hashes {
-		p, _ := bits.Mul64(g, f.bits)
-		w, b := &f.words[p>>6], uint64(1)<<(p&63)
-		added |= ^*w & b
-		*w |= b
-		g += step
+		w, bit := p.next()
+		added |= ^blk[w] & bit
+		blk[w] |= bit
 	}
 	return added != 0
 }
@@ -79,27 +120,122 @@ func (f *Filter) Ones() uint64 {
 }
 
 // FalsePositiveRate is the chance that a key never added is found, with
-// the bits set now: the fraction set to the power of the hash count (each
-// probe of an absent key lands on a bit independently, to a very good
-// approximation for a filter of thousands of bits or more).
+// the bits set now: the mean over the blocks of the chance that k distinct
+// probes of the block all find a bit set, (x)(x−1)…(x−k+1) / 512·511·…,
+// x the block's bits set.
 func (f *Filter) FalsePositiveRate() float64 {
-	return math.Pow(float64(f.Ones())/float64(f.bits), float64(f.hashes))
-}
-
-// EstimatedKeys estimates the number of distinct keys added from the bits
-// set, X of m (Swamidass and Baldi 2007): −(m/k)·ln(1 − X/m).
-func (f *Filter) EstimatedKeys() float64 {
-	x, m := float64(f.Ones()), float64(f.bits)
-	if x >= m {
-		return math.Inf(1)
+	var table [BlockBits + 1]float64 // by the bits set in a block
+	for x := range table {
+		p := 1.0
+		for i := range f.hashes {
+			p *= max(0, float64(x-i)) / float64(BlockBits-i)
+		}
+		table[x] = p
 	}
-	return -m / float64(f.hashes) * math.Log1p(-x/m)
+	var sum float64
+	for i := 0; i < len(f.words); i += 8 {
+		x := 0
+		for _, w := range f.words[i : i+8] {
+			x += bits.OnesCount64(w)
+		}
+		sum += table[x]
+	}
+	return sum / float64(f.blocks)
 }
 
-// TheoreticalRate is the false-positive rate of a filter of m bits and k
-// hash functions holding n distinct keys: (1 − e^(−kn/m))^k.
+// TheoreticalRate is the false-positive rate of a blocked filter of m bits
+// and k hash functions holding n distinct keys: the blocks' loads are
+// Poisson with mean λ = n·512/m, and an absent key is found in a block of
+// j keys with chance F_k(j) (loadRates), so
+//
+//	Σ_j e^(−λ) λ^j / j! · F_k(j)
+//
+// (Putze, Sanders and Singler's formula, with F exact for k distinct bits
+// a key where theirs, (1 − (1 − 1/512)^(jk))^k, is for k probes drawn with
+// replacement.)
 func TheoreticalRate(m uint64, k int, n float64) float64 {
-	return math.Pow(-math.Expm1(-float64(k)*n/float64(m)), float64(k))
+	lambda := n * BlockBits / float64(m)
+	if lambda == 0 {
+		return 0
+	}
+	f := loadRates(k)
+	var sum, mass float64
+	hi := min(int(lambda+12*math.Sqrt(lambda)+30), len(f)-1)
+	for j := 0; j <= hi; j++ {
+		p := math.Exp(-lambda + float64(j)*math.Log(lambda) - lgamma(float64(j)+1))
+		sum += p * f[j]
+		mass += p
+	}
+	// Loads past the table count as blocks where every key is found.
+	return min(1, sum+max(0, 1-mass))
+}
+
+// maxLoad is the most keys a block is followed to by loadRates: past it
+// (a filter more than full, λ near 512) a key counts as found.
+const maxLoad = 1024
+
+var (
+	loadMu    sync.Mutex
+	loadTable = map[int][]float64{}
+)
+
+// loadRates returns F_k(j), j = 0 … maxLoad: the chance that a key absent
+// from a block of j keys is found in it, each key having set k distinct
+// bits of the 512 at random. The distribution of the bits set, x, is
+// followed key by key (a key sets d new bits with the hypergeometric
+// chance C(512−x, d)·C(x, k−d)/C(512, k)), and an absent key is found with
+// chance C(x, k)/C(512, k). Computed once for each k.
+func loadRates(k int) []float64 {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	if f, ok := loadTable[k]; ok {
+		return f
+	}
+	lchoose := func(a, b int) float64 {
+		return lgamma(float64(a)+1) - lgamma(float64(b)+1) - lgamma(float64(a-b)+1)
+	}
+	// trans[x][d]: from x bits set, d new ones.
+	trans := make([][]float64, BlockBits+1)
+	found := make([]float64, BlockBits+1)
+	all := lchoose(BlockBits, k)
+	for x := range trans {
+		trans[x] = make([]float64, k+1)
+		for d := 0; d <= k; d++ {
+			if d <= BlockBits-x && k-d <= x {
+				trans[x][d] = math.Exp(lchoose(BlockBits-x, d) + lchoose(x, k-d) - all)
+			}
+		}
+		if x >= k {
+			found[x] = math.Exp(lchoose(x, k) - all)
+		}
+	}
+	f := make([]float64, maxLoad+1)
+	p, next := make([]float64, BlockBits+1), make([]float64, BlockBits+1)
+	p[0] = 1
+	for j := 0; j <= maxLoad; j++ {
+		for x, px := range p {
+			f[j] += px * found[x]
+		}
+		clear(next)
+		for x, px := range p {
+			if px < 1e-300 {
+				continue
+			}
+			for d, t := range trans[x] {
+				if t != 0 {
+					next[x+d] += px * t
+				}
+			}
+		}
+		p, next = next, p
+	}
+	loadTable[k] = f
+	return f
+}
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
 }
 
 // Sizing is the size of a filter and what it was sized for.
@@ -113,41 +249,89 @@ type Sizing struct {
 	Rate     float64
 }
 
-// ln2 squared: the bits a key of an optimal filter are −ln(p)/ln2².
-const ln2sq = math.Ln2 * math.Ln2
+// bestHashes returns the hash count that gives a filter of m bits holding
+// n keys its lowest false-positive rate, and the rate.
+func bestHashes(m uint64, n float64) (int, float64) {
+	best, rate := 1, TheoreticalRate(m, 1, n)
+	for k := 2; k <= MaxHashes; k++ {
+		r := TheoreticalRate(m, k, n)
+		if r >= rate {
+			break // the rate falls, then rises, with k
+		}
+		best, rate = k, r
+	}
+	return best, rate
+}
 
 // Size sizes a filter from two of: the distinct n-grams it is to hold
 // (expected), its false-positive rate at that many (rate), its memory in
-// bytes. Expected and rate: m = −n·ln(p)/ln2² bits, k = (m/n)·ln 2. Memory
-// and rate: m from the memory, k = −log2(p), and it holds −m·ln2²/ln(p)
-// n-grams at that rate. Expected and memory: m from the memory, k =
-// (m/n)·ln 2, and the rate follows. The bits are rounded up to whole
-// 64-byte blocks (a cache line).
+// bytes. Expected and rate: the fewest blocks whose rate, with the best
+// hash count, is at most the target. Memory and rate: the bits of the
+// memory, and the most n-grams they hold at the target with the best hash
+// count. Expected and memory: the best hash count, and the rate follows.
+// (By TheoreticalRate: about 10.5 bits an n-gram and 7 hashes at 1%, where
+// a plain Bloom filter has 9.6.)
 func Size(expected int64, rate float64, memory int64) (Sizing, error) {
 	switch {
 	case expected > 0 && memory > 0:
 		m := roundBits(float64(memory) * 8)
-		k := hashCount(float64(m) / float64(expected) * math.Ln2)
-		return Sizing{m, k, expected, TheoreticalRate(m, k, float64(expected))}, nil
+		k, r := bestHashes(m, float64(expected))
+		return Sizing{m, k, expected, r}, nil
 	case memory > 0:
 		m := roundBits(float64(memory) * 8)
-		k := hashCount(-math.Log2(rate))
-		n := int64(float64(m) * ln2sq / -math.Log(rate))
-		return Sizing{m, k, max(n, 1), rate}, nil
+		// The rate rises with n: the largest n at the target, by bisection.
+		lo, hi := 0.0, float64(m)
+		for range 60 {
+			mid := (lo + hi) / 2
+			if _, r := bestHashes(m, mid); r <= rate {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		n := max(int64(lo), 1)
+		k, r := bestHashes(m, float64(n))
+		return Sizing{m, k, n, r}, nil
 	case expected > 0:
-		m := roundBits(float64(expected) * -math.Log(rate) / ln2sq)
-		k := hashCount(float64(m) / float64(expected) * math.Ln2)
-		return Sizing{m, k, expected, TheoreticalRate(m, k, float64(expected))}, nil
+		n := float64(expected)
+		// A plain filter's bits, −n·ln(p)/ln²2, are a lower bound; double
+		// until the target is met, then bisect on whole blocks.
+		lo := uint64(n*-math.Log(rate)/(math.Ln2*math.Ln2)) / BlockBits
+		hi := max(2*lo, 1)
+		for {
+			if _, r := bestHashes(hi*BlockBits, n); r <= rate {
+				break
+			}
+			lo, hi = hi, 2*hi
+		}
+		for lo+1 < hi {
+			mid := lo + (hi-lo)/2
+			if _, r := bestHashes(mid*BlockBits, n); r <= rate {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		m := hi * BlockBits
+		k, r := bestHashes(m, n)
+		return Sizing{m, k, expected, r}, nil
 	}
 	return Sizing{}, fmt.Errorf("nothing to size the filter by")
 }
 
-// roundBits rounds a number of bits up to whole blocks of 512.
+// roundBits rounds a number of bits up to whole blocks.
 func roundBits(m float64) uint64 {
-	return max(512, uint64(math.Ceil(m/512))*512)
+	return max(BlockBits, uint64(math.Ceil(m/BlockBits))*BlockBits)
 }
 
-// hashCount rounds the optimal number of hash functions to one allowed.
-func hashCount(k float64) int {
-	return int(min(MaxHashes, max(1, math.Round(k))))
+// EstimatedKeys estimates the number of distinct keys added from the bits
+// set, X of m: a block of j keys has a bit set with chance 1 − (1 −
+// k/512)^j, so about (m/512)·ln(1 − X/m)/ln(1 − k/512) keys (Swamidass and
+// Baldi's estimate, for a key's k bits in one block).
+func (f *Filter) EstimatedKeys() float64 {
+	x, m := float64(f.Ones()), float64(f.bits)
+	if x >= m {
+		return math.Inf(1)
+	}
+	return float64(f.blocks) * math.Log1p(-x/m) / math.Log1p(-float64(f.hashes)/BlockBits)
 }

@@ -25,7 +25,8 @@ import (
 //	8 bytes                           XXH64 of all that, little-endian
 //
 // The header's keys: unit, k, hash, seed and normalize (how the n-grams
-// were made and hashed), bits and hashes (the filter), expected and rate
+// were made and hashed), layout, bits and hashes (the filter: blocked512
+// for Filter's blocks and probes), expected and rate
 // (what it was sized for), added (the n-grams added that were new to it,
 // summed over the runs). The runs of zero words keep the file of a filter
 // sized far beyond what it holds yet small (bits set are rare), and a
@@ -37,7 +38,11 @@ const stateStage = "seen-state"
 
 // identityKeys are the header keys a run must agree on with the state it
 // continues: the n-grams and the filter.
-var identityKeys = []string{"unit", "k", "hash", "seed", "normalize", "bits", "hashes"}
+var identityKeys = []string{"unit", "k", "hash", "seed", "normalize", "layout", "bits", "hashes"}
+
+// layout names the filter's layout in the state: blocks of 512 bits, the
+// probes as Filter makes them.
+const layout = "blocked512"
 
 // State is a filter and what it was made with.
 type State struct {
@@ -55,6 +60,7 @@ type State struct {
 func (s *State) header() record.Header {
 	h := record.Header{Stage: stateStage, Params: append([]record.Param(nil), s.Header.Params...)}
 	h.Params = append(h.Params,
+		record.Param{Key: "layout", Value: layout},
 		record.Param{Key: "bits", Value: strconv.FormatUint(s.Filter.bits, 10)},
 		record.Param{Key: "hashes", Value: strconv.Itoa(s.Filter.hashes)},
 		record.Param{Key: "expected", Value: strconv.FormatInt(s.Sizing.Expected, 10)},
@@ -64,7 +70,8 @@ func (s *State) header() record.Header {
 }
 
 // Identity is the part of the state's header a run must agree with: the
-// n-grams (unit, k, hash, seed, normalize) and the filter (bits, hashes).
+// n-grams (unit, k, hash, seed, normalize) and the filter (layout, bits,
+// hashes).
 func (s *State) Identity() string {
 	return identity(s.header())
 }
@@ -215,6 +222,9 @@ func stateFromHeader(h record.Header, maxBits uint64) (*State, error) {
 		return v, nil
 	}
 	var vals [5]string
+	if v, _ := h.Get("layout"); v != layout {
+		return nil, fmt.Errorf("layout=%s: want %s", v, layout)
+	}
 	for i, key := range []string{"bits", "hashes", "expected", "rate", "added"} {
 		v, err := get(key)
 		if err != nil {
@@ -223,8 +233,8 @@ func stateFromHeader(h record.Header, maxBits uint64) (*State, error) {
 		vals[i] = v
 	}
 	m, err := strconv.ParseUint(vals[0], 10, 64)
-	if err != nil || m < 64 || m%64 != 0 {
-		return nil, fmt.Errorf("bits=%s: want a multiple of 64", vals[0])
+	if err != nil || m < BlockBits || m%BlockBits != 0 {
+		return nil, fmt.Errorf("bits=%s: want a multiple of %d", vals[0], BlockBits)
 	}
 	if m > maxBits {
 		return nil, fmt.Errorf("bits=%s: a filter of %d bytes, more than the %d this machine allows", vals[0], m/8, maxBits/8)

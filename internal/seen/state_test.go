@@ -87,7 +87,7 @@ func TestStateRefused(t *testing.T) {
 		{func(o *Options) { o.K = 9 }, "k=13"},
 		{func(o *Options) { o.Norm.Width = false }, "normalize=width"},
 		{func(o *Options) { o.Expected = 20_000 }, "bits="},
-		{func(o *Options) { o.Rate = 0.001 }, "hashes=7"},
+		{func(o *Options) { o.Rate = 0.001 }, "hashes=6"},
 	} {
 		o := opt
 		c.change(&o)
@@ -197,7 +197,8 @@ func FuzzState(f *testing.F) {
 	data, _ := os.ReadFile(seed)
 	f.Add(data, false)
 	f.Add(data[:len(data)-8], true)
-	f.Add([]byte(stateMagic+"#neardup stage=seen-state bits=64 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none\n\x00\x01"), true)
+	f.Add([]byte(stateMagic+"#neardup stage=seen-state bits=64 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none layout=blocked512\n\x00\x01"), true)
+	f.Add([]byte(stateMagic+"#neardup stage=seen-state bits=512 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none layout=blocked512\n\x00\x08"+strings.Repeat("\xff", 64)), true)
 	name := filepath.Join(dir, "fuzz-"+strconv.Itoa(os.Getpid())+".bin")
 	f.Fuzz(func(t *testing.T, data []byte, sum bool) {
 		if sum {
