@@ -262,7 +262,10 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	return nil
 }
 
-// mib writes a filter's size in MiB.
+// mib writes a filter's size: in MiB, or bytes under one.
 func mib(bits uint64) string {
+	if bits < 8<<20 {
+		return strconv.FormatUint(bits/8, 10) + " bytes"
+	}
 	return strconv.FormatFloat(float64(bits)/8/(1<<20), 'f', 2, 64) + " MiB"
 }
