@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -130,6 +132,8 @@ type checked struct {
 	e        exact
 	fp       int
 	mean, vr float64
+	p        float64 // the rate at next-1 keys or fewer
+	next     int
 }
 
 func (c *checked) Has(h uint64) bool {
@@ -138,7 +142,12 @@ func (c *checked) Has(h uint64) bool {
 		c.t.Fatalf("false negative: %016x was added", h)
 	}
 	if !in {
-		p := TheoreticalRate(c.f.bits, c.f.hashes, float64(len(c.e)))
+		// The rate at the keys held, computed again when they have grown
+		// by a thousandth.
+		if n := len(c.e); n >= c.next {
+			c.p, c.next = TheoreticalRate(c.f.bits, c.f.hashes, float64(n)), n+n/1000+1
+		}
+		p := c.p
 		c.mean += p
 		c.vr += p * (1 - p)
 		if got {
@@ -178,11 +187,34 @@ func TestAgainstExact(t *testing.T) {
 	opt := defaults()
 	opt.Expected = 200_000
 	opt.Jobs = 2
+	againstExact(t, opt, []float64{1e-4, 0.05}, in)
+}
+
+// The same on real text: Go's net and crypto packages, the paragraphs of
+// 13 tokens or more, at the default rate.
+func TestAgainstExactGoSource(t *testing.T) {
+	testutil.Slow(t)
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("no Go tree: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	opt := defaults()
+	opt.Format = "files"
+	opt.Expected = 3_000_000
+	againstExact(t, opt, []float64{DefaultRate}, filepath.Join(root, "net"), filepath.Join(root, "crypto"))
+}
+
+// againstExact runs the stage on inputs with an exact set, then with a
+// filter at each rate beside it, and checks what the filter found against
+// the truth.
+func againstExact(t *testing.T, opt Options, rates []float64, inputs ...string) {
+	t.Helper()
 	opt.keys = exact{}
-	want, _ := run(t, opt, in)
+	want, _ := run(t, opt, inputs...)
 	truth := seenOf(t, want)
 	t.Logf("%d paragraphs truly seen", len(truth))
-	for _, rate := range []float64{1e-4, 0.05} {
+	for _, rate := range rates {
 		opt.Rate = rate
 		st, err := opt.open(new(strings.Builder))
 		if err != nil {
@@ -190,7 +222,7 @@ func TestAgainstExact(t *testing.T) {
 		}
 		c := &checked{t: t, f: st.Filter, e: exact{}}
 		opt.keys = c
-		got, _ := run(t, opt, in)
+		got, _ := run(t, opt, inputs...)
 		found := seenOf(t, got)
 		sd := math.Sqrt(c.vr)
 		t.Logf("--fp %g: %d paragraphs seen; %d n-gram false positives, theory %.1f ± %.1f; %d distinct n-grams", rate, len(found), c.fp, c.mean, sd, len(c.e))
