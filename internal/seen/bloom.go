@@ -86,8 +86,15 @@ func (p *probes) next() (int, uint64) {
 
 // Has reports whether every probe bit of h is set: h was added, or (with
 // the filter's false-positive rate) was not.
-func (f *Filter) Has(h uint64) bool {
-	blk, p := f.block(h), newProbes(h)
+func (f *Filter) Has(h uint64) bool { return f.hasIn(f.block(h), h) }
+
+// Add sets the probe bits of h and reports whether one of them was not set
+// (h is new to the filter as far as it can tell).
+func (f *Filter) Add(h uint64) bool { return f.addIn(f.block(h), h) }
+
+// hasIn is Has in h's block, blk.
+func (f *Filter) hasIn(blk *[8]uint64, h uint64) bool {
+	p := newProbes(h)
 	for range f.hashes {
 		w, bit := p.next()
 		if blk[w]&bit == 0 {
@@ -97,10 +104,9 @@ func (f *Filter) Has(h uint64) bool {
 	return true
 }
 
-// Add sets the probe bits of h and reports whether one of them was not set
-// (h is new to the filter as far as it can tell).
-func (f *Filter) Add(h uint64) bool {
-	blk, p := f.block(h), newProbes(h)
+// addIn is Add in h's block, blk.
+func (f *Filter) addIn(blk *[8]uint64, h uint64) bool {
+	p := newProbes(h)
 	var added uint64
 	for range f.hashes {
 		w, bit := p.next()
@@ -334,4 +340,56 @@ func (f *Filter) EstimatedKeys() float64 {
 		return math.Inf(1)
 	}
 	return float64(f.blocks) * math.Log1p(-x/m) / math.Log1p(-float64(f.hashes)/BlockBits)
+}
+
+// group is how many keys CountHas and AddAll fetch the blocks of before
+// probing them: the cache misses of a group are under way together.
+const group = 16
+
+// touched keeps the loads of fetch from being optimized away.
+var touched uint64
+
+// fetch loads a word of the block of each key, so that the probes that
+// follow find them in the cache.
+func (f *Filter) fetch(blks *[group]*[8]uint64, keys []uint64) {
+	var x uint64
+	for i, h := range keys {
+		blks[i] = f.block(h)
+		x ^= blks[i][h&7]
+	}
+	touched ^= x
+}
+
+// CountHas returns how many of keys Has finds.
+func (f *Filter) CountHas(keys []uint64) int {
+	var blks [group]*[8]uint64
+	n := 0
+	for len(keys) > 0 {
+		g := keys[:min(group, len(keys))]
+		keys = keys[len(g):]
+		f.fetch(&blks, g)
+		for i, h := range g {
+			if f.hasIn(blks[i], h) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// AddAll adds keys and returns how many were new (Add).
+func (f *Filter) AddAll(keys []uint64) int {
+	var blks [group]*[8]uint64
+	n := 0
+	for len(keys) > 0 {
+		g := keys[:min(group, len(keys))]
+		keys = keys[len(g):]
+		f.fetch(&blks, g)
+		for i, h := range g {
+			if f.addIn(blks[i], h) {
+				n++
+			}
+		}
+	}
+	return n
 }

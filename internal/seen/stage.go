@@ -66,10 +66,11 @@ type Options struct {
 	keys    keySet
 }
 
-// keySet is what the stage asks of its filter.
+// keySet is what the stage asks of its filter: how many of some keys it
+// holds (Has), and to add them, saying how many were new (Add).
 type keySet interface {
-	Has(h uint64) bool
-	Add(h uint64) bool
+	CountHas(keys []uint64) int
+	AddAll(keys []uint64) int
 }
 
 // Check validates the options; its errors are usage errors. Run calls it.

@@ -123,6 +123,35 @@ func (e exact) Add(h uint64) bool {
 	return !ok
 }
 
+func (e exact) CountHas(keys []uint64) int { return countHas(e, keys) }
+func (e exact) AddAll(keys []uint64) int   { return addAll(e, keys) }
+
+// oneByOne is a set that looks up and adds a key at a time.
+type oneByOne interface {
+	Has(h uint64) bool
+	Add(h uint64) bool
+}
+
+func countHas(s oneByOne, keys []uint64) int {
+	n := 0
+	for _, h := range keys {
+		if s.Has(h) {
+			n++
+		}
+	}
+	return n
+}
+
+func addAll(s oneByOne, keys []uint64) int {
+	n := 0
+	for _, h := range keys {
+		if s.Add(h) {
+			n++
+		}
+	}
+	return n
+}
+
 // checked is the filter beside an exact set: it finds no false negative
 // (the test fails at once), counts the false positives and sums their
 // chances, by the theory, at the time of each lookup of an absent key.
@@ -156,6 +185,16 @@ func (c *checked) Has(h uint64) bool {
 	}
 	return got
 }
+
+func (c *checked) CountHas(keys []uint64) int {
+	n := countHas(c, keys)
+	if got := c.f.CountHas(keys); got != n {
+		c.t.Fatalf("CountHas finds %d keys, Has %d", got, n)
+	}
+	return n
+}
+
+func (c *checked) AddAll(keys []uint64) int { return addAll(c, keys) }
 
 func (c *checked) Add(h uint64) bool {
 	c.e.Add(h)

@@ -114,12 +114,7 @@ func (s *sink) take(r *stream.Result) error {
 		s.seenN = s.seenN[:0]
 		h0 := h
 		for _, pt := range b.parts[p:d.partsEnd] {
-			found := 0
-			for _, x := range b.hashes[h:pt.hashesEnd] {
-				if s.keys.Has(x) {
-					found++
-				}
-			}
+			found := s.keys.CountHas(b.hashes[h:pt.hashesEnd])
 			total := pt.hashesEnd - h
 			h = pt.hashesEnd
 			s.n.ngrams += int64(total)
@@ -131,11 +126,7 @@ func (s *sink) take(r *stream.Result) error {
 				s.n.seenBytes += int64(pt.end - pt.start)
 			}
 		}
-		for _, x := range b.hashes[h0:h] {
-			if s.keys.Add(x) {
-				s.n.added++
-			}
-		}
+		s.n.added += int64(s.keys.AddAll(b.hashes[h0:h]))
 		s.n.parts += int64(d.partsEnd - p)
 		p, idStart = d.partsEnd, d.idEnd
 	}
