@@ -104,7 +104,7 @@ paragraphs' n-gram hashes, 8 bytes a token.
 EXAMPLES
    seen --state bff.bin --expected 1e9 batch1.jsonl > seen1.tsv
    keep --drop-parts seen1.tsv --report removed.tsv batch1.jsonl > clean1.jsonl
-   seen --state bff.bin batch2.jsonl > seen2.tsv      # against batch 1 and itself
+   seen --state bff.bin --expected 1e9 batch2.jsonl > seen2.tsv   # against batch 1 and itself
    seen --memory 64M --min-tokens 20 --files $(go env GOROOT)/src > licences.tsv`,
 		SeeAlso: []string{"parts", "shingle", "keep"},
 		Flags: merge([]cli.Flag{

@@ -101,3 +101,20 @@ func BenchmarkFilter(b *testing.B) {
 		})
 	}
 }
+
+// The bits a key sets are a stored value (the state file's
+// layout=blocked512): pinned here. A change to them is a new layout name.
+func TestLayoutPinned(t *testing.T) {
+	f := NewFilter(1024, 6)
+	f.Add(1)
+	f.Add(0xdeadbeefcafef00d)
+	want := map[int]uint64{
+		0: 0x000a000000001000, 1: 0x1000000000000000, 3: 0x0800000000000000, 7: 0x0000000000000008,
+		10: 0x0000000001000000, 11: 0x0000000000000040, 12: 0x0040000000008000, 13: 0x0000000000080002,
+	}
+	for i, w := range f.words {
+		if w != want[i] {
+			t.Errorf("word %d is %#016x, want %#016x: a changed layout needs a new name (layout=)", i, w, want[i])
+		}
+	}
+}
