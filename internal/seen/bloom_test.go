@@ -84,7 +84,7 @@ func BenchmarkFilter(b *testing.B) {
 	for _, size := range []struct {
 		name string
 		bits uint64
-	}{{"1MiB", 8 << 20}, {"1GiB", 8 << 30}} {
+	}{{"1MiB", 8 << 20}, {"256MiB", 8 << 28}} {
 		b.Run(size.name, func(b *testing.B) {
 			f := NewFilter(size.bits, 7)
 			for i := range f.words {
@@ -116,5 +116,25 @@ func TestLayoutPinned(t *testing.T) {
 		if w != want[i] {
 			t.Errorf("word %d is %#016x, want %#016x: a changed layout needs a new name (layout=)", i, w, want[i])
 		}
+	}
+}
+
+// BenchmarkGroups looks up and adds keys as the stage does, a paragraph's
+// 64 at a time (CountHas, AddAll: the blocks of 16 fetched together).
+func BenchmarkGroups(b *testing.B) {
+	f := NewFilter(8<<28, 6)
+	for i := range f.words {
+		f.words[i] = 1
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := make([]uint64, 64)
+	b.SetBytes(int64(len(keys))) // a "byte" a key
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range keys {
+			keys[i] = rng.Uint64()
+		}
+		f.CountHas(keys)
+		f.AddAll(keys)
 	}
 }
