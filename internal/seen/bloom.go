@@ -364,24 +364,14 @@ func (f *Filter) fetch(blks *[group]*[8]uint64, keys []uint64) {
 }
 
 // CountHas returns how many of keys Has finds.
-func (f *Filter) CountHas(keys []uint64) int {
-	var blks [group]*[8]uint64
-	n := 0
-	for len(keys) > 0 {
-		g := keys[:min(group, len(keys))]
-		keys = keys[len(g):]
-		f.fetch(&blks, g)
-		for i, h := range g {
-			if f.hasIn(blks[i], h) {
-				n++
-			}
-		}
-	}
-	return n
-}
+func (f *Filter) CountHas(keys []uint64) int { return f.groups(keys, false) }
 
 // AddAll adds keys and returns how many were new (Add).
-func (f *Filter) AddAll(keys []uint64) int {
+func (f *Filter) AddAll(keys []uint64) int { return f.groups(keys, true) }
+
+// groups looks up (or with add adds) keys a group at a time, the group's
+// blocks fetched first, and counts those found (or new).
+func (f *Filter) groups(keys []uint64, add bool) int {
 	var blks [group]*[8]uint64
 	n := 0
 	for len(keys) > 0 {
@@ -389,7 +379,13 @@ func (f *Filter) AddAll(keys []uint64) int {
 		keys = keys[len(g):]
 		f.fetch(&blks, g)
 		for i, h := range g {
-			if f.addIn(blks[i], h) {
+			var yes bool
+			if add {
+				yes = f.addIn(blks[i], h)
+			} else {
+				yes = f.hasIn(blks[i], h)
+			}
+			if yes {
 				n++
 			}
 		}
