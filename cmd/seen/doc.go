@@ -42,6 +42,15 @@
 // n-gram of all its tokens (shingle's rule for a text shorter than k).
 // Paragraphs without a word token are left out and counted.
 //
+// --by window --tokens N [--stride S] looks up windows of N word tokens, one
+// starting every S (default N), as parts --by window cuts them, instead of
+// paragraphs: for text without blank lines (a crawl's extracted text, one
+// line a document). The windows' n-grams are their own (none spans two
+// windows); a window of fewer than --min-tokens tokens (the last of a
+// document) is left out and counted; --tokens less than --min-tokens (by
+// default -k) is refused. Overlapping windows that are seen are cut as one
+// by keep --drop-parts.
+//
 // The filter: a blocked Bloom filter (Putze, Sanders and Singler): blocks
 // of 512 bits, a cache line; an n-gram's 64-bit hash picks a block and sets
 // H distinct bits in it, taken from the hash mixed again. One cache line an
@@ -99,6 +108,7 @@
 //	keep --drop-parts seen1.tsv --report removed.tsv batch1.jsonl > clean1.jsonl
 //	seen --state bff.bin --expected 1e9 batch2.jsonl > seen2.tsv   # against batch 1 and itself
 //	seen --memory 64M --min-tokens 20 --files $(go env GOROOT)/src > licences.tsv
+//	seen --expected 1e8 --by window --tokens 50 --stride 25 --lines crawl.txt.zst > seen.tsv
 //
 // # Limits
 //
@@ -127,6 +137,11 @@
 //     its n-grams is in the filter (default: 0.8)
 //   - --min-tokens T: leave out paragraphs of fewer than T word tokens
 //     (counted; default -k) (default: 0)
+//   - --by UNIT: look up UNITs: paragraph, or window (--tokens, --stride)
+//     (default: "paragraph")
+//   - --tokens N: --by window: N word tokens a window (default: 0)
+//   - --stride S: --by window: a window starts every S tokens (default
+//     --tokens) (default: 0)
 //   - --expected N: size the filter for N distinct n-grams (1e9 allowed)
 //   - --fp RATE: the filter's false-positive RATE at --expected n-grams
 //     (default: 0.01)

@@ -50,6 +50,15 @@ occurred anywhere before). --min-tokens 1 looks them up too, each as one
 n-gram of all its tokens (shingle's rule for a text shorter than k).
 Paragraphs without a word token are left out and counted.
 
+--by window --tokens N [--stride S] looks up windows of N word tokens, one
+starting every S (default N), as parts --by window cuts them, instead of
+paragraphs: for text without blank lines (a crawl's extracted text, one
+line a document). The windows' n-grams are their own (none spans two
+windows); a window of fewer than --min-tokens tokens (the last of a
+document) is left out and counted; --tokens less than --min-tokens (by
+default -k) is refused. Overlapping windows that are seen are cut as one
+by keep --drop-parts.
+
 The filter: a blocked Bloom filter (Putze, Sanders and Singler): blocks
 of 512 bits, a cache line; an n-gram's 64-bit hash picks a block and sets
 H distinct bits in it, taken from the hash mixed again. One cache line an
@@ -105,13 +114,17 @@ EXAMPLES
    seen --state bff.bin --expected 1e9 batch1.jsonl > seen1.tsv
    keep --drop-parts seen1.tsv --report removed.tsv batch1.jsonl > clean1.jsonl
    seen --state bff.bin --expected 1e9 batch2.jsonl > seen2.tsv   # against batch 1 and itself
-   seen --memory 64M --min-tokens 20 --files $(go env GOROOT)/src > licences.tsv`,
+   seen --memory 64M --min-tokens 20 --files $(go env GOROOT)/src > licences.tsv
+   seen --expected 1e8 --by window --tokens 50 --stride 25 --lines crawl.txt.zst > seen.tsv`,
 		SeeAlso: []string{"parts", "shingle", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.IntFlag{Name: "k", Value: seen.DefaultK, Usage: "n-gram length in word tokens"},
 			&cli.StringFlag{Name: "normalize", Usage: "fold the text by `LIST` before taking tokens: none or width (as shingle --unit word; default width)"},
 			&cli.Float64Flag{Name: "threshold", Value: seen.DefaultThreshold, Usage: "a paragraph is seen when at least this `FRACTION` of its n-grams is in the filter"},
 			&cli.IntFlag{Name: "min-tokens", Usage: "leave out paragraphs of fewer than `T` word tokens (counted; default -k)"},
+			&cli.StringFlag{Name: "by", Value: "paragraph", Usage: "look up `UNIT`s: paragraph, or window (--tokens, --stride)"},
+			&cli.IntFlag{Name: "tokens", Usage: "--by window: `N` word tokens a window"},
+			&cli.IntFlag{Name: "stride", Usage: "--by window: a window starts every `S` tokens (default --tokens)"},
 			&cli.StringFlag{Name: "expected", Usage: "size the filter for `N` distinct n-grams (1e9 allowed)"},
 			&cli.Float64Flag{Name: "fp", Value: seen.DefaultRate, Usage: "the filter's false-positive `RATE` at --expected n-grams"},
 			&cli.StringFlag{Name: "memory", Usage: "size the filter to `SIZE` bytes (K, M, G suffixes)"},
@@ -137,9 +150,20 @@ func seenAction(c *cli.Context, env *Env) error {
 	}
 	opt := seen.Options{
 		K: c.Int("k"), Norm: norm, Threshold: c.Float64("threshold"), MinTokens: c.Int("min-tokens"),
-		State:  c.String("state"),
+		State: c.String("state"),
+		By:    c.String("by"), Tokens: c.Int("tokens"), Stride: c.Int("stride"),
 		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
 		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+	}
+	if opt.By != "window" {
+		for _, f := range []string{"tokens", "stride"} {
+			if c.IsSet(f) {
+				return usagef("--%s is for --by window", f)
+			}
+		}
+	}
+	if c.IsSet("stride") && opt.Stride < 1 {
+		return usagef("--stride %d: want 1 to --tokens", opt.Stride)
 	}
 	if c.IsSet("min-tokens") && opt.MinTokens < 1 {
 		return usagef("--min-tokens %d: want at least 1", opt.MinTokens)

@@ -39,6 +39,11 @@ type Options struct {
 	// MinTokens leaves out (counted) paragraphs of fewer word tokens: not
 	// looked up, not added. 0 means K.
 	MinTokens int
+	// By is how documents are cut: parts.ByParagraph (or "") or
+	// parts.ByWindow, windows of Tokens word tokens every Stride (0:
+	// Tokens), as the parts stage cuts them.
+	By             string
+	Tokens, Stride int
 	// Expected, Rate and Memory size a new filter (Size): two of them, or
 	// Expected or Memory with Rate's default.
 	Expected int64
@@ -97,7 +102,21 @@ func (o *Options) Check() error {
 		return status.Usagef("--memory %d: a filter is at most %d bytes", o.Memory, o.bitsCap()/8)
 	}
 	po := o.partsOptions()
-	return po.Check()
+	if err := po.Check(); err != nil {
+		return err
+	}
+	if po.By == parts.ByWindow && o.Tokens < o.minTokens() {
+		return status.Usagef("--tokens %d is fewer than --min-tokens (%d; by default -k): every window would be left out", o.Tokens, o.minTokens())
+	}
+	return nil
+}
+
+// by is how documents are cut.
+func (o *Options) by() string {
+	if o.By == "" {
+		return parts.ByParagraph
+	}
+	return o.By
 }
 
 // bitsCap is the largest filter allowed, in bits.
@@ -117,9 +136,10 @@ func (o *Options) minTokens() int {
 }
 
 // partsOptions are the options of the parts stage that cuts documents as
-// this stage does: by paragraph, those under the minimum left out.
+// this stage does: by paragraph or window, those under the minimum left
+// out.
 func (o *Options) partsOptions() parts.Options {
-	return parts.Options{By: parts.ByParagraph, MinTokens: o.minTokens(),
+	return parts.Options{By: o.by(), Tokens: o.Tokens, Stride: o.Stride, MinTokens: o.minTokens(),
 		Format: o.Format, IDField: o.IDField, TextField: o.TextField,
 		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired, Common: o.Common}
 }

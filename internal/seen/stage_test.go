@@ -289,3 +289,42 @@ func againstExact(t *testing.T, opt Options, rates []float64, inputs ...string) 
 		}
 	}
 }
+
+// --by window: windows of 20 tokens every 10, the same for any number of
+// workers; each record names a window of its document (the part ids parse,
+// the counts are those of the window's n-grams).
+func TestRunWindows(t *testing.T) {
+	docs := corpus(5, 3000)
+	in := testutil.WriteFile(t, "docs.tsv", docs)
+	var first string
+	for _, jobs := range []int{1, 3} {
+		opt := defaults()
+		opt.By, opt.Tokens, opt.Stride = "window", 20, 10
+		opt.Expected = 1_000_000
+		opt.Jobs = jobs
+		out, stderr := run(t, opt, in)
+		if jobs == 1 {
+			first = out
+			if !strings.Contains(out, "#neardup stage=parts by=window tokens=20 stride=10 ") || len(records(out)) < 500 {
+				t.Fatalf("%d records, header %q\n%s", len(records(out)), strings.SplitN(out, "\n", 2)[0], stderr)
+			}
+			if !strings.Contains(stderr, "window(s) seen before") {
+				t.Errorf("stderr does not count windows:\n%s", stderr)
+			}
+			continue
+		}
+		if out != first {
+			t.Fatalf("-j %d output differs from -j 1", jobs)
+		}
+	}
+	for _, s := range seenOf(t, first) {
+		if _, _, _, err := record.ParsePartID(s.Part); err != nil || s.Total < 1 || s.Total > 20-DefaultK+1 {
+			t.Fatalf("%s: %d of %d n-grams (a window of at most 20 tokens has at most %d): %v", s.Part, s.Seen, s.Total, 20-DefaultK+1, err)
+		}
+	}
+	opt := defaults()
+	opt.By, opt.Tokens, opt.Expected = "window", 5, 1000
+	if _, _, err := testutil.Run(t, Run, opt, in); err == nil || !strings.Contains(err.Error(), "every window would be left out") {
+		t.Errorf("--tokens 5 under -k 13: %v", err)
+	}
+}

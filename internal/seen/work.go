@@ -42,6 +42,22 @@ type worker struct {
 	sh     *shingle.Shingler
 	pool   *sync.Pool
 	ranges []parts.Range
+	tok    shingle.Tokenizer
+	spans  []shingle.Span
+}
+
+// split returns the parts of text: its paragraphs, or its windows.
+func (w *worker) split(text []byte) []parts.Range {
+	if w.opt.by() == parts.ByParagraph {
+		return parts.Paragraphs(w.ranges[:0], text)
+	}
+	w.spans = w.tok.AppendSpans(w.spans[:0], text)
+	stride := w.opt.Stride
+	if stride == 0 {
+		stride = w.opt.Tokens
+	}
+	rs, _ := parts.Windows(w.ranges[:0], nil, w.spans, w.opt.Tokens, stride)
+	return rs
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
@@ -50,7 +66,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	minTokens := w.opt.minTokens()
 	w.docs.Documents(c, r, func(id, text []byte) error {
 		b.ids = append(b.ids, id...)
-		w.ranges = parts.Paragraphs(w.ranges[:0], text)
+		w.ranges = w.split(text)
 		n := len(b.parts)
 		for _, rg := range w.ranges {
 			before := len(b.hashes)
@@ -148,17 +164,18 @@ func (s *sink) take(r *stream.Result) error {
 // the filter is.
 func (s *sink) summary(stderr io.Writer) {
 	n := &s.n
-	fmt.Fprintf(stderr, "seen: %d of %d paragraph(s) seen before (%s), %d of %d bytes; %d document(s)\n",
-		n.seen, n.parts, percent(n.seen, n.parts), n.seenBytes, n.bytes, n.docs)
+	unit := s.opt.by() // paragraph or window
+	fmt.Fprintf(stderr, "seen: %d of %d %s(s) seen before (%s), %d of %d bytes; %d document(s)\n",
+		n.seen, n.parts, unit, percent(n.seen, n.parts), n.seenBytes, n.bytes, n.docs)
 	if n.short > 0 {
-		fmt.Fprintf(stderr, "seen: %d paragraph(s) of fewer than %d word tokens left out (--min-tokens), %d bytes: not looked up, not added\n",
-			n.short, s.opt.minTokens(), n.shortBytes)
+		fmt.Fprintf(stderr, "seen: %d %s(s) of fewer than %d word tokens left out (--min-tokens), %d bytes: not looked up, not added\n",
+			n.short, unit, s.opt.minTokens(), n.shortBytes)
 	}
 	if n.noToken > 0 {
 		fmt.Fprintf(stderr, "seen: %d paragraph(s) without a word token left out\n", n.noToken)
 	}
 	if n.bare > 0 {
-		fmt.Fprintf(stderr, "seen: %d document(s) had no paragraph looked up\n", n.bare)
+		fmt.Fprintf(stderr, "seen: %d document(s) had no %s looked up\n", n.bare, unit)
 	}
 	f, st := s.state.Filter, s.state
 	if s.keys != keySet(f) {
