@@ -79,7 +79,10 @@
 // file of the run before, whole; a run that fails saves nothing. The file
 // records the n-grams' parameters (unit, k, hash, seed, normalize), the
 // filter's bits and hashes, what it was sized for and the n-grams added so
-// far, with a checksum; a run whose -k, --normalize or sizing flags make
+// far, with a checksum; it is saved after the output is complete (with -o,
+// after the file is in place), so that a state is never ahead of the output
+// of its batch: after a crash between the two, the batch run again with the
+// state gives the same output. A run whose -k, --normalize or sizing flags make
 // another filter is refused, naming both (give no sizing flags, or the
 // same, to continue one). Bits set are stored as runs, so the file of a
 // filter far from full is small. Today's batch against everything seen:

@@ -87,7 +87,10 @@ renamed, the directory synced), so that a crash or a failed run leaves the
 file of the run before, whole; a run that fails saves nothing. The file
 records the n-grams' parameters (unit, k, hash, seed, normalize), the
 filter's bits and hashes, what it was sized for and the n-grams added so
-far, with a checksum; a run whose -k, --normalize or sizing flags make
+far, with a checksum; it is saved after the output is complete (with -o,
+after the file is in place), so that a state is never ahead of the output
+of its batch: after a crash between the two, the batch run again with the
+state gives the same output. A run whose -k, --normalize or sizing flags make
 another filter is refused, naming both (give no sizing flags, or the
 same, to continue one). Bits set are stored as runs, so the file of a
 filter far from full is small. Today's batch against everything seen:
@@ -183,5 +186,24 @@ func seenAction(c *cli.Context, env *Env) error {
 			return usagef("--memory: %v", err)
 		}
 	}
-	return runStream(c, env, &opt, &opt.Common, seen.Run)
+	// As writeOutput, but the output is put in place before the state is
+	// saved (seen.Options.Commit).
+	out, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	opt.Common = commonOptions(c, out)
+	if out.z != nil {
+		out.z.flushEach = opt.Common.LineBuffered
+	}
+	committed := false
+	opt.Commit = func() error {
+		committed = true
+		return out.finish(nil)
+	}
+	err = seen.Run(env.Ctx, opt, c.Args().Slice(), out.w, env.Stderr)
+	if !committed {
+		return out.finish(err)
+	}
+	return err
 }

@@ -52,6 +52,12 @@ type Options struct {
 	// State names the file the filter is loaded from, when it exists, and
 	// saved to at the end.
 	State string
+	// Commit, when set, is called once the run has succeeded and its
+	// output is flushed, before the state is saved: the command line
+	// puts its -o file in place (and closes a compressor) there, so that
+	// a state is never saved ahead of the output it goes with. An error
+	// from it leaves the state as it was.
+	Commit func() error
 
 	// Format, IDField, TextField, Number, NumberFrom and IDRequired read
 	// the documents as shingle's StageOptions do.
@@ -269,6 +275,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return out.Finish()
 	}()
 	shingle.ReportNoID(stderr, "seen", opt.IDField, so.NoID)
+	if err == nil && opt.Commit != nil {
+		err = opt.Commit()
+	}
 	if err != nil || opt.State == "" {
 		return err
 	}

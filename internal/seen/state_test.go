@@ -221,3 +221,32 @@ func ngrams() record.Header {
 	o := defaults()
 	return o.ngramHeader()
 }
+
+// The output is committed before the state is saved: when Commit runs the
+// state is not yet written, and when it fails the state stays as it was.
+func TestCommitBeforeSave(t *testing.T) {
+	in := testutil.WriteFile(t, "docs.tsv", corpus(6, 200))
+	opt := defaults()
+	opt.State = filepath.Join(t.TempDir(), "bff.bin")
+	opt.Expected = 100_000
+	calls := 0
+	opt.Commit = func() error {
+		calls++
+		if _, err := os.Stat(opt.State); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the state is there before the output is committed: %v", err)
+		}
+		return nil
+	}
+	run(t, opt, in)
+	before, err := os.ReadFile(opt.State)
+	if err != nil || calls != 1 {
+		t.Fatalf("%d commits, %v", calls, err)
+	}
+	opt.Commit = func() error { return errors.New("disk full") }
+	if _, _, err := testutil.Run(t, Run, opt, in); err == nil || err.Error() != "disk full" {
+		t.Fatalf("a failed commit: %v", err)
+	}
+	if after, _ := os.ReadFile(opt.State); !bytes.Equal(before, after) {
+		t.Fatal("a failed commit changed the state")
+	}
+}
