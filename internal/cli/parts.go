@@ -84,7 +84,7 @@ EXAMPLES
    parts --min-bytes 40 --files $(go env GOROOT)/src > parts.tsv
    parts --by window --tokens 50 --stride 25 docs.tsv.gz | shingle --unit word -k 5 > s.tsv
    parts --id-field url --text-field body crawl.jsonl.zst | head`,
-		SeeAlso: []string{"shingle", "verify", "keep"},
+		SeeAlso: []string{"seen", "shingle", "verify", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "by", Value: parts.ByParagraph, Usage: "cut documents into `UNIT`s: paragraph or window"},
 			&cli.IntFlag{Name: "tokens", Usage: "--by window: `N` word tokens a window"},
