@@ -158,15 +158,8 @@ func seenAction(c *cli.Context, env *Env) error {
 		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
 		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
 	}
-	if opt.By != "window" {
-		for _, f := range []string{"tokens", "stride"} {
-			if c.IsSet(f) {
-				return usagef("--%s is for --by window", f)
-			}
-		}
-	}
-	if c.IsSet("stride") && opt.Stride < 1 {
-		return usagef("--stride %d: want 1 to --tokens", opt.Stride)
+	if err := checkWindowFlags(c); err != nil {
+		return err
 	}
 	if c.IsSet("min-tokens") && opt.MinTokens < 1 {
 		return usagef("--min-tokens %d: want at least 1", opt.MinTokens)
