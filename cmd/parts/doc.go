@@ -144,6 +144,6 @@
 //
 // # See also
 //
-// The man pages of parts and of the stages it is used with: shingle(1),
-// verify(1), keep(1).
+// The man pages of parts and of the stages it is used with: seen(1),
+// shingle(1), verify(1), keep(1).
 package main

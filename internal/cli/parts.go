@@ -84,7 +84,7 @@ EXAMPLES
    parts --min-bytes 40 --files $(go env GOROOT)/src > parts.tsv
    parts --by window --tokens 50 --stride 25 docs.tsv.gz | shingle --unit word -k 5 > s.tsv
    parts --id-field url --text-field body crawl.jsonl.zst | head`,
-		SeeAlso: []string{"shingle", "verify", "keep"},
+		SeeAlso: []string{"seen", "shingle", "verify", "keep"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "by", Value: parts.ByParagraph, Usage: "cut documents into `UNIT`s: paragraph or window"},
 			&cli.IntFlag{Name: "tokens", Usage: "--by window: `N` word tokens a window"},
@@ -111,22 +111,30 @@ func partsAction(c *cli.Context, env *Env) error {
 	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
-	by := c.String("by")
-	if by != parts.ByWindow {
+	if err := checkWindowFlags(c); err != nil {
+		return err
+	}
+	opt := parts.Options{
+		By: c.String("by"), Tokens: c.Int("tokens"), Stride: c.Int("stride"),
+		MinBytes: c.Int("min-bytes"), MinTokens: c.Int("min-tokens"),
+		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
+		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+	}
+	return runStream(c, env, &opt, &opt.Common, parts.Run)
+}
+
+// checkWindowFlags refuses --tokens and --stride without --by window, and
+// a --stride under 1 (parts, seen).
+func checkWindowFlags(c *cli.Context) error {
+	if c.String("by") != parts.ByWindow {
 		for _, f := range []string{"tokens", "stride"} {
 			if c.IsSet(f) {
 				return usagef("--%s is for --by window", f)
 			}
 		}
 	}
-	opt := parts.Options{
-		By: by, Tokens: c.Int("tokens"), Stride: c.Int("stride"),
-		MinBytes: c.Int("min-bytes"), MinTokens: c.Int("min-tokens"),
-		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
-		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+	if c.IsSet("stride") && c.Int("stride") < 1 {
+		return usagef("--stride %d: want 1 to --tokens", c.Int("stride"))
 	}
-	if c.IsSet("stride") && opt.Stride < 1 {
-		return usagef("--stride %d: want 1 to --tokens", opt.Stride)
-	}
-	return runStream(c, env, &opt, &opt.Common, parts.Run)
+	return nil
 }

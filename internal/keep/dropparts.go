@@ -84,7 +84,8 @@ func (ps *partSet) pos(r partRange) record.Pos {
 
 // loadParts reads the --drop-parts file: a part id a line (its first
 // field), and optionally, as parts writes it, TAB and the part's text,
-// which the document's bytes must then be.
+// which the document's bytes must then be; or a record of the seen stage
+// (seenparts.go).
 func loadParts(ctx context.Context, name string, opt stream.Common, stderr io.Writer) (*partSet, error) {
 	ps := &partSet{name: name, docs: intern.New()}
 	if name == "-" {
@@ -140,7 +141,11 @@ func loadParts(ctx context.Context, name string, opt stream.Common, stderr io.Wr
 func (ps *partSet) add(line []byte, lineNo uint32, text *[]byte) error {
 	id, rest, withText := record.Cut(line)
 	if withText && bytes.IndexByte(rest, '\t') >= 0 {
-		return record.Bad("want a part id (doc#START-END), then TAB and its text or nothing, found %d fields", 2+bytes.Count(rest, []byte{'\t'}))
+		var err error
+		if id, err = seenPartID(line); err != nil {
+			return err
+		}
+		withText = false
 	}
 	doc, start, end, err := record.ParsePartID(id)
 	if err != nil {
