@@ -88,6 +88,8 @@ case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
 # shellcheck disable=SC2086 # the flags are words
 timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" "$@" |
 	timed band --threshold "$threshold" ${bbit:+--bbit "$bbit"} | timed pairs ${bbit:+--bbit "$bbit"} -o "$tmp/pairs.tsv"
+# The signatures have served: their room goes to verify's scratch.
+[ -z "$bbit" ] || rm -f "$bbit"
 # verify_documents CORPUS...: verify the pairs from the documents, each
 # corpus file or directory given as --documents.
 verify_documents() {
