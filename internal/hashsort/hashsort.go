@@ -94,3 +94,24 @@ func insertion(dst, src []uint64) {
 		dst[j] = x
 	}
 }
+
+// AppendDistinct appends to dst the values of a, sorted, each once. The
+// loop has no branch on whether a value repeats: a document's shingles
+// repeat at random, and the branch mispredicted cost about three times
+// what the loop takes without it (BenchmarkAppendDistinct).
+func AppendDistinct(dst, a []uint64) []uint64 {
+	if len(a) == 0 {
+		return dst
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, len(a))[:start+len(a)]
+	k := start
+	prev := ^a[0]
+	for _, x := range a {
+		dst[k] = x
+		d := x ^ prev
+		k += int((d | -d) >> 63) // 1 when x differs from the value before
+		prev = x
+	}
+	return dst[:k]
+}

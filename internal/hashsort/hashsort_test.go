@@ -106,3 +106,66 @@ func itoa(n int) string {
 		}
 	}
 }
+
+// AppendDistinct keeps each value of a sorted slice once, as
+// slices.Compact does, after what dst held: values repeated at random, none,
+// all one value, the extremes of the range.
+func TestAppendDistinct(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 3, 100, 2500} {
+		for _, repeat := range []int{0, 3, 10} {
+			a := make([]uint64, n)
+			for i := range a {
+				switch {
+				case repeat == 10:
+					a[i] = 1 << 63
+				case i > 0 && r.IntN(10) < repeat:
+					a[i] = a[r.IntN(i)]
+				case i%7 == 0:
+					a[i] = ^uint64(0) - uint64(r.IntN(2))
+				default:
+					a[i] = r.Uint64()
+				}
+			}
+			slices.Sort(a)
+			dst := []uint64{42}
+			got := AppendDistinct(dst, a)
+			want := append([]uint64{42}, slices.Compact(slices.Clone(a))...)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d repeat=%d: %d values, want %d", n, repeat, len(got), len(want))
+			}
+		}
+	}
+}
+
+// BenchmarkAppendDistinct: the distinct values of 2,500 sorted hashes of
+// which a fifth repeat, as a document's shingles do, without a branch on
+// repeats and with one.
+func BenchmarkAppendDistinct(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	src := make([]uint64, 2500)
+	for i := range src {
+		if i > 0 && r.IntN(10) < 2 {
+			src[i] = src[r.IntN(i)]
+		} else {
+			src[i] = r.Uint64()
+		}
+	}
+	slices.Sort(src)
+	var dst []uint64
+	b.Run("branchless", func(b *testing.B) {
+		for b.Loop() {
+			dst = AppendDistinct(dst[:0], src)
+		}
+	})
+	b.Run("branch", func(b *testing.B) {
+		for b.Loop() {
+			dst = dst[:0]
+			for i, h := range src {
+				if i == 0 || h != src[i-1] {
+					dst = append(dst, h)
+				}
+			}
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -75,12 +76,7 @@ func OptionsFromHeader(h record.Header, custom *Stopwords) (Options, error) {
 func (w *Worker) Set(dst []uint64, text []byte) []uint64 {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
 	w.sorter.Sort(w.hashes)
-	for i, h := range w.hashes {
-		if i == 0 || h != w.hashes[i-1] {
-			dst = append(dst, h)
-		}
-	}
-	return dst
+	return hashsort.AppendDistinct(dst, w.hashes)
 }
 
 // Distinct appends to dst the distinct shingle hashes of text in no
