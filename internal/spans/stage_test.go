@@ -116,9 +116,9 @@ func bruteForce(t *testing.T, docs []doc, n int) []string {
 	var out []string
 	for d := range docs {
 		type run struct {
-			from, to         int // windows
-			count            int
-			first            place
+			from, to           int // windows
+			count              int
+			first              place
 			firstFrom, firstTo int
 		}
 		var cur *run
