@@ -25,9 +25,16 @@ const TokenHash2Seed = 0x5bd1e9955bd1e995
 type TokenHasher struct {
 	tok    Tokenizer
 	folded []byte
-	offs   []int32
+	marks  []foldMark
 	digest *xxhash.Digest
 }
+
+// foldMark says that from byte at of a width-folded text on, the folded
+// bytes map to the text's bytes shifted by delta (src = at' + delta for
+// at' ≥ at), up to the next mark; a folded rune that is shorter or longer
+// than the rune (or two) it comes from makes one after it, and one before
+// it that maps its every byte to the start of its source.
+type foldMark struct{ at, delta int }
 
 // Append appends the word tokens of text, in text order: the tokens of
 // word shingles (Tokenizer, after width folding when width is set), each
@@ -39,11 +46,12 @@ func (h *TokenHasher) Append(dst []TokenHash, text []byte, width bool) []TokenHa
 	src := text
 	mapped := width && bytes.IndexByte(text, 0xef) >= 0
 	if mapped {
-		h.folded, h.offs = appendFoldWidthMap(h.folded[:0], h.offs[:0], text)
+		h.folded, h.marks = appendFoldWidthMarks(h.folded[:0], h.marks[:0], text)
 		src = h.folded
 	}
 	t := &h.tok
 	t.Reset(src)
+	m := 0 // the mark that holds the token's start (tokens come in order)
 	for {
 		tok, ok := t.slowNext()
 		if !ok {
@@ -54,31 +62,44 @@ func (h *TokenHasher) Append(dst []TokenHash, text []byte, width bool) []TokenHa
 		h.digest.Write(tok)
 		th.H2 = h.digest.Sum64()
 		if mapped {
-			th.Start, th.End = int(h.offs[th.Start]), int(h.offs[th.End])
+			for m+1 < len(h.marks) && h.marks[m+1].at <= th.Start {
+				m++
+			}
+			th.Start = h.source(m, th.Start)
+			e := m
+			for e+1 < len(h.marks) && h.marks[e+1].at <= th.End {
+				e++
+			}
+			th.End = h.source(e, th.End)
 		}
 		dst = append(dst, th)
 	}
 }
 
-// appendFoldWidthMap appends text width-folded as appendFoldWidth folds it,
-// and to offs, for each byte appended, the offset in text of the rune (or
-// the two runes composed into one) it comes from, and then len(text): a
-// token's range in the folded text maps to offs[start]:offs[end] in text.
-func appendFoldWidthMap(dst []byte, offs []int32, text []byte) ([]byte, []int32) {
-	ident := func(from, to int) {
-		for j := from; j < to; j++ {
-			offs = append(offs, int32(j))
-		}
-		dst = append(dst, text[from:to]...)
+// source maps byte x of the folded text, under mark m, to the text.
+func (h *TokenHasher) source(m, x int) int {
+	k := h.marks[m]
+	if k.delta < 0 { // a folded rune's bytes: all map to its source's start
+		return ^k.delta
 	}
+	return x + k.delta
+}
+
+// appendFoldWidthMarks appends text width-folded as appendFoldWidth folds
+// it, and the marks that map the folded bytes back to text (foldMark): a
+// folded rune maps to the start of the rune (or the two runes composed into
+// one) it comes from, the bytes after it to theirs, and the end of the
+// folded text to len(text).
+func appendFoldWidthMarks(dst []byte, marks []foldMark, text []byte) ([]byte, []foldMark) {
+	marks = append(marks, foldMark{0, 0})
 	i := 0
 	for i < len(text) {
 		j := bytes.IndexByte(text[i:], 0xef)
 		if j < 0 {
-			ident(i, len(text))
+			dst = append(dst, text[i:]...)
 			break
 		}
-		ident(i, i+j)
+		dst = append(dst, text[i:i+j]...)
 		i += j
 		_, size := utf8.DecodeRune(text[i:])
 		one := appendFoldWidth(nil, text[i:i+size])
@@ -91,13 +112,17 @@ func appendFoldWidthMap(dst []byte, offs []int32, text []byte) ([]byte, []int32)
 				one, end = two, end+3
 			}
 		}
-		for range one {
-			offs = append(offs, int32(i))
+		if len(one) == end-i {
+			dst = append(dst, one...) // the same length: bytes map one to one
+			i = end
+			continue
 		}
+		marks = append(marks, foldMark{len(dst), ^i})
 		dst = append(dst, one...)
+		marks = append(marks, foldMark{len(dst), end - len(dst)})
 		i = end
 	}
-	return dst, append(offs, int32(len(text)))
+	return dst, marks
 }
 
 // FoldWidth appends text width-folded as word shingles fold it under

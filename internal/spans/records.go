@@ -15,7 +15,8 @@ type window struct {
 }
 
 var windowCodec = codec[window]{
-	size: 32,
+	size:   32,
+	bucket: func(w *window) uint8 { return uint8(w.k0 >> 53) }, // (k0 < 2^61)
 	put: func(b []byte, w *window) {
 		binary.LittleEndian.PutUint64(b, w.k0)
 		binary.LittleEndian.PutUint64(b[8:], w.k1)

@@ -4,33 +4,53 @@ import (
 	"bufio"
 	"io"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/hugemem"
 )
 
 // codec writes and reads the fixed-size records of a sorter.
 type codec[T any] struct {
 	size int
-	put  func(b []byte, v *T)
-	get  func(b []byte, v *T)
-	cmp  func(a, b T) int
+	// bucket, when set, gives each record one of 256 buckets, in order: a
+	// record of a lower bucket sorts before one of a higher (sortBuffer).
+	bucket func(v *T) uint8
+	put    func(b []byte, v *T)
+	get    func(b []byte, v *T)
+	cmp    func(a, b T) int
 }
 
-// sorter sorts records in a buffer of at most max records, allocated whole
-// (pages never written are never resident), and spills the buffer sorted to
+// sorter sorts records in a buffer of at most max records, mapped whole
+// outside Go's heap (hugemem: pages never written are never resident, and
+// the collector paces itself by the heap it has, not by the buffer), and
+// spills the buffer sorted to
 // a run in dir when it is full; each gives them all in order at the end,
 // merging the runs.
 type sorter[T any] struct {
 	c    codec[T]
+	jobs int
 	buf  []T
+	free func()
 	runs disk.Runs
 	// nruns counts the runs spilled.
 	nruns int
 }
 
-func newSorter[T any](c codec[T], max int, dir, what string) *sorter[T] {
-	return &sorter[T]{c: c, buf: make([]T, 0, max),
+func newSorter[T any](c codec[T], max, jobs int, dir, what string) *sorter[T] {
+	buf, free := hugemem.Slice[T](max)
+	return &sorter[T]{c: c, jobs: jobs, buf: buf[:0], free: free,
 		runs: disk.Runs{Dir: dir, Pattern: "neardup-spans-*", What: what}}
+}
+
+// release gives the buffer back and removes the runs.
+func (s *sorter[T]) release() {
+	if s.buf != nil {
+		s.buf = nil
+		s.free()
+	}
+	s.runs.Remove()
 }
 
 // add adds a record.
@@ -46,7 +66,7 @@ func (s *sorter[T]) add(v T) error {
 
 // spill sorts the buffer and writes it to a run.
 func (s *sorter[T]) spill() error {
-	slices.SortFunc(s.buf, s.c.cmp)
+	sortBuffer(s.buf, &s.c, s.jobs)
 	s.nruns++
 	err := s.runs.Spill(func(w *bufio.Writer) error {
 		b := make([]byte, s.c.size)
@@ -86,15 +106,14 @@ func (r *run[T]) next(c *codec[T]) (bool, error) {
 // each calls fn with every record in order, and frees the buffer and the
 // runs.
 func (s *sorter[T]) each(fn func(v *T) error) error {
-	defer s.runs.Remove()
+	defer s.release()
 	if s.runs.Len() == 0 {
-		slices.SortFunc(s.buf, s.c.cmp)
+		sortBuffer(s.buf, &s.c, s.jobs)
 		for i := range s.buf {
 			if err := fn(&s.buf[i]); err != nil {
 				return err
 			}
 		}
-		s.buf = nil
 		return nil
 	}
 	if len(s.buf) > 0 {
@@ -103,6 +122,7 @@ func (s *sorter[T]) each(fn func(v *T) error) error {
 		}
 	}
 	s.buf = nil
+	s.free()
 	var runs []*run[T]
 	for _, rr := range s.runs.Readers() {
 		r := &run[T]{r: rr.R, b: make([]byte, s.c.size)}
@@ -121,4 +141,56 @@ func (s *sorter[T]) each(fn func(v *T) error) error {
 			}
 			return r.next(&s.c)
 		})
+}
+
+// sortBuffer sorts buf: with a bucket function, it moves each record to
+// its bucket in place (an American flag sort's pass: the records counted
+// by bucket, then swapped into place) and sorts the buckets on jobs
+// goroutines; else with one pdqsort.
+func sortBuffer[T any](buf []T, c *codec[T], jobs int) {
+	if c.bucket == nil || len(buf) < 1<<12 {
+		slices.SortFunc(buf, c.cmp)
+		return
+	}
+	var count [256]int
+	for i := range buf {
+		count[c.bucket(&buf[i])]++
+	}
+	var start, next [257]int
+	for b := range 256 {
+		start[b+1] = start[b] + count[b]
+	}
+	copy(next[:], start[:])
+	for b := range 256 {
+		for next[b] < start[b+1] {
+			i := next[b]
+			d := int(c.bucket(&buf[i]))
+			if d == b {
+				next[b]++
+				continue
+			}
+			// Swap it to its bucket's next place, and look again at
+			// what came back.
+			j := next[d]
+			next[d]++
+			buf[i], buf[j] = buf[j], buf[i]
+		}
+	}
+	jobs = max(jobs, 1)
+	var wg sync.WaitGroup
+	var b atomic.Int32
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(b.Add(1) - 1)
+				if k >= 256 {
+					return
+				}
+				slices.SortFunc(buf[start[k]:start[k+1]], c.cmp)
+			}
+		}()
+	}
+	wg.Wait()
 }

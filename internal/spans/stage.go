@@ -105,7 +105,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	defer src.Close()
 	out := stream.NewOutput("spans", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), opt.TempDir, "windows")}
+	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), jobs(opt.Jobs), opt.TempDir, "windows")}
 	out.Summary = func(stderr io.Writer) {
 		shingle.ReportSource(src, stderr)
 		c.summary(stderr)
@@ -121,7 +121,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return out.Sink(r)
 	})
 	if err == nil {
-		err = c.group(ctx, mem, opt.TempDir)
+		err = c.group(ctx, mem, jobs(opt.Jobs), opt.TempDir)
 	}
 	if err == nil {
 		err = c.write(ctx, out.W)
@@ -129,9 +129,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	stop()
 	shingle.ReportNoID(stderr, "spans", opt.IDField, so.NoID)
 	if err != nil {
-		c.windows.runs.Remove()
+		c.windows.release()
 		if c.repeats != nil {
-			c.repeats.runs.Remove()
+			c.repeats.release()
 		}
 		return err
 	}
@@ -253,7 +253,7 @@ var maxGroupHeld = 1 << 16
 // group takes the windows in key order and sorts those whose key occurs in
 // two places or more by place, each with the number of places of its key
 // and the first of them.
-func (c *collector) group(ctx context.Context, mem int64, dir string) error {
+func (c *collector) group(ctx context.Context, mem int64, jobs int, dir string) error {
 	var g groupBuf
 	g.dir = dir
 	defer g.close()
@@ -277,8 +277,10 @@ func (c *collector) group(ctx context.Context, mem int64, dir string) error {
 			// The window buffer is gone if it was spilled: the repeats
 			// have what it held, else what it leaves.
 			held := int64(len(c.windows.buf)) * windowBytes
-			runtime.GC()
-			c.repeats = newSorter(repeatCodec, max(int((mem-held)/repeatBytes), minBuffer), dir, "repeated windows")
+			rc := repeatCodec
+			ndocs := uint64(len(c.idEnds))
+			rc.bucket = func(r *repeat) uint8 { return uint8(uint64(docOf(r.pos)) * 256 / ndocs) }
+			c.repeats = newSorter(rc, max(int((mem-held)/repeatBytes), minBuffer), jobs, dir, "repeated windows")
 		}
 		if seen++; seen%checkEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -294,7 +296,7 @@ func (c *collector) group(ctx context.Context, mem int64, dir string) error {
 		err = flush()
 	}
 	if c.repeats == nil {
-		c.repeats = newSorter(repeatCodec, 0, dir, "repeated windows")
+		c.repeats = newSorter(repeatCodec, 0, 1, dir, "repeated windows")
 	}
 	return err
 }
@@ -445,6 +447,14 @@ func (c *collector) summary(stderr io.Writer) {
 	if r1, r2 := c.windows.spilled(), c.repeatRuns; r1+r2 > 0 {
 		fmt.Fprintf(stderr, "spans: spilled %d run(s) of windows and %d of repeated windows to disk (--memory)\n", r1, r2)
 	}
+}
+
+// jobs is the number of goroutines that sort.
+func jobs(j int) int {
+	if j <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return j
 }
 
 // minBuffer is the fewest records a sort buffer holds, whatever --memory
