@@ -15,8 +15,10 @@ type window struct {
 }
 
 var windowCodec = codec[window]{
-	size:   32,
-	bucket: func(w *window) uint8 { return uint8(w.k0 >> 53) }, // (k0 < 2^61)
+	size:       32,
+	bucket:     func(w *window) uint8 { return uint8(w.k0 >> 53) }, // (k0 < 2^61)
+	radix:      func(w *window) uint64 { return w.k0 },
+	radixShift: 53,
 	put: func(b []byte, w *window) {
 		binary.LittleEndian.PutUint64(b, w.k0)
 		binary.LittleEndian.PutUint64(b[8:], w.k1)

@@ -17,9 +17,16 @@ type codec[T any] struct {
 	// bucket, when set, gives each record one of 256 buckets, in order: a
 	// record of a lower bucket sorts before one of a higher (sortBuffer).
 	bucket func(v *T) uint8
-	put    func(b []byte, v *T)
-	get    func(b []byte, v *T)
-	cmp    func(a, b T) int
+	// radix, when set with bucket, is a key whose bits below the top
+	// eight bucket takes (below bit radixShift+8) order the records
+	// within a bucket first: the buckets are sorted by them 8 bits at a
+	// time in place (American flag sort), down to small runs sorted by
+	// cmp.
+	radix      func(v *T) uint64
+	radixShift int
+	put        func(b []byte, v *T)
+	get        func(b []byte, v *T)
+	cmp        func(a, b T) int
 }
 
 // sorter sorts records in a buffer of at most max records, mapped whole
@@ -188,9 +195,49 @@ func sortBuffer[T any](buf []T, c *codec[T], jobs int) {
 				if k >= 256 {
 					return
 				}
-				slices.SortFunc(buf[start[k]:start[k+1]], c.cmp)
+				if c.radix != nil {
+					radixSort(buf[start[k]:start[k+1]], c, c.radixShift-8)
+				} else {
+					slices.SortFunc(buf[start[k]:start[k+1]], c.cmp)
+				}
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// radixSort sorts buf, whose records agree on the bits of c.radix above
+// bit shift+8, by bits shift to shift+7 in place, then each part the same
+// way 8 bits lower; parts of a few records, and those whose radix bits are
+// all used up, are sorted by cmp.
+func radixSort[T any](buf []T, c *codec[T], shift int) {
+	if len(buf) <= 48 || shift < 0 {
+		slices.SortFunc(buf, c.cmp)
+		return
+	}
+	digit := func(v *T) int { return int(c.radix(v) >> uint(shift) & 0xff) }
+	var start, next [257]int
+	for i := range buf {
+		start[digit(&buf[i])+1]++
+	}
+	for b := range 256 {
+		start[b+1] += start[b]
+	}
+	copy(next[:], start[:])
+	for b := range 256 {
+		for next[b] < start[b+1] {
+			i := next[b]
+			d := digit(&buf[i])
+			if d == b {
+				next[b]++
+				continue
+			}
+			j := next[d]
+			next[d]++
+			buf[i], buf[j] = buf[j], buf[i]
+		}
+	}
+	for b := range 256 {
+		radixSort(buf[start[b]:start[b+1]], c, shift-8)
+	}
 }
