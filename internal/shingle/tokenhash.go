@@ -27,6 +27,8 @@ type TokenHasher struct {
 	folded []byte
 	marks  []foldMark
 	digest *xxhash.Digest
+	mapped bool
+	mark   int
 }
 
 // foldMark says that from byte at of a width-folded text on, the folded
@@ -40,40 +42,57 @@ type foldMark struct{ at, delta int }
 // word shingles (Tokenizer, after width folding when width is set), each
 // with the byte range in text of the runes it was made from.
 func (h *TokenHasher) Append(dst []TokenHash, text []byte, width bool) []TokenHash {
+	h.Reset(text, width)
+	for {
+		th, ok := h.Next()
+		if !ok {
+			return dst
+		}
+		dst = append(dst, th)
+	}
+}
+
+// Reset starts on text: Next gives its tokens one by one, as Append does,
+// holding none of them (the width-folded copy of the text, when it needs
+// one, and no more).
+func (h *TokenHasher) Reset(text []byte, width bool) {
 	if h.digest == nil {
 		h.digest = xxhash.NewWithSeed(TokenHash2Seed)
 	}
 	src := text
-	mapped := width && bytes.IndexByte(text, 0xef) >= 0
-	if mapped {
+	h.mapped = width && bytes.IndexByte(text, 0xef) >= 0
+	if h.mapped {
 		h.folded, h.marks = appendFoldWidthMarks(h.folded[:0], h.marks[:0], text)
 		src = h.folded
 	}
+	h.tok.Reset(src)
+	h.mark = 0
+}
+
+// Next returns the next token of the text; ok is false at its end.
+func (h *TokenHasher) Next() (th TokenHash, ok bool) {
 	t := &h.tok
-	t.Reset(src)
-	m := 0 // the mark that holds the token's start (tokens come in order)
-	for {
-		tok, ok := t.slowNext()
-		if !ok {
-			return dst
-		}
-		th := TokenHash{Span: Span{t.start, t.pos}, H1: tokenHash(tok)}
-		h.digest.ResetWithSeed(TokenHash2Seed)
-		h.digest.Write(tok)
-		th.H2 = h.digest.Sum64()
-		if mapped {
-			for m+1 < len(h.marks) && h.marks[m+1].at <= th.Start {
-				m++
-			}
-			th.Start = h.source(m, th.Start)
-			e := m
-			for e+1 < len(h.marks) && h.marks[e+1].at <= th.End {
-				e++
-			}
-			th.End = h.source(e, th.End)
-		}
-		dst = append(dst, th)
+	tok, ok := t.slowNext()
+	if !ok {
+		return th, false
 	}
+	th = TokenHash{Span: Span{t.start, t.pos}, H1: tokenHash(tok)}
+	h.digest.ResetWithSeed(TokenHash2Seed)
+	h.digest.Write(tok)
+	th.H2 = h.digest.Sum64()
+	if h.mapped {
+		m := h.mark // the mark that holds the token's start (tokens come in order)
+		for m+1 < len(h.marks) && h.marks[m+1].at <= th.Start {
+			m++
+		}
+		h.mark = m
+		th.Start = h.source(m, th.Start)
+		for m+1 < len(h.marks) && h.marks[m+1].at <= th.End {
+			m++
+		}
+		th.End = h.source(m, th.End)
+	}
+	return th, true
 }
 
 // source maps byte x of the folded text, under mark m, to the text.

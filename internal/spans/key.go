@@ -70,20 +70,47 @@ func newKeyer(n int) keyer {
 // at token i at index i: len(toks)-n+1 keys, none when there are fewer than
 // n tokens.
 func (k *keyer) appendKeys(dst []key, toks []shingle.TokenHash) []key {
-	if len(toks) < k.n {
-		return dst
-	}
-	var h0, h1 uint64
-	for i := range k.n {
-		h0 = reduce(mulMod(h0, base1), modP(toks[i].H1))
-		h1 = reduce(mulMod(h1, base2), modP(toks[i].H2))
-	}
-	dst = append(dst, key{h0, h1})
-	for i := k.n; i < len(toks); i++ {
-		out := toks[i-k.n]
-		h0 = reduce(mulMod(reduce(h0, mulMod(modP(out.H1), k.top1)), base1), modP(toks[i].H1))
-		h1 = reduce(mulMod(reduce(h1, mulMod(modP(out.H2), k.top2)), base2), modP(toks[i].H2))
-		dst = append(dst, key{h0, h1})
+	r := k.roller()
+	for _, t := range toks {
+		if w, _, ok := r.push(t); ok {
+			dst = append(dst, w)
+		}
 	}
 	return dst
+}
+
+// roller rolls the key of the last n tokens of a document along it, taking
+// a token at a time: it holds n tokens, whatever the document's length.
+type roller struct {
+	k      *keyer
+	ring   []shingle.TokenHash
+	i      int // the tokens taken
+	h0, h1 uint64
+}
+
+func (k *keyer) roller() *roller {
+	return &roller{k: k, ring: make([]shingle.TokenHash, k.n)}
+}
+
+// reset starts a document.
+func (r *roller) reset() { r.i, r.h0, r.h1 = 0, 0, 0 }
+
+// push takes the next token; when it ends a window of n tokens, it returns
+// the window's key and the first byte of its first token.
+func (r *roller) push(t shingle.TokenHash) (w key, start int, ok bool) {
+	n := r.k.n
+	slot := r.i % n
+	if r.i >= n {
+		out := &r.ring[slot] // token i-n leaves
+		r.h0 = reduce(r.h0, mulMod(modP(out.H1), r.k.top1))
+		r.h1 = reduce(r.h1, mulMod(modP(out.H2), r.k.top2))
+	}
+	r.h0 = reduce(mulMod(r.h0, base1), modP(t.H1))
+	r.h1 = reduce(mulMod(r.h1, base2), modP(t.H2))
+	r.ring[slot] = t
+	r.i++
+	if r.i < n {
+		return w, 0, false
+	}
+	return key{r.h0, r.h1}, r.ring[r.i%n].Start, true
 }

@@ -112,7 +112,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	stop := out.Watch(src)
 	err := stream.Run(ctx, src, opt.Common, func() stream.Worker {
-		return &worker{opt: &opt, docs: shingle.NewWorker(&so), keyer: newKeyer(opt.Tokens)}
+		k := newKeyer(opt.Tokens)
+		return &worker{opt: &opt, docs: shingle.NewWorker(&so), roller: k.roller()}
 	}, func(r *stream.Result) error {
 		if err := c.take(r.Out); err != nil {
 			return err
@@ -139,35 +140,65 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 }
 
 // worker tokenizes the documents of a chunk and computes the keys of their
-// windows. Its output, for the collector, is binary: for each document,
-// the id's length and the id, its number of tokens, of bytes and of
-// windows, and for each window its key and byte range (24 bytes).
+// windows as it goes, holding N tokens. Its output, for the collector, is
+// binary: for each document, 'D' and the id's length and the id; then its
+// windows in batches, 'W', their number (4 bytes) and for each its key and
+// byte range (24 bytes); then 'E' and its numbers of tokens and of bytes.
+// It passes its output on after each batch once it reaches
+// stream.FlushSize, so a long document takes no more.
 type worker struct {
-	opt   *Options
-	docs  *shingle.Worker
-	th    shingle.TokenHasher
-	toks  []shingle.TokenHash
-	keys  []key
-	keyer keyer
+	opt    *Options
+	docs   *shingle.Worker
+	th     shingle.TokenHasher
+	roller *roller
 }
+
+// batchWindows is the most windows in a batch.
+const batchWindows = 4096
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	w.docs.Documents(c, r, func(id, text []byte) error {
-		w.toks = w.th.Append(w.toks[:0], text, w.opt.Width)
-		w.keys = w.keyer.appendKeys(w.keys[:0], w.toks)
+		r.Out = append(r.Out, 'D')
 		r.Out = binary.AppendUvarint(r.Out, uint64(len(id)))
 		r.Out = append(r.Out, id...)
-		r.Out = binary.AppendUvarint(r.Out, uint64(len(w.toks)))
-		r.Out = binary.AppendUvarint(r.Out, uint64(len(text)))
-		r.Out = binary.AppendUvarint(r.Out, uint64(len(w.keys)))
-		n := w.opt.Tokens
-		for i, k := range w.keys {
+		w.th.Reset(text, w.opt.Width)
+		w.roller.reset()
+		toks, batch, inBatch := 0, 0, 0
+		end := func() {
+			binary.LittleEndian.PutUint32(r.Out[batch+1:], uint32(inBatch))
+			inBatch = 0
+			// An error here is the run being stopped, which the pool
+			// reports.
+			_ = r.Flush()
+		}
+		for {
+			t, ok := w.th.Next()
+			if !ok {
+				break
+			}
+			toks++
+			k, start, ok := w.roller.push(t)
+			if !ok {
+				continue
+			}
+			if inBatch == 0 {
+				batch = len(r.Out)
+				r.Out = append(r.Out, 'W', 0, 0, 0, 0)
+			}
 			r.Out = binary.LittleEndian.AppendUint64(r.Out, k.k0)
 			r.Out = binary.LittleEndian.AppendUint64(r.Out, k.k1)
-			r.Out = binary.LittleEndian.AppendUint32(r.Out, uint32(w.toks[i].Start))
-			r.Out = binary.LittleEndian.AppendUint32(r.Out, uint32(w.toks[i+n-1].End))
+			r.Out = binary.LittleEndian.AppendUint32(r.Out, uint32(start))
+			r.Out = binary.LittleEndian.AppendUint32(r.Out, uint32(t.End))
+			if inBatch++; inBatch == batchWindows {
+				end()
+			}
 		}
-		// An error here is the run being stopped, which the pool reports.
+		if inBatch > 0 {
+			end()
+		}
+		r.Out = append(r.Out, 'E')
+		r.Out = binary.AppendUvarint(r.Out, uint64(toks))
+		r.Out = binary.AppendUvarint(r.Out, uint64(len(text)))
 		_ = r.Flush()
 		return nil
 	})
@@ -184,6 +215,11 @@ type collector struct {
 	// another; idEnds[d] is where the id of document d ends.
 	ids    []byte
 	idEnds []int
+	// The document being taken: its id until it has a window, then its
+	// number and the next window's.
+	id0      []byte
+	numbered bool
+	doc, tok uint64
 
 	docs, tokens, bytes, nwindows int64
 	repeated, groups              int64
@@ -198,37 +234,48 @@ const maxDocs = 1 << 32
 
 func (c *collector) take(b []byte) error {
 	for len(b) > 0 {
-		idLen, k := binary.Uvarint(b)
-		b = b[k:]
-		id := b[:idLen]
-		b = b[idLen:]
-		toks, k1 := binary.Uvarint(b)
-		b = b[k1:]
-		size, k2 := binary.Uvarint(b)
-		b = b[k2:]
-		nwin, k3 := binary.Uvarint(b)
-		b = b[k3:]
-		c.docs++
-		c.tokens += int64(toks)
-		c.bytes += int64(size)
-		if nwin == 0 {
-			continue
-		}
-		d := uint64(len(c.idEnds))
-		if d >= maxDocs {
-			return fmt.Errorf("more than %d documents of %d tokens or more: a window's place holds the document's number in 32 bits; split the corpus", uint64(maxDocs), c.n)
-		}
-		c.ids = append(c.ids, id...)
-		c.idEnds = append(c.idEnds, len(c.ids))
-		for i := range nwin {
-			w := window{key: key{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])},
-				pos: d<<32 | i, start: binary.LittleEndian.Uint32(b[16:]), end: binary.LittleEndian.Uint32(b[20:])}
-			b = b[24:]
-			if err := c.windows.add(w); err != nil {
-				return err
+		tag := b[0]
+		b = b[1:]
+		switch tag {
+		case 'D':
+			idLen, k := binary.Uvarint(b)
+			b = b[k:]
+			c.id0 = append(c.id0[:0], b[:idLen]...)
+			b = b[idLen:]
+			c.numbered = false
+		case 'W':
+			nwin := binary.LittleEndian.Uint32(b)
+			b = b[4:]
+			if !c.numbered {
+				d := uint64(len(c.idEnds))
+				if d >= maxDocs {
+					return fmt.Errorf("more than %d documents of %d tokens or more: a window's place holds the document's number in 32 bits; split the corpus", uint64(maxDocs), c.n)
+				}
+				c.ids = append(c.ids, c.id0...)
+				c.idEnds = append(c.idEnds, len(c.ids))
+				c.numbered, c.doc, c.tok = true, d, 0
 			}
+			for range nwin {
+				w := window{key: key{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])},
+					pos: c.doc<<32 | c.tok, start: binary.LittleEndian.Uint32(b[16:]), end: binary.LittleEndian.Uint32(b[20:])}
+				b = b[24:]
+				c.tok++
+				if err := c.windows.add(w); err != nil {
+					return err
+				}
+			}
+			c.nwindows += int64(nwin)
+		case 'E':
+			toks, k1 := binary.Uvarint(b)
+			b = b[k1:]
+			size, k2 := binary.Uvarint(b)
+			b = b[k2:]
+			c.docs++
+			c.tokens += int64(toks)
+			c.bytes += int64(size)
+		default:
+			panic("spans: bad worker output")
 		}
-		c.nwindows += int64(nwin)
 	}
 	return nil
 }
