@@ -151,38 +151,14 @@ func (s *sorter[T]) each(fn func(v *T) error) error {
 }
 
 // sortBuffer sorts buf: with a bucket function, it moves each record to
-// its bucket in place (an American flag sort's pass: the records counted
-// by bucket, then swapped into place) and sorts the buckets on jobs
-// goroutines; else with one pdqsort.
+// its bucket in place (flagPass) and sorts the buckets on jobs goroutines
+// (by radixSort with a radix key, else pdqsort); else with one pdqsort.
 func sortBuffer[T any](buf []T, c *codec[T], jobs int) {
 	if c.bucket == nil || len(buf) < 1<<12 {
 		slices.SortFunc(buf, c.cmp)
 		return
 	}
-	var count [256]int
-	for i := range buf {
-		count[c.bucket(&buf[i])]++
-	}
-	var start, next [257]int
-	for b := range 256 {
-		start[b+1] = start[b] + count[b]
-	}
-	copy(next[:], start[:])
-	for b := range 256 {
-		for next[b] < start[b+1] {
-			i := next[b]
-			d := int(c.bucket(&buf[i]))
-			if d == b {
-				next[b]++
-				continue
-			}
-			// Swap it to its bucket's next place, and look again at
-			// what came back.
-			j := next[d]
-			next[d]++
-			buf[i], buf[j] = buf[j], buf[i]
-		}
-	}
+	start := flagPass(buf, func(v *T) int { return int(c.bucket(v)) })
 	jobs = max(jobs, 1)
 	var wg sync.WaitGroup
 	var b atomic.Int32
@@ -215,15 +191,24 @@ func radixSort[T any](buf []T, c *codec[T], shift int) {
 		slices.SortFunc(buf, c.cmp)
 		return
 	}
-	digit := func(v *T) int { return int(c.radix(v) >> uint(shift) & 0xff) }
-	var start, next [257]int
+	start := flagPass(buf, func(v *T) int { return int(c.radix(v) >> uint(shift) & 0xff) })
+	for b := range 256 {
+		radixSort(buf[start[b]:start[b+1]], c, shift-8)
+	}
+}
+
+// flagPass moves each record of buf to the part of its digit (0 to 255),
+// in place, the parts in digit order (a pass of the American flag sort:
+// the records counted by digit, then swapped into place), and returns
+// where each part starts (start[256] = len(buf)).
+func flagPass[T any](buf []T, digit func(v *T) int) (start [257]int) {
 	for i := range buf {
 		start[digit(&buf[i])+1]++
 	}
 	for b := range 256 {
 		start[b+1] += start[b]
 	}
-	copy(next[:], start[:])
+	next := start
 	for b := range 256 {
 		for next[b] < start[b+1] {
 			i := next[b]
@@ -232,12 +217,12 @@ func radixSort[T any](buf []T, c *codec[T], shift int) {
 				next[b]++
 				continue
 			}
+			// Swap it to its part's next place, and look again at
+			// what came back.
 			j := next[d]
 			next[d]++
 			buf[i], buf[j] = buf[j], buf[i]
 		}
 	}
-	for b := range 256 {
-		radixSort(buf[start[b]:start[b+1]], c, shift-8)
-	}
+	return start
 }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -61,13 +60,7 @@ func (o *Options) Check() error {
 // shingleOptions are the options of shingle's document reader: the stage
 // reads documents exactly as shingle and parts do.
 func (o *Options) shingleOptions() shingle.StageOptions {
-	r := input.ReadingOf(o.Format, o.IDField, o.TextField) // (the default fields for "")
-	return shingle.StageOptions{
-		Shingle: shingle.Options{Unit: shingle.Word, K: 1},
-		Format:  r.Format, IDField: r.IDField, TextField: r.TextField,
-		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired,
-		Common: o.Common,
-	}
+	return shingle.DocumentReader(o.Format, o.IDField, o.TextField, o.Number, o.NumberFrom, o.IDRequired, o.Common)
 }
 
 // Header returns the header line the stage writes: N and the
