@@ -26,7 +26,8 @@ text unescaped, a JSON string decoded, a file's bytes), from the first
 byte of its first token to the last byte of its last, so that keep
 --drop-parts cuts it out. COUNT is the number of places in the corpus
 where each window of N tokens of the range occurs (overlapping places
-count), at least 2. FIRST#START-END is the first of those places in
+count), at least 2 (a window in more than 2147483647 places says that
+many, and standard error counts them). FIRST#START-END is the first of those places in
 arrival order (the input order): the occurrence itself when it is the
 first, so that the usual dedup, every occurrence but the first, is the
 records whose first and third fields differ.

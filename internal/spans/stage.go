@@ -217,6 +217,7 @@ type collector struct {
 	docs, tokens, bytes, nwindows int64
 	repeated, groups              int64
 	records, firsts               int64
+	capped                        int64
 	covered, coveredLater         int64
 	repeatRuns                    int
 }
@@ -286,6 +287,10 @@ func (c *collector) id(d uint32) []byte {
 // the context.
 const checkEvery = 1 << 20
 
+// maxCount is the greatest COUNT a record holds (a part id's offsets'
+// bound): a window in more places is written with it, and counted.
+const maxCount = 1<<31 - 1
+
 // maxGroupHeld is the most windows of one key held in memory; more go to a
 // temporary file.
 var maxGroupHeld = 1 << 16
@@ -305,7 +310,10 @@ func (c *collector) group(ctx context.Context, mem int64, jobs int, dir string) 
 		c.groups++
 		c.repeated += g.len
 		first := g.held[0]
-		count := uint32(min(g.len, 1<<32-1))
+		count := uint32(min(g.len, maxCount))
+		if g.len > maxCount {
+			c.capped++
+		}
 		return g.each(func(w *window) error {
 			return c.repeats.add(repeat{pos: w.pos, first: first.pos, count: count,
 				start: w.start, end: w.end, firstStart: first.start, firstEnd: first.end})
@@ -484,6 +492,9 @@ func (c *collector) summary(stderr io.Writer) {
 		c.docs, c.tokens, c.bytes, c.nwindows, c.n, c.repeated, c.groups)
 	fmt.Fprintf(stderr, "spans: %d occurrence(s) written, %d of them first places; %d byte(s) covered, %d of them by occurrences after the first\n",
 		c.records, c.firsts, c.covered, c.coveredLater)
+	if c.capped > 0 {
+		fmt.Fprintf(stderr, "spans: %d repeated window(s) in more than %d places: their records say %d\n", c.capped, maxCount, maxCount)
+	}
 	if r1, r2 := c.windows.spilled(), c.repeatRuns; r1+r2 > 0 {
 		fmt.Fprintf(stderr, "spans: spilled %d run(s) of windows and %d of repeated windows to disk (--memory)\n", r1, r2)
 	}
