@@ -85,8 +85,10 @@ resident only as it fills: 32 bytes a window (a window starts at every
 token but the last N-1 of a document), spilled as sorted runs to
 --temp-dir when full (32 bytes a window on disk), then the repeated
 windows, 40 bytes each in the memory the windows leave (all of it when
-they spilled; 36 bytes on disk). The windows of one key are held up to
-65536 of them, the rest in a temporary file. A corpus of G GB of English
+they spilled or held more than 3/4 of it, which then go to a run first;
+36 bytes on disk). At 128 runs a sort merges them into one, so that it
+never has more files open. The windows of one key are held up to 65536
+of them, the rest in a temporary file. A corpus of G GB of English
 text has about 0.2·G billion tokens: about 6.4·G GB of windows, in memory
 or in runs on disk.
 

@@ -86,6 +86,9 @@ func (s *sorter[T]) spill() error {
 		return nil
 	})
 	s.buf = s.buf[:0]
+	if err == nil && s.runs.Len() >= maxRuns {
+		err = s.combine()
+	}
 	return err
 }
 
@@ -130,8 +133,13 @@ func (s *sorter[T]) each(fn func(v *T) error) error {
 	}
 	s.buf = nil
 	s.free()
+	return s.merge(s.runs.Readers(), fn)
+}
+
+// merge calls fn with every record of the runs, in order.
+func (s *sorter[T]) merge(readers []disk.Run, fn func(v *T) error) error {
 	var runs []*run[T]
-	for _, rr := range s.runs.Readers() {
+	for _, rr := range readers {
 		r := &run[T]{r: rr.R, b: make([]byte, s.c.size)}
 		ok, err := r.next(&s.c)
 		if err != nil {
@@ -148,6 +156,22 @@ func (s *sorter[T]) each(fn func(v *T) error) error {
 			}
 			return r.next(&s.c)
 		})
+}
+
+// maxRuns is the most runs a sorter keeps: at as many, they are merged
+// into one, so that the merge at the end never opens more files.
+var maxRuns = 128
+
+// combine merges the runs into one.
+func (s *sorter[T]) combine() error {
+	return s.runs.Combine(func(runs []disk.Run, w *bufio.Writer) error {
+		b := make([]byte, s.c.size)
+		return s.merge(runs, func(v *T) error {
+			s.c.put(b, v)
+			_, err := w.Write(b)
+			return err
+		})
+	})
 }
 
 // sortBuffer sorts buf: with a bucket function, it moves each record to

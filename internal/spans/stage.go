@@ -319,6 +319,14 @@ func (c *collector) group(ctx context.Context, mem int64, jobs int, dir string) 
 				start: w.start, end: w.end, firstStart: first.start, firstEnd: first.end})
 		})
 	}
+	// Windows held in memory that leave the repeated windows less than a
+	// quarter of --memory go to a run first, so that those get all of it
+	// (and a few large runs, not many small ones).
+	if c.windows.spilled() == 0 && int64(len(c.windows.buf))*windowBytes > mem/4*3 {
+		if err := c.windows.spill(); err != nil {
+			return err
+		}
+	}
 	var seen int64
 	err := c.windows.each(func(w *window) error {
 		if c.repeats == nil {

@@ -185,9 +185,10 @@ func runStage(t *testing.T, opt Options, inputs ...string) ([]string, string) {
 
 // TestBruteForce compares the stage with the brute force on planted
 // corpora, for several N, -j and --memory (a tiny one spills both sorts
-// to many runs, and keys with more windows than are held go to a file).
+// to many runs, merged three at a time, and keys with more windows than
+// are held go to a file).
 func TestBruteForce(t *testing.T) {
-	defer func(m int) { maxGroupHeld = m }(maxGroupHeld)
+	defer func(m, r int) { maxGroupHeld, maxRuns = m, r }(maxGroupHeld, maxRuns)
 	for _, n := range []int{1, 3, 8, 20} {
 		docs := plantedCorpus(uint64(n), 150)
 		name := writeDocs(t, docs)
@@ -198,9 +199,11 @@ func TestBruteForce(t *testing.T) {
 		var first string
 		for _, jobs := range []int{1, 3} {
 			for _, mem := range []int64{0, 1} {
-				maxGroupHeld = 1 << 16
+				maxGroupHeld, maxRuns = 1<<16, 128
 				if mem == 1 {
-					maxGroupHeld = 2
+					// Keys with more windows than are held, and runs
+					// merged into one as they come.
+					maxGroupHeld, maxRuns = 2, 3
 				}
 				opt := Options{Tokens: n, Width: true, MemoryBytes: mem, TempDir: t.TempDir(), Common: stream.Common{Jobs: jobs}}
 				got, stderr := runStage(t, opt, name)
