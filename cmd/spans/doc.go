@@ -62,7 +62,7 @@
 // (see README.md, "Repeated spans"):
 //
 //	spans --tokens 50 corpus.jsonl > spans.tsv
-//	awk -F'\t' '/^#/ || $1 != $3 {print $1}' spans.tsv |
+//	awk -F'\t' '/^#neardup / || $1 != $3 {print $1}' spans.tsv |
 //	    keep --drop-parts - --report removed.tsv corpus.jsonl > clean.jsonl
 //
 // The documents are read as shingle reads them: TSV, JSON Lines

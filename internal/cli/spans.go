@@ -67,7 +67,7 @@ Every occurrence but the first of each repeated span cut out of a corpus
 (see README.md, "Repeated spans"):
 
    spans --tokens 50 corpus.jsonl > spans.tsv
-   awk -F'\t' '/^#/ || $1 != $3 {print $1}' spans.tsv |
+   awk -F'\t' '/^#neardup / || $1 != $3 {print $1}' spans.tsv |
        keep --drop-parts - --report removed.tsv corpus.jsonl > clean.jsonl
 
 The documents are read as shingle reads them: TSV, JSON Lines
