@@ -25,6 +25,7 @@
 //	dropped document  dropped TAB kept TAB via TAB similarity      ParseDropped, AppendDropped
 //	part id           doc#START-END  (the id of a part)           ParsePartID, AppendPartID
 //	removed part      doc TAB start TAB end TAB bytes             ParseRemoved, AppendRemoved
+//	repeated span     doc#START-END TAB count TAB first#START-END ParseSpan, AppendSpan
 //
 // Shingle hashes are distinct and ascending (AppendShingleCounts writes
 // them with counts). A sketch's size is its document's number of distinct
