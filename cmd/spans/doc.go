@@ -8,7 +8,8 @@
 //	spans [options] [FILE...]
 //
 // Reads documents as shingle reads them and writes a record for each
-// occurrence of a span of at least N word tokens (--tokens N, default 50)
+// occurrence of a span of at least N word tokens (--tokens N, default 50,
+// at most 1048576)
 // that occurs in two places or more of the corpus (two documents, or twice
 // in one): a licence header, a cookie banner, a navigation menu, a
 // boilerplate paragraph. A record is

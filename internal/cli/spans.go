@@ -13,7 +13,8 @@ func Spans() Stage {
 		Usage: "find every span of N or more word tokens that occurs in two places or more, exactly",
 		Args:  "[FILE...]",
 		Description: `Reads documents as shingle reads them and writes a record for each
-occurrence of a span of at least N word tokens (--tokens N, default 50)
+occurrence of a span of at least N word tokens (--tokens N, default 50,
+at most 1048576)
 that occurs in two places or more of the corpus (two documents, or twice
 in one): a licence header, a cookie banner, a navigation menu, a
 boilerplate paragraph. A record is

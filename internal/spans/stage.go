@@ -21,6 +21,10 @@ import (
 // spans of 50 tokens.
 const DefaultTokens = 50
 
+// MaxTokens is the greatest --tokens: a worker holds N tokens, 40 bytes
+// each.
+const MaxTokens = 1 << 20
+
 // Options configure the stage.
 type Options struct {
 	// Tokens is N: spans of at least N word tokens.
@@ -47,8 +51,8 @@ type Options struct {
 
 // Check validates the options; its errors are usage errors. Run calls it.
 func (o *Options) Check() error {
-	if o.Tokens < 1 {
-		return status.Usagef("--tokens %d: want at least 1", o.Tokens)
+	if o.Tokens < 1 || o.Tokens > MaxTokens {
+		return status.Usagef("--tokens %d: want 1 to %d", o.Tokens, MaxTokens)
 	}
 	if o.MemoryBytes < 0 {
 		return status.Usagef("--memory can't be negative")
