@@ -9,10 +9,9 @@
 //
 // Reads documents as shingle reads them and writes a record for each
 // occurrence of a span of at least N word tokens (--tokens N, default 50,
-// at most 1048576)
-// that occurs in two places or more of the corpus (two documents, or twice
-// in one): a licence header, a cookie banner, a navigation menu, a
-// boilerplate paragraph. A record is
+// at most 1048576) that occurs in two places or more of the corpus (two
+// documents, or twice in one): a licence header, a cookie banner, a
+// navigation menu, a boilerplate paragraph. A record is
 //
 //	doc#START-END TAB COUNT TAB FIRST#START-END
 //
@@ -23,10 +22,10 @@
 // --drop-parts cuts it out. COUNT is the number of places in the corpus
 // where each window of N tokens of the range occurs (overlapping places
 // count), at least 2 (a window in more than 2147483647 places says that
-// many, and standard error counts them). FIRST#START-END is the first of those places in
-// arrival order (the input order): the occurrence itself when it is the
-// first, so that the usual dedup, every occurrence but the first, is the
-// records whose first and third fields differ.
+// many, and standard error counts them). FIRST#START-END is the first of
+// those places in arrival order (the input order): the occurrence itself
+// when it is the first, so that the usual dedup, every occurrence but the
+// first, is the records whose first and third fields differ.
 //
 // Tokens are the tokens of word shingles (see shingle(1)): runs of letters
 // and digits, each Han, kana and Hangul character a token, lower-cased, and
