@@ -72,20 +72,22 @@
 //
 // The output is the same for any -j and --memory. Memory: the workers
 // tokenize and key the documents as they read them, holding a document's
-// text and N tokens each and passing on their output, 24 bytes a window, in
-// pieces of about 1 MiB (up to 2×workers+2 chunks of about 1 MiB in
-// flight); the stage holds the id of every document of N tokens or more (8
-// bytes and the id) and sorts in a buffer of --memory, mapped whole but
-// resident only as it fills: 32 bytes a window (a window starts at every
-// token but the last N-1 of a document), spilled as sorted runs to
-// --temp-dir when full (32 bytes a window on disk), then the repeated
-// windows, 40 bytes each in the memory the windows leave (all of it when
-// they spilled or held more than 3/4 of it, which then go to a run first;
-// 36 bytes on disk). At 128 runs a sort merges them into one, so that it
-// never has more files open. The windows of one key are held up to 65536
-// of them, the rest in a temporary file. A corpus of G GB of English
-// text has about 0.2·G billion tokens: about 6.4·G GB of windows, in memory
-// or in runs on disk.
+// text and N tokens each and passing on their output, 24 bytes a window,
+// in pieces of about 1 MiB (up to 2×workers+2 chunks of about 1 MiB in
+// flight); the stage holds the id of every document of N tokens or more
+// (8 bytes and the id, up to twice that while the table grows) and sorts
+// in a buffer of --memory, mapped whole but resident only as it fills: 32
+// bytes a window (a window starts at every token but the last N-1 of a
+// document), spilled as sorted runs to --temp-dir when full (32 bytes a
+// window on disk), then the repeated windows, 40 bytes each in the memory
+// the windows leave (all of it when they spilled or held more than 3/4 of
+// it, which then go to a run first; 36 bytes on disk). At 128 runs a sort
+// merges them into one, so that it never has more files open. The windows
+// of one key are held up to 65536 of them, the rest in a temporary file. A
+// corpus of G GB of English text has about 0.2·G billion tokens: about
+// 6.4·G GB of windows, in memory or in runs on disk. The peak resident size
+// is about --memory plus 100 to 250 MiB (make degenerate-bench: one huge
+// document, one-word documents).
 //
 // # Examples
 //
