@@ -13,10 +13,11 @@
 # The inputs:
 #   one-word   N documents of one word each (5,000 distinct words): the
 #              shingle records are tiny and the sketches a hundred times
-#              their size (shingle, sketch, docfreq, cluster)
+#              their size (shingle, sketch, docfreq, cluster; spans
+#              --tokens 1: every word a repeated window)
 #   one hash   the same N documents, counted by docfreq --memory 16M:
 #              every hash in thousands of documents
-#   huge doc   one document of HUGE_MB MB of words (shingle)
+#   huge doc   one document of HUGE_MB MB of words (shingle, spans)
 #   bucket     one band key shared by BUCKET ids, four times (pairs --sorted)
 #   shared fp  SHARED documents with one SimHash fingerprint, and QUERIES
 #              queries that find them all (index query)
@@ -93,6 +94,14 @@ done
 for mem in 8 32 128; do
 	measure "pairs --sorted --memory ${mem}M, bucket" "$(mib "$mem + 20 + $BUCKET * 50 / 1048576")" "pairs --sorted --max-bucket 0 --memory ${mem}M $tmp/bucket.tsv > /dev/null"
 done
+
+# spans: its sort buffer (--memory), and besides it, as its man page says,
+# for one huge document its line (read, and held while the workers key it)
+# and the workers' output in pieces of 1 MiB; for one-word documents
+# (--tokens 1: a window each, every one repeated) the ids of the documents
+# (8 bytes and the id each, twice that while the table grows).
+measure "spans --memory 64M, one huge document" "$(mib "64 + 30 + 3 * $HUGE_MB")" "spans -j $JOBS --memory 64M --temp-dir $tmp $tmp/huge.tsv > /dev/null"
+measure "spans --tokens 1 --memory 64M, one-word" "$(mib "64 + 40 + 2 * $N * 18 / 1048576")" "spans -j $JOBS --tokens 1 --memory 64M --temp-dir $tmp $tmp/oneword.tsv > /dev/null"
 
 # index query: answers leave at 1 MiB per job; one query's answers (about
 # 40 bytes and the id each) are held while they are sorted; the index is

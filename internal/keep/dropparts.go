@@ -165,14 +165,19 @@ func (ps *partSet) add(line []byte, lineNo uint32, text *[]byte) error {
 }
 
 // resolvePartsReading decides how the documents are read: as the parts
-// header of the file says, unless the flags say otherwise (a flag that
+// header (or the spans header) of the file says, unless the flags say otherwise (a flag that
 // disagrees is refused); the flags alone without one.
 func (o *Options) resolvePartsReading(ps *partSet) error {
-	h, ok := ps.headers.Get("parts")
+	stage := "parts"
+	h, ok := ps.headers.Get(stage)
+	if !ok { // the occurrences of repeated spans, from the spans stage
+		stage = "spans"
+		h, ok = ps.headers.Get(stage)
+	}
 	r := input.ReadingOf(o.Format, o.IDField, o.TextField)
 	if o.Given != (input.ReadingFlags{}) {
 		var err error
-		if r, err = o.Given.Resolve(h, ps.headers.Pos("parts"), ok); err != nil {
+		if r, err = o.Given.Resolve(h, ps.headers.Pos(stage), ok); err != nil {
 			return status.Usage(err)
 		}
 	}

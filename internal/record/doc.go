@@ -26,6 +26,7 @@
 //	part id           doc#START-END  (the id of a part)           ParsePartID, AppendPartID
 //	removed part      doc TAB start TAB end TAB bytes             ParseRemoved, AppendRemoved
 //	seen part         doc#START-END TAB seen TAB total            ParseSeen, AppendSeen
+//	repeated span     doc#START-END TAB count TAB first#START-END ParseSpan, AppendSpan
 //
 // Shingle hashes are distinct and ascending (AppendShingleCounts writes
 // them with counts). A sketch's size is its document's number of distinct

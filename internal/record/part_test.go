@@ -124,3 +124,15 @@ func TestCutEscaped(t *testing.T) {
 		}
 	}
 }
+
+func FuzzSpan(f *testing.F) {
+	for _, s := range []string{"doc#0-5\t2\tdoc#0-5", "b#10-20\t3\ta#b#0-9", "d#0-5\t1\td#0-5", "d#0-5\t02\td#0-5", "d#0-5\t2", "d#0-5\t2\tx#3-2"} {
+		f.Add([]byte(s))
+	}
+	parse := func(line []byte) (record.Span, error) {
+		var s record.Span
+		err := record.ParseSpan(&s, line)
+		return s, err
+	}
+	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, parse, record.AppendSpan, same) })
+}
