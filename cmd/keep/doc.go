@@ -198,8 +198,11 @@
 // keep --drop copies it; such a text must be the document's bytes at the
 // range (else status 2, naming FILE's line and the document's place: the
 // documents were read in another way). A line of three fields is a record
-// of seen(1), doc#START-END TAB seen TAB total: its part id is cut. Ranges that overlap or touch (windows
-// with a stride) are cut as one. A document left with white space only is
+// of seen(1), doc#START-END TAB seen TAB total, or of spans(1),
+// doc#START-END TAB count TAB first#START-END (the first occurrence too: awk
+// '$1 != $3' leaves it out): its part id is cut. The documents are read as
+// the parts or spans header of FILE says. Ranges that overlap or touch
+// (windows with a stride) are cut as one. A document left with white space only is
 // dropped; standard error counts the ranges and bytes cut, the documents cut
 // and those dropped. A part of a document that is not among the documents
 // read, or a range past the end of its text, is bad input (FILE:line, status
@@ -289,7 +292,7 @@
 //     kept TAB via TAB similarity (--drop-parts: doc TAB start TAB end TAB
 //     bytes, a line per range cut)
 //   - --drop-parts FILE: write every document with the parts listed in FILE
-//     (part ids of parts or seen: doc#START-END) cut out of its text
+//     (part ids of parts, seen or spans: doc#START-END) cut out of its text
 //   - --annotate: write every document with its cluster (default: false)
 //   - --related: WARC: write the request, metadata and revisit records that
 //     concern a document written with it (dropped and counted otherwise)
@@ -346,5 +349,5 @@
 // # See also
 //
 // The man pages of keep and of the stages it is used with: parts(1), seen(1),
-// shingle(1), verify(1), cluster(1).
+// spans(1), shingle(1), verify(1), cluster(1).
 package main

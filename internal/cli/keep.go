@@ -198,8 +198,11 @@ text), alone or followed by TAB and the part's text, as parts writes it and
 keep --drop copies it; such a text must be the document's bytes at the
 range (else status 2, naming FILE's line and the document's place: the
 documents were read in another way). A line of three fields is a record
-of seen(1), doc#START-END TAB seen TAB total: its part id is cut. Ranges that overlap or touch (windows
-with a stride) are cut as one. A document left with white space only is
+of seen(1), doc#START-END TAB seen TAB total, or of spans(1),
+doc#START-END TAB count TAB first#START-END (the first occurrence too: awk
+'$1 != $3' leaves it out): its part id is cut. The documents are read as
+the parts or spans header of FILE says. Ranges that overlap or touch
+(windows with a stride) are cut as one. A document left with white space only is
 dropped; standard error counts the ranges and bytes cut, the documents cut
 and those dropped. A part of a document that is not among the documents
 read, or a range past the end of its text, is bad input (FILE:line, status
@@ -251,7 +254,7 @@ EXAMPLES
    keep --pairs scored.tsv train-00000-of-00002.parquet > deduplicated.parquet
    keep --pairs scored.tsv --drop parts.tsv > dropped.tsv
    keep --drop-parts dropped.tsv --report removed.tsv corpus.jsonl > clean.jsonl`,
-		SeeAlso: []string{"parts", "seen", "shingle", "verify", "cluster"},
+		SeeAlso: []string{"parts", "seen", "spans", "shingle", "verify", "cluster"},
 		Flags: merge([]cli.Flag{
 			&cli.StringFlag{Name: "pairs", Usage: "scored pairs `FILE` (verify): drop each document with a verified pair with an earlier one"},
 			&cli.BoolFlag{Name: "containment", Usage: "with --pairs (scored by verify --containment): drop a document only when a kept one contains it"},
@@ -260,7 +263,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
 			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity (--drop-parts: doc TAB start TAB end TAB bytes, a line per range cut)"},
-			&cli.StringFlag{Name: "drop-parts", Usage: "write every document with the parts listed in `FILE` (part ids of parts or seen: doc#START-END) cut out of its text"},
+			&cli.StringFlag{Name: "drop-parts", Usage: "write every document with the parts listed in `FILE` (part ids of parts, seen or spans: doc#START-END) cut out of its text"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.BoolFlag{Name: "related", Usage: "WARC: write the request, metadata and revisit records that concern a document written with it (dropped and counted otherwise)"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},

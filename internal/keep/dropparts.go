@@ -142,7 +142,7 @@ func (ps *partSet) add(line []byte, lineNo uint32, text *[]byte) error {
 	id, rest, withText := record.Cut(line)
 	if withText && bytes.IndexByte(rest, '\t') >= 0 {
 		var err error
-		if id, err = seenPartID(line); err != nil {
+		if id, err = recordPartID(line); err != nil {
 			return err
 		}
 		withText = false
