@@ -246,10 +246,8 @@ func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
 	fanIn := int(min(maxOpenRuns, max(4, limit/8/readers/runReaderBytes)))
 	// Each part read at once holds its readers and its batch of pairs;
 	// the batch is counted twice, for its arrays' growth and their
-	// offsets. A sixteenth is the runtime's own besides what is counted
-	// (the collector's, pages partly used): without it a process of
-	// --memory 2G peaked at 2151 MiB (ten million documents).
-	reserve := readers*(int64(fanIn)*runReaderBytes+2*partBatchBytes) + limit/16
+	// offsets.
+	reserve := readers * (int64(fanIn)*runReaderBytes + 2*partBatchBytes)
 	return &bandRuns{
 		runs:    disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-bands-*", What: "band records"},
 		hamming: hamming,
