@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -78,13 +77,7 @@ func (o *Options) stride() int {
 // shingleOptions are the options of shingle's document reader: the parts
 // stage reads documents exactly as shingle does (shingle.Worker.Documents).
 func (o *Options) shingleOptions() shingle.StageOptions {
-	r := input.ReadingOf(o.Format, o.IDField, o.TextField) // (the default fields for "")
-	return shingle.StageOptions{
-		Shingle: shingle.Options{Unit: shingle.Word, K: 1},
-		Format:  r.Format, IDField: r.IDField, TextField: r.TextField,
-		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired,
-		Common: o.Common,
-	}
+	return shingle.DocumentReader(o.Format, o.IDField, o.TextField, o.Number, o.NumberFrom, o.IDRequired, o.Common)
 }
 
 // Header returns the header line the stage writes: how the documents were

@@ -153,14 +153,8 @@ func (o *Options) partsOptions() parts.Options {
 // shingleOptions are the options of shingle's document reader and of the
 // n-grams: word shingles of K tokens, tok64, seed 0.
 func (o *Options) shingleOptions() shingle.StageOptions {
-	so := shingle.StageOptions{
-		Shingle: shingle.Options{Unit: shingle.Word, K: o.K, Scheme: shingle.Tok64, Norm: o.Norm},
-		Format:  o.Format, IDField: o.IDField, TextField: o.TextField,
-		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired,
-		Common: o.Common,
-	}
-	r := so.Reading() // the default fields for ""
-	so.IDField, so.TextField = r.IDField, r.TextField
+	so := shingle.DocumentReader(o.Format, o.IDField, o.TextField, o.Number, o.NumberFrom, o.IDRequired, o.Common)
+	so.Shingle = shingle.Options{Unit: shingle.Word, K: o.K, Scheme: shingle.Tok64, Norm: o.Norm}
 	return so
 }
 

@@ -151,7 +151,7 @@ func appendFoldWidthMarks(dst []byte, marks []foldMark, text []byte) ([]byte, []
 func FoldWidth(dst, text []byte) []byte { return appendFoldWidth(dst, text) }
 
 // DocumentReader returns the options of shingle's document reader alone, for
-// a stage that reads documents exactly as shingle does (the spans stage):
+// a stage that reads documents exactly as shingle does (parts, seen, spans):
 // the documents read by format, fields and arrival numbers, under common.
 func DocumentReader(format, idField, textField string, number bool, numberFrom int64, idRequired bool, common stream.Common) StageOptions {
 	r := input.ReadingOf(format, idField, textField) // (the default fields for "")
