@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/cespare/xxhash/v2"
 	"io"
 	"os"
 	"runtime"
@@ -52,7 +53,9 @@ type docRun struct {
 	rawCap            int64
 	writer            chan frameJob
 	written           chan error
-	// Totals for the report.
+	// Totals for the report; copies counts the documents that took the
+	// set of a partner with the same text.
+	copies             atomic.Int64
 	passes, segments   int
 	nbins, overflows   int
 	maxHeld, budget    int64
@@ -172,6 +175,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	if bb != nil {
 		bbc.Report(stderr, "verify", bb.Name, "candidate pair(s)")
 	}
+	if n := v.copies.Load(); n > 0 {
+		fmt.Fprintf(stderr, "verify: %d document(s) with the text of a partner read before took its shingle set, not shingled again\n", n)
+	}
 	if v.passes > v.segments || v.segments > 1 {
 		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, s2) written to %s\n",
 			v.passes, v.segments, v.maxPair, v.nbins, v.overflows, v.maxHeld, v.budget, mem, v.scratchBytes, tempDirName(opt.TempDir))
@@ -256,7 +262,9 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 func (v *docRun) run(ctx context.Context, src stream.Source) error {
 	v.ps.begin()
 	v.passes++
-	newWorker := func() stream.Worker { return &docWorker{v: v, w: shingle.NewWorker(v.stage)} }
+	newWorker := func() stream.Worker {
+		return &docWorker{v: v, w: shingle.NewWorker(v.stage), digest: xxhash.New()}
+	}
 	// A pass over the scratch that has nothing left to score stops its
 	// source, and the run ends once the chunks under way are taken:
 	// no worker is left running into the next pass.
@@ -290,7 +298,7 @@ func (v *docRun) sink(r *stream.Result) error {
 				v.setBytes += int64(len(set))*8 + heldDocBytes
 				v.setDocs++
 			}
-			if err := v.ps.take(d, set, b.has[i]); err != nil {
+			if err := v.ps.take(d, set, b.has[i], b.keys[i]); err != nil {
 				if _, ok := err.(errRepeated); ok {
 					return record.Errorf(record.Pos{File: b.file}, "document %s appears more than once", v.t.id(d))
 				}
@@ -429,6 +437,7 @@ type docBatch struct {
 	file   string
 	docs   []uint32
 	has    []bool
+	keys   []uint64 // of the texts shingled (textKey), 0 for the others
 	ends   []int
 	vals   []uint64
 	tdocs  []uint32
@@ -438,9 +447,10 @@ type docBatch struct {
 }
 
 type docWorker struct {
-	v   *docRun
-	w   *shingle.Worker
-	buf []byte
+	v      *docRun
+	w      *shingle.Worker
+	buf    []byte
+	digest *xxhash.Digest
 	// The sizes of the worker's last batch: the next is made that large
 	// (and an eighth) at once, not grown (its arrays outlive the batch:
 	// the held sets and the counts under way point into them).
@@ -496,13 +506,22 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	})
 }
 
-// take adds document d to the batch, shingled when the pass needs it.
+// take adds document d to the batch, shingled when the pass needs it, or
+// with a copy of the set of a partner held whose text is the same.
 func (w *docWorker) take(b *docBatch, d uint32, text []byte) {
 	b.docs = append(b.docs, d)
 	has := w.v.ps.needs(d)
+	key := uint64(0)
 	if has {
-		b.vals = w.w.Set(b.vals, text)
+		key = textKey(w.digest, text)
+		if set := w.v.ps.twin(d, key); set != nil {
+			b.vals = append(b.vals, set...)
+			w.v.copies.Add(1)
+		} else {
+			b.vals = w.w.Set(b.vals, text)
+		}
 	}
+	b.keys = append(b.keys, key)
 	b.has = append(b.has, has)
 	b.ends = append(b.ends, len(b.vals))
 }

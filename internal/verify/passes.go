@@ -3,7 +3,10 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // passes plans the passes of verify --documents over the documents and
@@ -36,6 +39,10 @@ type passes struct {
 	rank     []uint32
 	nextRank uint32
 	held     map[uint32][]uint64
+	// twins is held again for the workers, with each held document's text
+	// key: a document read whose text is a held partner's takes a copy of
+	// its set (twin).
+	twins sync.Map // uint32 → *twin
 	// heldBytes is what held holds; maxHeld its most in any pass.
 	heldBytes, maxHeld, budget int64
 	start                      uint32
@@ -52,8 +59,36 @@ type passes struct {
 }
 
 // heldDocBytes is the memory of a held document besides its values: the
-// map entry and the slice.
-const heldDocBytes = 64
+// map entry and the slice, and its entry in twins.
+const heldDocBytes = 160
+
+// A twin is a held document's set and the key of its text (textKey).
+type twin struct {
+	key uint64
+	set []uint64
+}
+
+// textKey is the key of a text that finds its exact copies among a
+// document's partners: a hash of 64 bits, never 0 (no key). Two texts that
+// differ have the same key with probability 2^-63, and a key is compared
+// only with those of a document's few partners.
+func textKey(d *xxhash.Digest, text []byte) uint64 {
+	d.ResetWithSeed(0x9e3779b97f4a7c15)
+	d.Write(text)
+	return d.Sum64() | 1
+}
+
+// twin returns the set of a partner of document d held with the text of
+// key, nil when there is none: the same text has the same set, so d need
+// not be shingled. The workers call it, ahead of the sink.
+func (p *passes) twin(d uint32, key uint64) []uint64 {
+	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
+		if v, ok := p.twins.Load(p.partner(int(i), d)); ok && v.(*twin).key == key {
+			return v.(*twin).set
+		}
+	}
+	return nil
+}
 
 func newPasses(t *pairTable, budget int64) *passes {
 	n := t.docs()
@@ -137,9 +172,10 @@ type errRepeated struct{}
 func (errRepeated) Error() string { return "appears more than once" }
 
 // take is the sink's: document d was read, in order, with its shingle set
-// when it was shingled (has). It scores d's pairs with the documents held
-// and holds d when the block is open and it has pairs left.
-func (p *passes) take(d uint32, set []uint64, has bool) error {
+// when it was shingled (has) and the key of its text (0: none). It scores
+// d's pairs with the documents held and holds d when the block is open and
+// it has pairs left.
+func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 	if p.t.seen[d] == uint32(p.pass) {
 		return errRepeated{}
 	}
@@ -178,7 +214,11 @@ func (p *passes) take(d uint32, set []uint64, has bool) error {
 		p.closed.Store(p.rank[d])
 		return nil
 	}
-	p.held[d] = slices.Clone(set)
+	held := slices.Clone(set)
+	p.held[d] = held
+	if key != 0 {
+		p.twins.Store(d, &twin{key: key, set: held})
+	}
 	p.heldBytes += cost
 	p.maxHeld = max(p.maxHeld, p.heldBytes)
 	return nil
@@ -187,6 +227,7 @@ func (p *passes) take(d uint32, set []uint64, has bool) error {
 func (p *passes) evict(x uint32) {
 	p.heldBytes -= int64(len(p.held[x]))*8 + heldDocBytes
 	delete(p.held, x)
+	p.twins.Delete(x)
 }
 
 // idle tells whether the pass can stop: its block is closed and nothing is

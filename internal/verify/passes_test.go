@@ -34,7 +34,7 @@ func runPasses(t *testing.T, p *passes, order []string, sets map[string][]uint64
 				continue // the scratch holds only what comes after start
 			}
 			has := p.needs(d)
-			if err := p.take(d, sets[id], has); err != nil {
+			if err := p.take(d, sets[id], has, 0); err != nil {
 				t.Fatal(err)
 			}
 			if n > 1 && p.idle() {
@@ -166,7 +166,7 @@ func TestPassesNeeds(t *testing.T) {
 		if !p.needs(doc(id)) {
 			t.Fatalf("%s not needed", id)
 		}
-		if err := p.take(doc(id), set, true); err != nil {
+		if err := p.take(doc(id), set, true, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -176,10 +176,10 @@ func TestPassesNeeds(t *testing.T) {
 	if p.needs(doc("b")) != true || p.needs(doc("d")) != true {
 		t.Error("b and d have a partner held")
 	}
-	if err := p.take(doc("b"), set, true); err != nil {
+	if err := p.take(doc("b"), set, true, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.take(doc("b"), set, true); err == nil {
+	if err := p.take(doc("b"), set, true, 0); err == nil {
 		t.Error("a document read twice in a pass was taken")
 	}
 	if !slices.Equal(tb.inter, []uint32{3, unscored, unscored}) {
