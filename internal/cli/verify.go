@@ -93,6 +93,11 @@ from the first on, as many as fit in three quarters of what the pairs leave
 of --memory (the rest is the collector's slack), scores each document read
 against its partners held, and lets a set go once its last pair is scored;
 documents after the last held are shingled only when a partner is held.
+A document whose text is byte for byte a held partner's (the same 64-bit
+hash of its text, compared only with its partners') takes a copy of the
+partner's set and is not shingled again: exact copies cost a copy of
+memory, and standard error counts them ("verify: N document(s) with the
+text of a partner read before took its shingle set").
 The documents after that block with pairs still to score go, their text
 s2-compressed, to a scratch file in --temp-dir, in bins: the pairs'
 connected components (a pair's two documents are always in one), each
