@@ -68,7 +68,7 @@ const (
 	lineBytes     = 12               // a, b, inter
 	numberedBytes = 16               // a64, b64 while reading
 	pairBytes     = 8                // the two entries of the adjacency lists
-	docBytes      = 24 + binDocBytes // size, seen, rank, remaining, adjacency offset, number; bins
+	docBytes      = 32 + binDocBytes // size, seen, rank, remaining, adjacency offset, number, twin; bins
 	mapEntryBytes = 64
 )
 

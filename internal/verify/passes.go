@@ -3,7 +3,6 @@ package verify
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
@@ -40,9 +39,9 @@ type passes struct {
 	nextRank uint32
 	held     map[uint32][]uint64
 	// twins is held again for the workers, with each held document's text
-	// key: a document read whose text is a held partner's takes a copy of
-	// its set (twin).
-	twins sync.Map // uint32 → *twin
+	// key, by document (nil when not held): a document read whose text is
+	// a held partner's takes a copy of its set (twin).
+	twins []atomic.Pointer[twin]
 	// heldBytes is what held holds; maxHeld its most in any pass.
 	heldBytes, maxHeld, budget int64
 	start                      uint32
@@ -59,8 +58,8 @@ type passes struct {
 }
 
 // heldDocBytes is the memory of a held document besides its values: the
-// map entry and the slice, and its entry in twins.
-const heldDocBytes = 160
+// map entry and the slice, and its twin.
+const heldDocBytes = 96
 
 // A twin is a held document's set and the key of its text (textKey).
 type twin struct {
@@ -83,8 +82,8 @@ func textKey(d *xxhash.Digest, text []byte) uint64 {
 // not be shingled. The workers call it, ahead of the sink.
 func (p *passes) twin(d uint32, key uint64) []uint64 {
 	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
-		if v, ok := p.twins.Load(p.partner(int(i), d)); ok && v.(*twin).key == key {
-			return v.(*twin).set
+		if tw := p.twins[p.partner(int(i), d)].Load(); tw != nil && tw.key == key {
+			return tw.set
 		}
 	}
 	return nil
@@ -93,7 +92,8 @@ func (p *passes) twin(d uint32, key uint64) []uint64 {
 func newPasses(t *pairTable, budget int64) *passes {
 	n := t.docs()
 	p := &passes{t: t, budget: budget, off: make([]uint32, n+1), remaining: make([]uint32, n),
-		rank: make([]uint32, n), held: map[uint32][]uint64{}, score: newScorer(0)}
+		rank: make([]uint32, n), held: map[uint32][]uint64{}, twins: make([]atomic.Pointer[twin], n),
+		score: newScorer(0)}
 	for i, a := range t.a {
 		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored {
 			p.off[a+1]++
@@ -217,7 +217,7 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 	held := slices.Clone(set)
 	p.held[d] = held
 	if key != 0 {
-		p.twins.Store(d, &twin{key: key, set: held})
+		p.twins[d].Store(&twin{key: key, set: held})
 	}
 	p.heldBytes += cost
 	p.maxHeld = max(p.maxHeld, p.heldBytes)
@@ -227,7 +227,7 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 func (p *passes) evict(x uint32) {
 	p.heldBytes -= int64(len(p.held[x]))*8 + heldDocBytes
 	delete(p.held, x)
-	p.twins.Delete(x)
+	p.twins[x].Store(nil)
 }
 
 // idle tells whether the pass can stop: its block is closed and nothing is
