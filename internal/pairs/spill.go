@@ -258,7 +258,9 @@ const runBlock = 64 << 10
 
 // newBandRuns returns the runs of a stage with limit bytes, and the bytes
 // of the limit left to the records held: the rest is kept for reading the
-// runs, when they are merged.
+// runs, when they are merged, and a 64th for what a spill allocates beside
+// them and what the collector has not yet freed when it starts (at ten
+// million documents and --memory 2G each spill rose 20 MiB past it).
 func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
 	parts := partsOf(jobs(opt))
 	readers := int64(min(jobs(opt), parts))
@@ -273,7 +275,7 @@ func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
 		jobs:    jobs(opt),
 		fanIn:   fanIn,
 		parts:   parts,
-	}, max(limit-reserve, limit/2)
+	}, max(limit-reserve-limit/64, limit/2)
 }
 
 // spill writes the records held as a run and empties the holding.
