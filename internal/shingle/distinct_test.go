@@ -89,9 +89,10 @@ func TestAppendDistinctAdversarial(t *testing.T) {
 
 // BenchmarkDistinct compares the set with sorting and compacting, on
 // hashes of which 40 % repeat, as a document's shingles do. Each n cycles
-// through several documents (64 of the smaller sizes), not one: on one, repeated thousands of times, the
-// branch predictor learns which hashes repeat, and the set took 4 ns a
-// hash against 10 on a crawl's real shingles.
+// through several documents (64 of the smaller sizes), not one: on one,
+// repeated thousands of times, the branch predictor learns which hashes
+// repeat, and the set took 4 ns a hash against 10 on a crawl's real
+// shingles.
 func BenchmarkDistinct(b *testing.B) {
 	for _, n := range []int{100, 1500, 20000, 200000} {
 		r := rand.New(rand.NewPCG(1, uint64(n)))

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/cespare/xxhash/v2"
 	"io"
 	"os"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/s2"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
