@@ -2,6 +2,7 @@ package minhash
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -106,5 +107,54 @@ func TestAppendBits(t *testing.T) {
 	b := AppendBits(nil, sig)
 	if len(b) != 2 || b[0]&0xf != b[1]>>4 || agreements(b, b) != 4 {
 		t.Errorf("AppendBits(%v) = %x", sig, b)
+	}
+}
+
+// TestAgreements counts agreeing half bytes one at a time, on signatures of
+// every length up to 40 bytes (a tail after whole words, or none) that agree
+// on about half their positions.
+func TestAgreements(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := range 41 {
+		for range 50 {
+			a, b := make([]byte, n), make([]byte, n)
+			want := 0
+			for i := range n {
+				a[i] = byte(r.Uint32())
+				b[i] = a[i]
+				for _, half := range []byte{0x0f, 0xf0} {
+					if r.IntN(2) == 0 {
+						b[i] ^= half & byte((1+r.IntN(15))*0x11)
+					}
+					if (a[i]^b[i])&half == 0 {
+						want++
+					}
+				}
+			}
+			if got := agreements(a, b); got != want {
+				t.Fatalf("agreements(%x, %x) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkAgreements is one b-bit test's count: 128 positions, 64 bytes.
+func BenchmarkAgreements(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	sigs := make([][]byte, 1024)
+	for i := range sigs {
+		sigs[i] = make([]byte, 64)
+		for j := range sigs[i] {
+			sigs[i][j] = byte(r.Uint32())
+		}
+	}
+	n := 0
+	i := 0
+	for b.Loop() {
+		n += agreements(sigs[i&1023], sigs[(i+1)&1023])
+		i++
+	}
+	if n < 0 {
+		b.Fatal(n)
 	}
 }

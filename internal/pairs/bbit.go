@@ -55,20 +55,63 @@ func (s *setAside) load() error {
 	return err
 }
 
+// loaded reads the signatures at the first call; err is why they could not
+// be.
+func (s *setAside) loaded() error {
+	s.once.Do(func() { s.err = s.load() })
+	return s.err
+}
+
+// signed is a document's b-bit signature and size, looked up once for all
+// the pairs of its bucket: the lookups, each a cache miss in arrays of
+// every document, took as long as the tests themselves when each pair
+// looked up both of its documents.
+type signed struct {
+	sig  []byte
+	size int
+	ok   bool // the file signs the document
+}
+
+// sign looks up the signature of id (s loaded first).
+func sign[ID ~string | ~[]byte](s *setAside, id ID) signed {
+	sig, size, ok := bbit.Lookup(s.t, id)
+	return signed{sig, size, ok}
+}
+
+// judge tells whether the pair of a and b is far below the threshold,
+// counting it in c.
+func (s *setAside) judge(c *bbit.Counts, a, b *signed) bool {
+	c.Pairs++
+	if !a.ok || !b.ok {
+		c.Unsigned++
+		return false
+	}
+	return c.Judge(a.sig, b.sig, a.size, b.size, s.least, false, s.file.Densified)
+}
+
 // far tells whether the pair of ids a and b is far below the threshold,
 // counting it in c.
 func far[ID ~string | ~[]byte](s *setAside, c *bbit.Counts, a, b ID) (bool, error) {
-	if s.once.Do(func() { s.err = s.load() }); s.err != nil {
-		return false, s.err
+	if err := s.loaded(); err != nil {
+		return false, err
 	}
-	c.Pairs++
-	sa, na, oka := bbit.Lookup(s.t, a)
-	sb, nb, okb := bbit.Lookup(s.t, b)
-	if !oka || !okb {
-		c.Unsigned++
-		return false, nil
+	x, y := sign(s, a), sign(s, b)
+	return s.judge(c, &x, &y), nil
+}
+
+// signMembers looks up the signature of each member of a bucket, for
+// judge: nothing without --bbit.
+func (s *setAside) signMembers(ms []member) error {
+	if s == nil {
+		return nil
 	}
-	return c.Judge(sa, sb, na, nb, s.least, false, s.file.Densified), nil
+	if err := s.loaded(); err != nil {
+		return err
+	}
+	for i := range ms {
+		ms[i].sg = sign(s, ms[i].id)
+	}
+	return nil
 }
 
 // report says what was set aside: nothing when no pair was made, and then

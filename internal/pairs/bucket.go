@@ -84,6 +84,7 @@ func (s scheme) keep(t int, a, b simhash.Fingerprint) bool {
 type member struct {
 	id []byte
 	fp simhash.Fingerprint
+	sg signed // with --bbit: set by signMembers
 }
 
 // distinctMembers sorts a bucket by id and drops repeated ids, returning
@@ -180,7 +181,7 @@ func scanSorted(ctx context.Context, r *bandReader, st *stats, least int, fn fun
 		ms = ms[:0]
 		start := 0
 		for i, e := range ends {
-			ms = append(ms, member{arena[start:e], fps[i]})
+			ms = append(ms, member{id: arena[start:e], fp: fps[i]})
 			start = e
 		}
 		if err := fn(key, table, ms); err != nil {
@@ -234,10 +235,16 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	defer sp.runs.Remove()
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
 	var table int
-	keep := func(a, b *member) bool { return s.keep(table, a.fp, b.fp) }
+	aside := opt.aside
+	keep := func(a, b *member) bool {
+		return s.keep(table, a.fp, b.fp) && (aside == nil || !aside.judge(&aside.counts, &a.sg, &b.sg))
+	}
 	err := scanSorted(ctx, r, st, 2, func(_ []byte, t int, ms []member) error {
 		table = t
-		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, sp.add)
+		if err := aside.signMembers(ms); err != nil {
+			return err
+		}
+		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, sp.put)
 		st.duplicates += int64(repeated)
 		return err
 	})
@@ -344,6 +351,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 	}
 	var pairs []uint64
 	var docs []uint32
+	var sigs []signed // with --bbit, of docs
 	full := false
 	for i := 0; i < len(entries); {
 		j := i + 1
@@ -361,6 +369,15 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		st.buckets++
 		t := int(entries[i].table)
 		st.noteCap(len(docs), opt.MaxBucket)
+		if a := opt.aside; a != nil && len(docs) > 1 {
+			if err := a.loaded(); err != nil {
+				return false, err
+			}
+			sigs = sigs[:0]
+			for _, d := range docs {
+				sigs = append(sigs, sign(a, ids[order[d]]))
+			}
+		}
 		tried := 0
 		err := capPairs(len(docs), opt.MaxBucket, &st.made, func(a, b int) error {
 			// One bucket may hold most of the pairs: look for a
@@ -371,10 +388,8 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			if s.h != nil && !s.keep(t, fps[docs[a]], fps[docs[b]]) {
 				return nil
 			}
-			if opt.aside != nil {
-				if far, err := far(opt.aside, &opt.aside.counts, ids[order[docs[a]]], ids[order[docs[b]]]); far || err != nil {
-					return err
-				}
+			if opt.aside != nil && opt.aside.judge(&opt.aside.counts, &sigs[a], &sigs[b]) {
+				return nil
 			}
 			if len(pairs) == cap(pairs) {
 				// The pairs, the old array beside the new while it

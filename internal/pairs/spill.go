@@ -469,13 +469,8 @@ type partPairs struct {
 	tabs, ends []int
 }
 
-// add keeps the pair a, b unless it is set aside (--bbit).
+// add keeps the pair a, b, judged already (--bbit).
 func (w *partPairs) add(a, b []byte) error {
-	if aside := w.shared.aside; aside != nil {
-		if far, err := far(aside, &w.aside, a, b); far || err != nil {
-			return err
-		}
-	}
 	w.tabs = append(w.tabs, len(w.arena)+len(a))
 	w.arena = record.AppendPair(w.arena, a, b)
 	w.ends = append(w.ends, len(w.arena)-1)
@@ -533,7 +528,10 @@ func (br *bandRuns) pairPart(p int, opt *Options, s scheme, shared *sharedPairs,
 		ms      []member
 		buckets int
 	)
-	keep := func(a, b *member) bool { return s.keep(table, a.fp, b.fp) }
+	aside := shared.aside
+	keep := func(a, b *member) bool {
+		return s.keep(table, a.fp, b.fp) && (aside == nil || !aside.judge(&w.aside, &a.sg, &b.sg))
+	}
 	flush := func() error {
 		st.buckets++
 		if len(ends) < 2 {
@@ -542,12 +540,15 @@ func (br *bandRuns) pairPart(p int, opt *Options, s scheme, shared *sharedPairs,
 		ms = ms[:0]
 		start := 0
 		for i, e := range ends {
-			m := member{arena[start:e], fps[i]}
+			m := member{id: arena[start:e], fp: fps[i]}
 			if n := len(ms); s.h != nil && n > 0 && bytes.Equal(ms[n-1].id, m.id) && ms[n-1].fp != m.fp {
 				return record.Bad("id %s comes with two fingerprints", m.id)
 			}
 			ms = append(ms, m)
 			start = e
+		}
+		if err := aside.signMembers(ms); err != nil {
+			return err
 		}
 		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, w.add)
 		st.duplicates += int64(repeated)
