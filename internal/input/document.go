@@ -177,7 +177,7 @@ func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text [
 }
 
 func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err error) {
-	if len(strings.TrimSpace(string(line))) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil, nil, record.Bad("empty line: want a JSON object")
 	}
 	jid, jtext, err := p.json.Parse(line)
