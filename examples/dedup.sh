@@ -74,20 +74,22 @@ timed() {
 
 # Ids are arrival numbers (--number-from), so that a large bucket is paired
 # with its earliest documents (pairs --max-bucket) and keep needs one pass;
-# with --files a document's id is its path. band also writes each signature
-# at 4 bits a value (--bbit), by which pairs leaves out the candidates far
-# below the threshold (most of them), which would otherwise chain the
-# documents verify reads into components larger than its bins.
+# with --files a document's id is its path. shingle also writes each
+# signature at 4 bits a value (--bbit), by which pairs leaves out the
+# candidates far below the threshold (most of them), which would otherwise
+# chain the documents verify reads into components larger than its bins.
 number="--number-from 0"
 bbit="$tmp/bbit.tsv"
 case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
 # The documents are read three times and nothing large is stored: shingle
-# signs each document as it reads it (--sketch, no shingle file), band and
-# pairs turn the signatures into candidate pairs, verify shingles again the
-# documents in some pair for their exact similarity, keep writes the kept.
+# signs each document as it reads it and writes the signatures' band keys
+# (--sketch, --band: shingle | sketch | band in one process, neither the
+# shingles nor the signatures written as text), pairs turns them into
+# candidate pairs, verify shingles again the documents in some pair for
+# their exact similarity, keep writes the kept.
 # shellcheck disable=SC2086 # the flags are words
-timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" "$@" |
-	timed band --threshold "$threshold" ${bbit:+--bbit "$bbit"} | timed pairs ${bbit:+--bbit "$bbit"} -o "$tmp/pairs.tsv"
+timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} "$@" |
+	timed pairs ${bbit:+--bbit "$bbit"} -o "$tmp/pairs.tsv"
 # The signatures have served: their room goes to verify's scratch.
 [ -z "$bbit" ] || rm -f "$bbit"
 # verify_documents CORPUS...: verify the pairs from the documents, each

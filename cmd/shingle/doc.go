@@ -269,6 +269,20 @@
 //	shingle --sketch minhash corpus.jsonl | band | pairs |
 //	    verify --documents corpus.jsonl > scored.tsv
 //
+// --band T (with --sketch minhash or oph) writes the band records of the
+// signatures instead: shingle | sketch | band --threshold T in one process,
+// the records, the three header lines and band's message on standard error
+// byte for byte what the pipe writes (the message as shingle's), the
+// signatures never written as text (about 17 bytes a value: 2.2 KB a
+// document at n = 128, which band spent more than half of its time reading
+// and parsing). --bbit
+// FILE is band's --bbit: each signature at 4 bits a value, for pairs --bbit.
+// -b, -r and band's weights are for band itself (the banding here is the one
+// band chooses for T). What examples/dedup.sh runs:
+//
+//	shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv corpus.jsonl.zst |
+//	    pairs --bbit bits.tsv > pairs.tsv
+//
 // Memory: one document at a time per worker, plus its shingles (8 bytes
 // each, and as much again to sort them; with --sketch minhash or oph, which
 // need them distinct but not sorted, 16 to 32 bytes each for the hash table
@@ -329,6 +343,11 @@
 //   - -m value: --sketch: modulus (modm) (default: 32)
 //   - --sketch-seed value: --sketch: seed of the sketch's hash functions
 //     (sketch --seed) (default: 0)
+//   - --band T: --sketch minhash or oph: write the band records of the
+//     signatures for similarity threshold T instead of the signatures: shingle
+//     | sketch | band --threshold T in one process (default: 0)
+//   - --bbit FILE: --band: also write each signature at 4 bits a value to FILE,
+//     for pairs --bbit (band --bbit)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or
 //     warc (default: from the file's first bytes, parquet by content at both
 //     ends, else its name)

@@ -116,22 +116,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			fmt.Fprintf(stderr, "band: the first signature (%s) is bad and there is no sketch header: the signatures' lengths are not checked against each other\n", src.FirstPos())
 		}
 	}
-	banding := lsh.Banding{B: opt.B, R: opt.R}
-	if opt.B == 0 && opt.R == 0 && n >= 0 {
-		c := lsh.ChooseBanding(n, opt.Threshold, opt.FPWeight, opt.FNWeight, opt.Floor)
-		banding = c.Banding
-		fmt.Fprintf(stderr, "band: threshold %.3g, %d-value signatures: %d bands of %d rows (%d values); S-curve threshold %.3f; a pair at %.3g becomes a candidate with probability %.4f\n",
-			opt.Threshold, n, c.B, c.R, c.Rows(), lsh.Threshold(c.B, c.R), opt.Threshold, c.AtThreshold)
-		if !c.FloorMet {
-			fmt.Fprintf(stderr, "band: warning: no banding of %d values reaches probability %.4g at %.3g; use longer signatures (sketch -n)\n", n, opt.Floor, opt.Threshold)
-		}
-	} else if nPos.File != "" {
-		// The header says how long the signatures are: a banding that does
-		// not fit is refused before any record is read. Without a header,
-		// each record is checked (and can be skipped).
-		if err := banding.Check(n); err != nil {
-			return record.Errorf(nPos, "%v (sketch -n %d)", err, n)
-		}
+	banding, err := opt.banding(stderr, "band", n, nPos)
+	if err != nil {
+		return err
 	}
 	if opt.Verbose {
 		fmt.Fprintf(stderr, "band: b=%d r=%d: candidate probability at s=0.5 %.4f, 0.7 %.4f, 0.8 %.4f, 0.9 %.4f\n", banding.B, banding.R,
@@ -157,7 +144,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return nil
 	}
 	var empty atomic.Int64
-	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }
+	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, "band", &empty) }
 	workers := LengthWorkers(banding, length, opt.SkipBad, &empty)
 	if opt.BBit != "" {
 		return runBBit(ctx, opt, out, src, func() stream.Worker {
@@ -167,6 +154,31 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		}, header)
 	}
 	return out.RunPool(ctx, src, workers)
+}
+
+// banding returns the banding of -b and -r, or chooses it for n-value
+// signatures (n < 0: not known) from the threshold, saying on stderr, as
+// stage, what it chose. A banding given that does not fit n values of the
+// header at nPos is refused.
+func (opt *Options) banding(stderr io.Writer, stage string, n int, nPos record.Pos) (lsh.Banding, error) {
+	banding := lsh.Banding{B: opt.B, R: opt.R}
+	if opt.B == 0 && opt.R == 0 && n >= 0 {
+		c := lsh.ChooseBanding(n, opt.Threshold, opt.FPWeight, opt.FNWeight, opt.Floor)
+		banding = c.Banding
+		fmt.Fprintf(stderr, "%s: threshold %.3g, %d-value signatures: %d bands of %d rows (%d values); S-curve threshold %.3f; a pair at %.3g becomes a candidate with probability %.4f\n",
+			stage, opt.Threshold, n, c.B, c.R, c.Rows(), lsh.Threshold(c.B, c.R), opt.Threshold, c.AtThreshold)
+		if !c.FloorMet {
+			fmt.Fprintf(stderr, "%s: warning: no banding of %d values reaches probability %.4g at %.3g; use longer signatures (sketch -n)\n", stage, n, opt.Floor, opt.Threshold)
+		}
+	} else if nPos.File != "" {
+		// The header says how long the signatures are: a banding that does
+		// not fit is refused before any record is read. Without a header,
+		// each record is checked (and can be skipped).
+		if err := banding.Check(n); err != nil {
+			return banding, record.Errorf(nPos, "%v (sketch -n %d)", err, n)
+		}
+	}
+	return banding, nil
 }
 
 // Length is the number of values every signature has: N as the sketch
@@ -189,10 +201,10 @@ func (l Length) Check(values int) error {
 	return record.Bad("signature has %d values, the first signature (%s) has %d: without a sketch header the first fixes the length", values, l.Pos, l.N)
 }
 
-// reportEmpty says how many documents got no keys.
-func reportEmpty(stderr io.Writer, empty *atomic.Int64) {
+// reportEmpty says, as stage, how many documents got no keys.
+func reportEmpty(stderr io.Writer, stage string, empty *atomic.Int64) {
 	if e := empty.Load(); e > 0 {
-		fmt.Fprintf(stderr, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
+		fmt.Fprintf(stderr, "%s: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", stage, e)
 	}
 }
 
@@ -229,12 +241,10 @@ type worker struct {
 	skipBad bool
 	empty   *atomic.Int64
 	sk      record.Sketch
-	buf     []byte
-	key     []byte
+	keyer   Keyer
 	// bbit: each signature also goes, as a b-bit record, to the
 	// result's Value.
 	bbit bool
-	bits []byte
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
@@ -256,14 +266,9 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			w.empty.Add(1)
 			return nil
 		}
-		for i := 0; i < w.banding.B; i++ {
-			var h uint64
-			h, w.buf = w.banding.BandHash(w.buf, w.sk.Values, i)
-			w.key = AppendKey(w.key[:0], i, h)
-			r.Out = record.AppendBand(r.Out, w.key, w.sk.ID)
-		}
+		r.Out = w.keyer.Append(r.Out, w.banding, w.sk.ID, w.sk.Values)
 		if w.bbit {
-			side = w.appendBBit(side)
+			side = w.keyer.AppendBBit(side, w.sk.ID, w.sk.Size, w.sk.Values)
 		}
 		return nil
 	})

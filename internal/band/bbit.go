@@ -6,6 +6,7 @@ import (
 
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -13,14 +14,15 @@ import (
 
 // runBBit runs the pool with every signature also written, reduced to
 // minhash.Bits bits a value, to the file opt.BBit: the headers of the input
-// and band's own with bbit=4, then a b-bit record a document with shingles.
-func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.Source, workers stream.WorkerFactory, own record.Header) error {
+// (or upstream, those of the stage that makes the signatures) and band's
+// own with bbit=4, then a b-bit record a document with shingles.
+func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.Source, workers stream.WorkerFactory, own record.Header, upstream ...record.Header) error {
 	f, err := disk.Create(disk.OS{}, disk.Target{Name: opt.BBit, Mode: 0o644, InPlace: true})
 	if err != nil {
 		return err
 	}
 	own.Params = append(own.Params, record.Param{Key: bbit.Key, Value: strconv.Itoa(minhash.Bits)})
-	side := record.NewWriter(f, opt.NoHeader, false, own)
+	side := record.NewWriter(f, opt.NoHeader, false, append(upstream, own)...)
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
 			if err := side.Header(h.Header, h.Pos); err != nil {
@@ -52,8 +54,28 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.So
 	return out.Finish()
 }
 
-// appendBBit appends the b-bit record of the signature the worker parsed.
-func (w *worker) appendBBit(dst []byte) []byte {
-	w.bits = minhash.AppendBits(w.bits[:0], w.sk.Values)
-	return record.AppendBits(dst, w.sk.ID, w.sk.Size, w.bits)
+// Keyer makes the records of a signature: its band records and its b-bit
+// record. Band's workers use it on the signatures they parse, and shingle
+// --sketch --band on those it makes.
+type Keyer struct {
+	buf, key, bits []byte
+}
+
+// Append appends to out the band records of the signature values of the
+// document id.
+func (k *Keyer) Append(out []byte, banding lsh.Banding, id []byte, values []uint64) []byte {
+	for i := 0; i < banding.B; i++ {
+		var h uint64
+		h, k.buf = banding.BandHash(k.buf, values, i)
+		k.key = AppendKey(k.key[:0], i, h)
+		out = record.AppendBand(out, k.key, id)
+	}
+	return out
+}
+
+// AppendBBit appends to dst the b-bit record of the signature values of
+// the document id, a set of size shingles.
+func (k *Keyer) AppendBBit(dst, id []byte, size uint64, values []uint64) []byte {
+	k.bits = minhash.AppendBits(k.bits[:0], values)
+	return record.AppendBits(dst, id, size, k.bits)
 }

@@ -132,7 +132,7 @@ func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stder
 	out.RecordsOf = "sketch"
 	out.CheckHeader = func(h record.Header, pos record.Pos) error { return checkSimHashSketch(h, pos, f) }
 	var empty atomic.Int64
-	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, &empty) }
+	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, "band", &empty) }
 	return out.RunPool(ctx, src, func() stream.Worker {
 		return &hammingWorker{scheme: scheme, skipBad: opt.SkipBad, empty: &empty}
 	})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/status"
@@ -275,6 +276,20 @@ shingle file, verify --documents scores the pairs from the documents:
    shingle --sketch minhash corpus.jsonl | band | pairs |
        verify --documents corpus.jsonl > scored.tsv
 
+--band T (with --sketch minhash or oph) writes the band records of the
+signatures instead: shingle | sketch | band --threshold T in one process,
+the records, the three header lines and band's message on standard error
+byte for byte what the pipe writes (the message as shingle's), the
+signatures never written as text (about 17 bytes a value: 2.2 KB a
+document at n = 128, which band spent more than half of its time reading
+and parsing). --bbit
+FILE is band's --bbit: each signature at 4 bits a value, for pairs --bbit.
+-b, -r and band's weights are for band itself (the banding here is the one
+band chooses for T). What examples/dedup.sh runs:
+
+   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv corpus.jsonl.zst |
+       pairs --bbit bits.tsv > pairs.tsv
+
 Memory: one document at a time per worker, plus its shingles (8 bytes
 each, and as much again to sort them; with --sketch minhash or oph, which
 need them distinct but not sorted, 16 to 32 bytes each for the hash table
@@ -308,6 +323,8 @@ EXAMPLES
 			&cli.IntFlag{Name: "s", Value: 128, Category: catSketch, Usage: "--sketch: sample size (bottomk)"},
 			&cli.Uint64Flag{Name: "m", Value: 32, Category: catSketch, Usage: "--sketch: modulus (modm)"},
 			&cli.Uint64Flag{Name: "sketch-seed", Category: catSketch, Usage: "--sketch: seed of the sketch's hash functions (sketch --seed)"},
+			&cli.Float64Flag{Name: "band", Category: catSketch, Usage: "--sketch minhash or oph: write the band records of the signatures for similarity threshold `T` instead of the signatures: shingle | sketch | band --threshold T in one process"},
+			&cli.StringFlag{Name: "bbit", Category: catSketch, Usage: "--band: also write each signature at 4 bits a value to `FILE`, for pairs --bbit (band --bbit)"},
 		}, inputDocumentFlags(), commonFlags()),
 		Action: shingleAction,
 	}
@@ -365,7 +382,7 @@ func shingleAction(c *cli.Context, env *Env) error {
 		opt.Shingle.Stopwords = sw
 	}
 	if !c.IsSet("sketch") {
-		for _, f := range []string{"n", "s", "m", "sketch-seed"} {
+		for _, f := range []string{"n", "s", "m", "sketch-seed", "band", "bbit"} {
 			if c.IsSet(f) {
 				return usagef("%s is for --sketch", flagName(f))
 			}
@@ -373,8 +390,17 @@ func shingleAction(c *cli.Context, env *Env) error {
 		return runStream(c, env, &opt, &opt.Common, shingle.Run)
 	}
 	sk := sketch.Options{Method: c.String("sketch"), N: c.Int("n"), S: c.Int("s"), M: c.Uint64("m"), Seed: c.Uint64("sketch-seed")}
+	var bo *band.Options
+	if c.IsSet("band") {
+		if t := c.Float64("band"); t <= 0 || t >= 1 {
+			return usagef("--band %g: want a similarity between 0 and 1", t)
+		}
+		bo = &band.Options{Threshold: c.Float64("band"), FPWeight: band.DefaultFPWeight, FNWeight: band.DefaultFNWeight, Floor: band.DefaultFloor, BBit: c.String("bbit")}
+	} else if c.IsSet("bbit") {
+		return usagef("--bbit is for --band T")
+	}
 	return runStream(c, env, &opt, &opt.Common, func(ctx context.Context, opt shingle.StageOptions, inputs []string, stdout, stderr io.Writer) error {
-		return sketch.RunDocuments(ctx, opt, sk, inputs, stdout, stderr)
+		return sketch.RunDocuments(ctx, opt, sk, bo, inputs, stdout, stderr)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -15,8 +16,10 @@ import (
 // stage does and writes their sketch records, the records and both header
 // lines byte for byte what shingle | sketch writes, without the shingle
 // records between them (17 bytes a shingle, written, piped and parsed
-// again).
-func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, inputs []string, stdout, stderr io.Writer) error {
+// again). With bandOpt (shingle --sketch --band) it writes their band
+// records instead, and the b-bit file of bandOpt.BBit: what shingle |
+// sketch | band writes.
+func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, bandOpt *band.Options, inputs []string, stdout, stderr io.Writer) error {
 	if err := shOpt.Check(); err != nil {
 		return err
 	}
@@ -28,10 +31,26 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 		return status.Usagef("--sketch simhash: SimHash weighs the shingles by their counts (or document frequencies): shingle --counts | sketch --method simhash")
 	case shOpt.Counts:
 		return status.Usagef("--counts and --sketch exclude each other: the sketch is of the set of shingles")
+	case bandOpt != nil && opt.Method != MinHash && opt.Method != OPH:
+		return status.Usagef("--band keys MinHash signatures: --sketch minhash or oph, not %s", opt.Method)
+	}
+	heads := []record.Header{shOpt.Header(), opt.Header()}
+	var bands *band.Sketches
+	if bandOpt != nil {
+		bo := *bandOpt
+		bo.Common = shOpt.Common
+		var err error
+		if bands, err = band.NewSketches(bo, opt.N, "shingle", stderr); err != nil {
+			return err
+		}
 	}
 	src, unit := shingle.Source(&shOpt, inputs)
 	defer src.Close()
-	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, shOpt.Header(), opt.Header())
+	all := heads
+	if bands != nil {
+		all = append(heads[:len(heads):len(heads)], bands.Header())
+	}
+	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, all...)
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { shingle.ReportSource(src, stderr) }
 	shOpt.NoID = new(atomic.Int64)
@@ -39,9 +58,15 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	// A MinHash or OPH sketch is a minimum over the set, the same in any
 	// order: their sets need not be sorted.
 	unordered := opt.Method == MinHash || opt.Method == OPH
-	err := out.RunPool(ctx, src, func() stream.Worker {
-		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family), unordered: unordered}
-	})
+	workers := func() stream.Worker {
+		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family), unordered: unordered, bands: bands}
+	}
+	var err error
+	if bands != nil {
+		err = bands.Run(ctx, src, out, workers, heads...)
+	} else {
+		err = out.RunPool(ctx, src, workers)
+	}
 	shingle.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
 	return err
 }
@@ -54,9 +79,17 @@ type docWorker struct {
 	unordered bool
 	set       []uint64
 	vals      []uint64
+	// bands, with --band, takes the signatures: their band records are
+	// the output, their b-bit records the result's Value.
+	bands *band.Sketches
+	keyer band.Keyer
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
+	var side []byte
+	if w.bands != nil {
+		defer func() { r.Value = side }()
+	}
 	w.sh.Documents(c, r, func(id, text []byte) error {
 		if w.unordered {
 			w.set = w.sh.Distinct(w.set[:0], text)
@@ -64,7 +97,11 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 			w.set = w.sh.Set(w.set[:0], text)
 		}
 		w.vals = w.sk.values(w.vals, w.set)
-		r.Out = record.AppendSketch(r.Out, id, uint64(len(w.set)), w.vals)
+		if w.bands != nil {
+			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, uint64(len(w.set)), w.vals)
+		} else {
+			r.Out = record.AppendSketch(r.Out, id, uint64(len(w.set)), w.vals)
+		}
 		// Many short documents make output several times the chunk: pass
 		// it on as it grows (an error is the run being stopped, which the
 		// pool reports).

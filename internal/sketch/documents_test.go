@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
@@ -44,7 +46,7 @@ func TestRunDocumentsIsShinglePipeSketch(t *testing.T) {
 				if err := Run(context.Background(), opt, []string{in}, &piped, io.Discard); err != nil {
 					t.Fatal(err)
 				}
-				if err := RunDocuments(context.Background(), sh, opt, []string{path}, &fused, &stderr2); err != nil {
+				if err := RunDocuments(context.Background(), sh, opt, nil, []string{path}, &fused, &stderr2); err != nil {
 					t.Fatal(err)
 				}
 				if fused.String() != piped.String() {
@@ -56,4 +58,61 @@ func TestRunDocumentsIsShinglePipeSketch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// With --band, RunDocuments writes byte for byte what shingle | sketch |
+// band --threshold T --bbit FILE writes, the b-bit file included, for
+// MinHash and OPH and any number of workers; a document without shingles
+// gets no keys, counted as band counts it.
+func TestRunDocumentsBandIsPipeBand(t *testing.T) {
+	var docs strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&docs, "d%03d\tdocument %d of the pile, words: alpha beta gamma %d delta epsilon %d zeta eta theta\n", i, i%9, i%11, i%4)
+		if i == 200 {
+			docs.WriteString("empty\t...\n")
+		}
+	}
+	path := testutil.WriteFile(t, "docs.tsv", docs.String())
+	for _, method := range []string{MinHash, OPH} {
+		for _, jobs := range []int{1, 3} {
+			common := stream.Common{Jobs: jobs}
+			sh := shingle.StageOptions{Shingle: shingle.Options{Unit: shingle.Word, K: 3, Norm: shingle.DefaultNormalization(shingle.Word)},
+				Format: shingle.FormatTSV, IDField: "id", TextField: "text", Common: common}
+			opt := Options{Method: method, N: 32, Seed: 5, Common: common}
+			var sketches, piped, fused, stderr strings.Builder
+			if err := RunDocuments(context.Background(), sh, opt, nil, []string{path}, &sketches, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			in := testutil.WriteFile(t, "sketches.tsv", sketches.String())
+			pipedBits, fusedBits := t.TempDir()+"/piped.tsv", t.TempDir()+"/fused.tsv"
+			bo := band.Options{Threshold: 0.6, FPWeight: band.DefaultFPWeight, FNWeight: band.DefaultFNWeight, Floor: band.DefaultFloor, Common: common}
+			bo.BBit = pipedBits
+			if err := band.Run(context.Background(), bo, []string{in}, &piped, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			bo.BBit = fusedBits
+			if err := RunDocuments(context.Background(), sh, opt, &bo, []string{path}, &fused, &stderr); err != nil {
+				t.Fatal(err)
+			}
+			if fused.String() != piped.String() {
+				t.Fatalf("%s -j%d: shingle --sketch --band differs from shingle | sketch | band", method, jobs)
+			}
+			if a, b := readFile(t, pipedBits), readFile(t, fusedBits); a != b || !strings.Contains(a, "bbit=4") {
+				t.Fatalf("%s -j%d: the b-bit files differ:\n%s\n%s", method, jobs, a, b)
+			}
+			if !strings.Contains(stderr.String(), "shingle: 1 document(s) without shingles got no keys") ||
+				!strings.Contains(stderr.String(), "shingle: threshold 0.6, 32-value signatures:") {
+				t.Errorf("%s -j%d: stderr %q", method, jobs, stderr.String())
+			}
+		}
+	}
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -1,0 +1,90 @@
+package band
+
+import (
+	"context"
+	"io"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
+)
+
+// Default weights and floor of the choice of a banding (band's flags).
+const (
+	DefaultFPWeight = 0.5
+	DefaultFNWeight = 0.5
+	DefaultFloor    = 0.995
+)
+
+// Sketches is band inside the stage that makes the signatures (shingle
+// --sketch minhash|oph --band T): each signature's band records, and its
+// b-bit record with --bbit, are made from its values, which are never
+// written as hex and parsed again. Its output is byte for byte that of the
+// stage piped into band: at ten million documents band spent more than half
+// of its 57 CPU-s reading and parsing the signatures' hex, and shingle 15
+// CPU-s formatting it, besides the writes.
+type Sketches struct {
+	opt     Options
+	stage   string
+	Banding lsh.Banding
+	header  record.Header
+	empty   atomic.Int64
+}
+
+// NewSketches chooses the banding of n-value signatures as band does for
+// opt, saying so on stderr as stage.
+func NewSketches(opt Options, n int, stage string, stderr io.Writer) (*Sketches, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
+	banding, err := opt.banding(stderr, stage, n, record.Pos{})
+	if err != nil {
+		return nil, err
+	}
+	if err := banding.Check(n); err != nil {
+		return nil, err
+	}
+	var threshold float64
+	if opt.B == 0 || opt.Threshold != 0 {
+		threshold = opt.Threshold
+	}
+	return &Sketches{opt: opt, stage: stage, Banding: banding, header: Header(banding, threshold)}, nil
+}
+
+// Header is band's header line, to follow the stage's own.
+func (s *Sketches) Header() record.Header { return s.header }
+
+// Append appends to out the band records of the signature values of the
+// document id, a set of size shingles, and to side its b-bit record with
+// --bbit; a document without shingles gets none (counted).
+func (s *Sketches) Append(k *Keyer, out, side, id []byte, size uint64, values []uint64) ([]byte, []byte) {
+	if size == 0 {
+		s.empty.Add(1)
+		return out, side
+	}
+	out = k.Append(out, s.Banding, id, values)
+	if s.opt.BBit != "" {
+		side = k.AppendBBit(side, id, size, values)
+	}
+	return out, side
+}
+
+// Run runs the pool of workers that call Append, over src to out, whose
+// headers are upstream's and then Header. With --bbit each result's Value
+// holds the b-bit records of its documents, written to the file with the
+// same headers. The count of documents without shingles goes after
+// out's summary.
+func (s *Sketches) Run(ctx context.Context, src stream.Source, out *stream.Output, workers stream.WorkerFactory, upstream ...record.Header) error {
+	summary := out.Summary
+	out.Summary = func(stderr io.Writer) {
+		if summary != nil {
+			summary(stderr)
+		}
+		reportEmpty(stderr, s.stage, &s.empty)
+	}
+	if s.opt.BBit == "" {
+		return out.RunPool(ctx, src, workers)
+	}
+	return runBBit(ctx, s.opt, out, src, workers, s.header, upstream...)
+}
