@@ -60,7 +60,11 @@ run "  shingle --sketch minhash" "$B/shingle $SHINGLE --sketch minhash $C > /dev
 run "  shingle | sketch" "$B/shingle $SHINGLE $C | $B/sketch > /dev/null"
 run "  to verified pairs, no shingle file" "$B/shingle $SHINGLE --sketch minhash $C | $B/band --threshold 0.8 | $B/pairs | $B/verify --documents $C > $tmp/v1.tsv"
 run "  to verified pairs, shingle file" "$B/shingle $SHINGLE -o $tmp/s.tsv $C && $B/sketch $tmp/s.tsv | $B/band --threshold 0.8 | $B/pairs | $B/verify --shingles $tmp/s.tsv > $tmp/v2.tsv"
+run "  to verified pairs, shingle --band" "$B/shingle $SHINGLE --sketch minhash --band 0.8 $C | $B/pairs | $B/verify --documents $C > $tmp/v3.tsv"
+run "  the same with OPH (dedup.sh's)" "$B/shingle $SHINGLE --sketch oph --band 0.8 $C | $B/pairs | $B/verify --documents $C > $tmp/v4.tsv"
 cmp -s "$tmp/v1.tsv" "$tmp/v2.tsv" || { echo "the two pipelines' verified pairs differ" >&2; exit 1; }
+cmp -s "$tmp/v1.tsv" "$tmp/v3.tsv" || { echo "shingle --band's verified pairs differ from band's" >&2; exit 1; }
+echo "  verified pairs: $(grep -vc '^#' "$tmp/v1.tsv") from MinHash signatures, $(grep -vc '^#' "$tmp/v4.tsv") from OPH ones"
 echo "one core (${one:-not pinned: no taskset}, -j1)"
 run "  shingle --sketch minhash" "$one $B/shingle -j1 $SHINGLE --sketch minhash $C > /dev/null"
 run "  shingle --sketch oph" "$one $B/shingle -j1 $SHINGLE --sketch oph $C > /dev/null"
