@@ -178,12 +178,11 @@ const (
 
 // plainEnd returns the index of the first byte of b from i that ends a run
 // of plain bytes in a JSON string: '"', '\\' or a control character; or
-// len(b). 32 bytes at a time in vector registers where the CPU has AVX2
-// (plainEndVector), then eight at a time: of each test's flags, the lowest
-// is exact (a borrow only flags bytes above a true one), so the lowest of
-// all is.
+// len(b). Eight bytes at a time: of each test's flags, the lowest is
+// exact (a borrow only flags bytes above a true one), so the lowest of all
+// is.
 func plainEnd(b []byte, i int) int {
-	for i = plainEndVector(b, i); i+8 <= len(b); i += 8 {
+	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q, s := x^('"'*ones), x^('\\'*ones)
 		m := (q-ones)&^q | (s-ones)&^s | (x-0x20*ones)&^x
