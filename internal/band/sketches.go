@@ -27,7 +27,7 @@ const (
 type Sketches struct {
 	opt     Options
 	stage   string
-	Banding lsh.Banding
+	banding lsh.Banding
 	header  record.Header
 	empty   atomic.Int64
 }
@@ -49,7 +49,7 @@ func NewSketches(opt Options, n int, stage string, stderr io.Writer) (*Sketches,
 	if opt.B == 0 || opt.Threshold != 0 {
 		threshold = opt.Threshold
 	}
-	return &Sketches{opt: opt, stage: stage, Banding: banding, header: Header(banding, threshold)}, nil
+	return &Sketches{opt: opt, stage: stage, banding: banding, header: Header(banding, threshold)}, nil
 }
 
 // Header is band's header line, to follow the stage's own.
@@ -63,7 +63,7 @@ func (s *Sketches) Append(k *Keyer, out, side, id []byte, size uint64, values []
 		s.empty.Add(1)
 		return out, side
 	}
-	out = k.Append(out, s.Banding, id, values)
+	out = k.Append(out, s.banding, id, values)
 	if s.opt.BBit != "" {
 		side = k.AppendBBit(side, id, size, values)
 	}
