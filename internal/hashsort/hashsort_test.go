@@ -169,3 +169,100 @@ func BenchmarkAppendDistinct(b *testing.B) {
 		}
 	})
 }
+
+// AppendSet gives what slices.Sort and slices.Compact give, after what dst
+// held, for uniform values with repeats, values that share their leading
+// bits (the table gives up and sorts), the value 0, and every small size.
+func TestAppendSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 12))
+	inputs := map[string]func(n int) []uint64{
+		"uniform": func(n int) []uint64 {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = r.Uint64()
+			}
+			return a
+		},
+		"repeats": func(n int) []uint64 {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = r.Uint64()
+				if i > 0 && r.IntN(3) == 0 {
+					a[i] = a[r.IntN(i)]
+				}
+			}
+			return a
+		},
+		"zeros": func(n int) []uint64 {
+			a := make([]uint64, n)
+			for i := range a {
+				if r.IntN(5) > 0 {
+					a[i] = r.Uint64()
+				}
+			}
+			return a
+		},
+		"skewed": func(n int) []uint64 {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = r.Uint64N(1000)
+			}
+			return a
+		},
+		// The largest values: runs of full slots reach the table's end.
+		"top": func(n int) []uint64 {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = ^uint64(0) - r.Uint64N(1<<20)
+			}
+			return a
+		},
+	}
+	var s Sorter
+	for name, gen := range inputs {
+		for _, n := range []int{0, 1, 2, 17, 63, 64, 65, 100, 1000, 4097, 100000} {
+			a := gen(n)
+			want := slices.Clone(a)
+			slices.Sort(want)
+			want = append([]uint64{7}, slices.Compact(want)...)
+			if got := s.AppendSet([]uint64{7}, a); !slices.Equal(got, want) {
+				t.Fatalf("%s n=%d: AppendSet gave %d values, want %d (sorted, each once)", name, n, len(got), len(want))
+			}
+		}
+	}
+}
+
+// BenchmarkSet compares AppendSet with what it replaces, Sort and
+// AppendDistinct, on uniform values of which one in ten repeats another.
+func BenchmarkSet(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000, 100000} {
+		r := rand.New(rand.NewPCG(1, uint64(n)))
+		src := make([]uint64, n)
+		for i := range src {
+			src[i] = r.Uint64()
+			if i > 0 && r.IntN(10) == 0 {
+				src[i] = src[r.IntN(i)]
+			}
+		}
+		a := make([]uint64, n)
+		dst := make([]uint64, 0, n+1)
+		b.Run("set/"+itoa(n), func(b *testing.B) {
+			var s Sorter
+			b.SetBytes(int64(8 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(a, src)
+				dst = s.AppendSet(dst[:0], a)
+			}
+		})
+		b.Run("sort+distinct/"+itoa(n), func(b *testing.B) {
+			var s Sorter
+			b.SetBytes(int64(8 * n))
+			for b.Loop() {
+				copy(a, src)
+				s.Sort(a)
+				dst = AppendDistinct(dst[:0], a)
+			}
+		})
+	}
+}

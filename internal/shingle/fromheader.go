@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -75,8 +74,7 @@ func OptionsFromHeader(h record.Header, custom *Stopwords) (Options, error) {
 // set a shingle record lists.
 func (w *Worker) Set(dst []uint64, text []byte) []uint64 {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
-	w.sorter.Sort(w.hashes)
-	return hashsort.AppendDistinct(dst, w.hashes)
+	return w.sorter.AppendSet(dst, w.hashes)
 }
 
 // Distinct appends to dst the distinct shingle hashes of text in no

@@ -183,6 +183,7 @@ type Worker struct {
 	sh     *Shingler
 	doc    *input.DocParser
 	hashes []uint64
+	set    []uint64 // scratch: the distinct hashes, swapped with hashes
 	sorter hashsort.Sorter
 	// distinct is the scratch table of Distinct.
 	distinct distinctSet
@@ -289,13 +290,13 @@ var errStopGroup = errors.New("stop")
 // shingle could not read it.
 func (w *Worker) AppendRecord(out, id, text []byte) ([]byte, error) {
 	w.hashes = w.sh.Append(w.hashes[:0], text)
-	w.sorter.Sort(w.hashes)
-	distinct := len(w.hashes)
+	var distinct int
 	if w.opt.Counts {
+		w.sorter.Sort(w.hashes)
 		distinct = countDistinct(w.hashes)
 	} else {
-		// Sorted: repeats are neighbours.
-		w.hashes = slices.Compact(w.hashes)
+		w.set = w.sorter.AppendSet(w.set[:0], w.hashes)
+		w.hashes, w.set = w.set, w.hashes
 		distinct = len(w.hashes)
 	}
 	// Each distinct hash takes 17 bytes or more ("h " or "h:c "), and the

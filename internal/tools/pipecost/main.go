@@ -60,18 +60,12 @@ func main() {
 	sh := shingle.New(shingle.Options{Unit: unit, K: *k})
 	fam := minhash.NewFamily(*n, 0)
 	var sorter hashsort.Sorter
-	var hashes []uint64
+	var hashes, set []uint64
 	sig := make([]uint64, *n)
 	distinct := func(text []byte) []uint64 {
 		hashes = sh.Append(hashes[:0], text)
-		sorter.Sort(hashes)
-		out := hashes[:0]
-		for i, h := range hashes {
-			if i == 0 || h != hashes[i-1] {
-				out = append(out, h)
-			}
-		}
-		return out
+		set = sorter.AppendSet(set[:0], hashes)
+		return set
 	}
 	var textBytes int64
 	record1 := func(dst []byte, set []uint64) []byte {

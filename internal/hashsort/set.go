@@ -1,0 +1,85 @@
+package hashsort
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// maxProbes is how many slots the values of a may look at on average
+// before AppendSet gives up its table and sorts them: uniform hashes in a
+// table at most half full look at about two, but values chosen to share
+// their leading bits (an adversary knows the scheme) would take a time
+// quadratic in their number.
+const maxProbes = 8
+
+// slack is how many slots the table has past the last home slot, for the
+// values a run of full slots carries past the end.
+const slack = 64
+
+// AppendSet appends to dst the distinct values of a, ascending; a is left
+// in no particular order. It is what sorting a and keeping each value once
+// gives, in one pass instead of two and a compaction: each value goes into
+// a table of 2 to 4 slots a value, at the slot its leading bits name, and a
+// run of full slots is kept in order as it is probed (an ordered hash table,
+// Amble and Knuth, 1974), so the table read from start to end is the sorted
+// set, and a repeat is met where it would go. Values that are not uniform
+// enough for the table (more than maxProbes slots looked at a value, or a
+// run past its end) are sorted instead.
+func (s *Sorter) AppendSet(dst, a []uint64) []uint64 {
+	n := len(a)
+	if n < smallSort {
+		insertion(a, a)
+		return AppendDistinct(dst, a)
+	}
+	b := bits.Len(uint(n)) + 1 // 2^b is 2n to 4n
+	shift := 64 - b
+	size := 1<<b + slack
+	if cap(s.tmp) < size {
+		s.tmp = make([]uint64, size)
+	}
+	table := s.tmp[:size]
+	clear(table) // 0 is an empty slot: the value 0 is kept apart
+	zero := false
+	budget := maxProbes * n
+	for _, x := range a {
+		if x == 0 {
+			zero = true
+			continue
+		}
+		i := int(x >> shift)
+		for {
+			if i == size || budget == 0 {
+				clear(table)
+				s.Sort(a)
+				return AppendDistinct(dst, a)
+			}
+			budget--
+			v := table[i]
+			if v == 0 {
+				table[i] = x
+				break
+			}
+			if v == x {
+				break
+			}
+			if v > x {
+				// x goes here; the larger value moves one slot on.
+				table[i], x = x, v
+			}
+			i++
+		}
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, n+1)[:start+n+1]
+	k := start
+	if zero {
+		dst[k] = 0
+		k++
+	}
+	// Branch-free: a slot is full or not at random.
+	for _, v := range table {
+		dst[k] = v
+		k += int((v | -v) >> 63)
+	}
+	return dst[:k]
+}
