@@ -1,7 +1,11 @@
 package record
 
 import (
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -122,5 +126,33 @@ func TestHotPathAllocs(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(50, func() { dst = AppendScored(dst[:0], id, id, 0.5, 0.25, 1, true) }); a != 0 {
 		t.Errorf("AppendScored into a reused buffer: %.1f allocations, want 0", a)
+	}
+}
+
+// BenchmarkUnescape unescapes the text fields of Go source files as a TSV
+// corpus holds them: a line break, escaped, every 30 bytes or so, and the
+// source's own backslashes.
+func BenchmarkUnescape(b *testing.B) {
+	var fields [][]byte
+	var size int64
+	root := filepath.Join(runtime.GOROOT(), "src", "strings")
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if text, err := os.ReadFile(path); err == nil {
+				fields = append(fields, Escape(nil, text))
+				size += int64(len(text))
+			}
+		}
+		return nil
+	})
+	if len(fields) == 0 {
+		b.Skip("no Go source at", root)
+	}
+	b.SetBytes(size)
+	var dst []byte
+	for b.Loop() {
+		for _, f := range fields {
+			dst = Unescape(dst[:0], f)
+		}
 	}
 }

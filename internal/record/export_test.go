@@ -3,9 +3,9 @@ package record
 // NoVectorCode turns the vector code paths off and returns the function
 // that restores them, for tests of the other paths.
 func NoVectorCode() (restore func()) {
-	was := hasSSSE3
-	hasSSSE3 = false
-	return func() { hasSSSE3 = was }
+	was, was2 := hasSSSE3, hasAVX2
+	hasSSSE3, hasAVX2 = false, false
+	return func() { hasSSSE3, hasAVX2 = was, was2 }
 }
 
 // PutHexList writes each of hs as 16 lower-case hex digits and a space to

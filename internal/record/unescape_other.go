@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package record
+
+// hasAVX2 is false where there is no vector code.
+var hasAVX2 = false
+
+// unescapeRun does nothing where there is no vector code: the Go loop does.
+func unescapeRun(dst, src []byte) (written, read int) { return 0, 0 }
