@@ -96,8 +96,31 @@ type Tokenizer struct {
 }
 
 // span is a token: text[start:end], ASCII letters and digits in either
-// case, or, when start < 0, slow[^start:end], already lower-cased.
+// case; when end < 0, text[start:^end], a rune that is a token on its own
+// and has no case; when start < 0, slow[^start:end], already lower-cased.
 type span struct{ start, end int }
+
+// singleRune3 returns the end of the rune at text[i] when it is three bytes
+// of valid UTF-8 that are a token on their own and have no case (Han,
+// kana: most of the text of Chinese and Japanese), else 0. The tokens of
+// such a run are found here, without slowNext and its copy.
+func singleRune3(text []byte, i int) int {
+	if i+3 > len(text) {
+		return 0
+	}
+	c0, c1, c2 := text[i], text[i+1], text[i+2]
+	if c0&0xf0 != 0xe0 || c1&0xc0 != 0x80 || c2&0xc0 != 0x80 {
+		return 0
+	}
+	r := rune(c0&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
+	if r < 0x800 || r >= 0xd800 && r <= 0xdfff {
+		return 0
+	}
+	if runeFlags(r)&(rfSingle|rfCased) != rfSingle {
+		return 0
+	}
+	return i + 3
+}
 
 // maxSpans is the most tokens one Scan finds: their spans stay in the
 // cache, and memory is bounded for texts of any length.
@@ -153,6 +176,12 @@ func (t *Tokenizer) Scan() int {
 			// A multi-byte rune follows: it may go on with the token.
 		} else if invalidLead(text[i]) {
 			i++ // no rune starts with it: a separator, as in slowNext
+			continue
+		} else if end := singleRune3(text, i); end > 0 {
+			// Han or kana, a token on its own and lower case: its
+			// bytes are the token, with no copy.
+			t.spans = append(t.spans, span{i, ^end})
+			i = end
 			continue
 		}
 		t.pos = start
@@ -234,6 +263,9 @@ func (t *Tokenizer) Token(i int) []byte {
 	if sp.start < 0 {
 		return t.slow[^sp.start:sp.end]
 	}
+	if sp.end < 0 {
+		return t.text[sp.start:^sp.end]
+	}
 	tok := t.text[sp.start:sp.end]
 	for _, c := range tok {
 		if c <= 'Z' && c >= 'A' {
@@ -251,6 +283,8 @@ func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 	text := t.text
 	for _, sp := range t.spans {
 		switch n := sp.end - sp.start; {
+		case sp.end < 0:
+			dst = append(dst, tokenHash(text[sp.start:^sp.end]))
 		case n < 16 && sp.start >= 0 && sp.start+16 <= len(text):
 			dst = append(dst, shortTokenHash(text[sp.start:sp.start+16], n))
 		case sp.start < 0:
