@@ -4,7 +4,10 @@
 // directly, (B) writing shingle records as text and parsing them back in
 // one goroutine, (C) writing them into an OS pipe that another goroutine
 // reads, parses and signs, as two stages joined by | do. B-A is the cost of
-// encoding and parsing, C-A adds the pipe.
+// encoding and parsing, C-A adds the pipe. B and C are measured for the
+// records as shingle writes them (hex, 17 bytes a hash) and for a more
+// compact text layout weighed against it (11 base-64 digits and a space,
+// 12 bytes, in an alphabet that sorts as the values do).
 //
 //	go run ./internal/tools/pipecost [-unit word -k 5 -n 128] [DIR|FILE...]
 //
@@ -67,71 +70,132 @@ func main() {
 		set = sorter.AppendSet(set[:0], hashes)
 		return set
 	}
-	var textBytes int64
-	record1 := func(dst []byte, set []uint64) []byte {
-		dst = append(dst, "id\t"...)
-		for i, h := range set {
-			if i > 0 {
-				dst = append(dst, ' ')
-			}
-			dst = record.AppendHex64(dst, h)
-		}
-		return append(dst, '\n')
-	}
-
 	a := measure(func() {
 		for _, d := range docs {
 			fam.Signature(sig, distinct(d))
 		}
 	})
-	var line []byte
-	var parsed []uint64
-	b := measure(func() {
-		for _, d := range docs {
-			line = record1(line[:0], distinct(d))
-			textBytes += int64(len(line))
-			_, field, _ := record.SplitShingles(line[:len(line)-1])
-			parsed, _, _ = record.ParseShingles(parsed[:0], nil, field)
+	fmt.Printf("A  hashes passed directly                 %6.2f s CPU\n", a.Seconds())
+	for _, e := range []encoding{
+		{"hex (16 digits and a space)", record.AppendShingles, func(dst []uint64, line []byte) []uint64 {
+			_, field, _ := record.SplitShingles(line)
+			dst, _, _ = record.ParseShingles(dst, nil, field)
+			return dst
+		}},
+		{"base 64 (11 digits and a space)", appendBase64Record, parseBase64Record},
+	} {
+		var line []byte
+		var parsed []uint64
+		var textBytes int64
+		b := measure(func() {
+			for _, d := range docs {
+				line = e.append(line[:0], []byte("id"), distinct(d))
+				textBytes += int64(len(line))
+				parsed = e.parse(parsed[:0], line[:len(line)-1])
+				fam.Signature(sig, parsed)
+			}
+		})
+		c := measure(func() { throughPipe(docs, e, distinct, fam, *n) })
+		fmt.Printf("%s: %.1f MB of records\n", e.name, float64(textBytes)/1e6)
+		fmt.Printf("B  text, encoded and parsed               %6.2f s CPU  (+%.2f s, %.0f%% of B)\n", b.Seconds(), (b - a).Seconds(), 100*(b-a).Seconds()/b.Seconds())
+		fmt.Printf("C  text through an OS pipe                %6.2f s CPU  (+%.2f s, %.0f%% of C)\n", c.Seconds(), (c - a).Seconds(), 100*(c-a).Seconds()/c.Seconds())
+	}
+}
+
+// encoding is a text layout of shingle records: append writes one record,
+// its line end included; parse reads the hashes of a line without it.
+type encoding struct {
+	name   string
+	append func(dst, id []byte, hashes []uint64) []byte
+	parse  func(dst []uint64, line []byte) []uint64
+}
+
+// throughPipe writes the records of docs into an OS pipe that another
+// goroutine reads, parses and signs, as two stages joined by | do.
+func throughPipe(docs [][]byte, e encoding, distinct func([]byte) []uint64, fam *minhash.Family, n int) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		br := bufio.NewReaderSize(r, 1<<20)
+		sig := make([]uint64, n)
+		var l []byte
+		var parsed []uint64
+		for {
+			var err error
+			l, err = readLine(br, l[:0])
+			if err != nil {
+				return
+			}
+			parsed = e.parse(parsed[:0], l[:len(l)-1])
 			fam.Signature(sig, parsed)
 		}
-	})
-	c := measure(func() {
-		r, w, err := os.Pipe()
-		if err != nil {
-			fatal(err)
+	}()
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var line []byte
+	for _, d := range docs {
+		line = e.append(line[:0], []byte("id"), distinct(d))
+		bw.Write(line)
+	}
+	bw.Flush()
+	w.Close()
+	<-done
+	r.Close()
+}
+
+// digits64 are the digits of the base-64 layout, in ASCII order, so that
+// the text of two hashes sorts as their values do.
+const digits64 = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+
+var value64 = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i := range len(digits64) {
+		t[digits64[i]] = uint8(i)
+	}
+	return t
+}()
+
+// appendBase64Record writes a shingle record with each hash as 11 base-64
+// digits (4 bits, then 6 each), the layout weighed against hex.
+func appendBase64Record(dst, id []byte, hashes []uint64) []byte {
+	dst = append(dst, id...)
+	dst = append(dst, '\t')
+	for i, h := range hashes {
+		if i > 0 {
+			dst = append(dst, ' ')
 		}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			br := bufio.NewReaderSize(r, 1<<20)
-			sig2 := make([]uint64, *n)
-			var l []byte
-			var parsedVals []uint64
-			for {
-				var err error
-				l, err = readLine(br, l[:0])
-				if err != nil {
-					return
-				}
-				_, field, _ := record.SplitShingles(l[:len(l)-1])
-				parsedVals, _, _ = record.ParseShingles(parsedVals[:0], nil, field)
-				fam.Signature(sig2, parsedVals)
-			}
-		}()
-		bw := bufio.NewWriterSize(w, 1<<20)
-		for _, d := range docs {
-			line = record1(line[:0], distinct(d))
-			bw.Write(line)
+		var b [11]byte
+		for j := 10; j >= 0; j-- {
+			b[j] = digits64[h&63]
+			h >>= 6
 		}
-		bw.Flush()
-		w.Close()
-		<-done
-		r.Close()
-	})
-	fmt.Printf("shingle records: %.1f MB of text\n", float64(textBytes)/1e6)
-	fmt.Printf("A  hashes passed directly        %6.2f s CPU\n", a.Seconds())
-	fmt.Printf("B  text, encoded and parsed      %6.2f s CPU  (+%.2f s, %.0f%% of B)\n", b.Seconds(), (b - a).Seconds(), 100*(b-a).Seconds()/b.Seconds())
-	fmt.Printf("C  text through an OS pipe       %6.2f s CPU  (+%.2f s, %.0f%% of C)\n", c.Seconds(), (c - a).Seconds(), 100*(c-a).Seconds()/c.Seconds())
+		dst = append(dst, b[:]...)
+	}
+	return append(dst, '\n')
+}
+
+// parseBase64Record reads the hashes appendBase64Record wrote (no checks:
+// the measure is of the work a checked parser cannot avoid).
+func parseBase64Record(dst []uint64, line []byte) []uint64 {
+	tab := 0
+	for line[tab] != '\t' {
+		tab++
+	}
+	field := line[tab+1:]
+	for len(field) >= 11 {
+		var h uint64
+		for _, c := range field[:11] {
+			h = h<<6 | uint64(value64[c])
+		}
+		dst = append(dst, h)
+		field = field[min(12, len(field)):]
+	}
+	return dst
 }
 
 // readLine appends the next line to dst, however long it is.
