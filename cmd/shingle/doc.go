@@ -284,9 +284,9 @@
 //	    pairs --bbit bits.tsv > pairs.tsv
 //
 // Memory: one document at a time per worker, plus its shingles (8 bytes
-// each, and as much again to sort them; with --sketch minhash or oph, which
-// need them distinct but not sorted, 16 to 32 bytes each for the hash table
-// that makes them distinct), and up to 2×workers+2 chunks of
+// each, 16 to 32 bytes each for the hash table that makes them distinct and
+// sorted, or with --sketch minhash or oph, which need them distinct but not
+// sorted, only distinct; and 8 bytes each distinct), and up to 2×workers+2 chunks of
 // about 1 MiB of input and their output, which each worker passes on
 // whenever it reaches 1 MiB; it streams (26 MiB with -j2 on 1 million
 // one-word documents; examples/degenerate-bench.sh). Measured peak resident memory (make bench, make scale; two cores):
