@@ -2,6 +2,7 @@ package minhash
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/neardup/neardup/internal/mix"
 )
@@ -88,7 +89,8 @@ type OPH struct {
 	n      int
 	key    uint64
 	seed   uint64
-	filled []bool // scratch: which bins a set fills
+	filled []bool   // scratch: which bins a set fills
+	table  []uint64 // scratch: SignatureCount's table
 }
 
 // NewOPH returns an OPH sketcher with n bins.
@@ -123,6 +125,89 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 		}
 		filled[bin] = true
 	}
+	o.densify(sig, filled)
+}
+
+// maxProbes is how many slots the values of SignatureCount's table may look
+// at on average before it counts them by sorting: uniform hashes in a table
+// at most half full look at about two, but values chosen to share their
+// slots would take a time quadratic in their number.
+const maxProbes = 8
+
+// SignatureCount writes into sig the signature of the set of the values of
+// hashes, which may repeat, and returns the set's size: Signature and the
+// number of distinct values, without the list of them. A value's hash,
+// Mix64(x ^ key), is a bijection of it, so the distinct hashes are counted
+// in a table keyed by them while each goes into its bin (a repeat lowers
+// no minimum). hashes may be reordered.
+func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
+	n := o.n
+	sig = sig[:n]
+	for i := range sig {
+		sig[i] = Empty
+	}
+	if len(hashes) == 0 {
+		return 0
+	}
+	if cap(o.filled) < n {
+		o.filled = make([]bool, n)
+	}
+	filled := o.filled[:n]
+	clear(filled)
+	b := bits.Len(uint(2*len(hashes) - 1)) // a table of 2 to 4 slots a value
+	if cap(o.table) < 1<<b {
+		o.table = make([]uint64, 1<<b)
+	}
+	table := o.table[:1<<b]
+	clear(table)
+	mask, shift := uint64(len(table)-1), 64-b
+	// 0 marks an empty slot: the hash 0 is counted apart.
+	distinct, zero := 0, 0
+	budget := maxProbes * len(hashes)
+	for k, x := range hashes {
+		h := Mix64(x ^ o.key)
+		bin, _ := bits.Mul64(h, uint64(n))
+		sig[bin] = min(sig[bin], h)
+		filled[bin] = true
+		if h == 0 {
+			zero = 1
+			continue
+		}
+		for i := h >> shift; ; i = (i + 1) & mask {
+			v := table[i]
+			if v == h {
+				break
+			}
+			if v == 0 {
+				table[i] = h
+				distinct++
+				break
+			}
+			if budget--; budget < 0 {
+				o.binRest(sig, filled, hashes[k+1:])
+				o.densify(sig, filled)
+				slices.Sort(hashes)
+				return len(slices.Compact(hashes))
+			}
+		}
+	}
+	o.densify(sig, filled)
+	return distinct + zero
+}
+
+// binRest puts the hashes of the values of set into their bins.
+func (o *OPH) binRest(sig []uint64, filled []bool, set []uint64) {
+	for _, x := range set {
+		h := Mix64(x ^ o.key)
+		bin, _ := bits.Mul64(h, uint64(o.n))
+		sig[bin] = min(sig[bin], h)
+		filled[bin] = true
+	}
+}
+
+// densify fills each bin no value went into from another, as Signature
+// does.
+func (o *OPH) densify(sig []uint64, filled []bool) {
 	for j := range sig {
 		if filled[j] {
 			continue
@@ -133,7 +218,7 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 		// which bins are filled.
 		for attempt := uint64(1); ; attempt++ {
 			h := Mix64(o.seed ^ uint64(j)<<32 ^ attempt)
-			src, _ := bits.Mul64(h, uint64(n))
+			src, _ := bits.Mul64(h, uint64(o.n))
 			if filled[src] {
 				sig[j] = sig[src]
 				break

@@ -384,3 +384,76 @@ func TestSimilarity(t *testing.T) {
 		}
 	}
 }
+
+// SignatureCount gives Signature of the distinct values and their number,
+// for values that repeat, the value whose hash is 0 (x = key), values
+// whose hashes share their leading bits (the table gives up and sorts),
+// and none.
+func TestOPHSignatureCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	o := NewOPH(128, 9)
+	want, got := make([]uint64, 128), make([]uint64, 128)
+	// Values whose hashes share their top 40 bits: Mix64 is a bijection,
+	// so they are the inverses of such hashes.
+	shared := func(n int) []uint64 {
+		a := make([]uint64, n)
+		for i := range a {
+			a[i] = unmix64(0xabcdef1234<<24|rng.Uint64N(1<<24)) ^ o.key
+		}
+		return a
+	}
+	for _, h := range []uint64{0, 1, 0xabcdef1234 << 24, ^uint64(0)} {
+		if Mix64(unmix64(h)) != h {
+			t.Fatalf("unmix64 is not Mix64's inverse at %x", h)
+		}
+	}
+	for trial := range 300 {
+		var hashes []uint64
+		switch n := rng.IntN(3000); trial % 3 {
+		case 0:
+			for range n {
+				hashes = append(hashes, rng.Uint64())
+				if rng.IntN(3) == 0 {
+					hashes = append(hashes, hashes[rng.IntN(len(hashes))])
+				}
+			}
+		case 1:
+			hashes = append(shared(n), o.key, o.key)
+		default:
+			for range n {
+				hashes = append(hashes, rng.Uint64N(50))
+			}
+		}
+		set := slices.Clone(hashes)
+		slices.Sort(set)
+		set = slices.Compact(set)
+		o.Signature(want, set)
+		if n := o.SignatureCount(got, slices.Clone(hashes)); n != len(set) || !slices.Equal(got, want) {
+			t.Fatalf("trial %d: %d values, %d distinct: SignatureCount counted %d, signatures equal: %v", trial, len(hashes), len(set), n, slices.Equal(got, want))
+		}
+	}
+	if n := o.SignatureCount(got, nil); n != 0 || got[0] != Empty {
+		t.Fatalf("no values: %d, %x", n, got[0])
+	}
+}
+
+// unmix64 is the inverse of Mix64 (Murmur3's finaliser: each x ^= x>>33
+// is its own inverse, and each odd multiplier has one mod 2^64).
+func unmix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= inverse(0xc4ceb9fe1a85ec53)
+	h ^= h >> 33
+	h *= inverse(0xff51afd7ed558ccd)
+	h ^= h >> 33
+	return h
+}
+
+// inverse returns the inverse of odd c mod 2^64 (Newton's iteration, each
+// step doubling the bits that are right).
+func inverse(c uint64) uint64 {
+	inv := c
+	for range 6 {
+		inv *= 2 - c*inv
+	}
+	return inv
+}

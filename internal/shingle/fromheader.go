@@ -77,6 +77,12 @@ func (w *Worker) Set(dst []uint64, text []byte) []uint64 {
 	return w.sorter.AppendSet(dst, w.hashes)
 }
 
+// Hashes appends to dst the shingle hashes of text, as they come, with
+// their repeats: for a sketch that makes the set itself.
+func (w *Worker) Hashes(dst []uint64, text []byte) []uint64 {
+	return w.sh.Append(dst, text)
+}
+
 // Distinct appends to dst the distinct shingle hashes of text in no
 // particular order (the order of their first occurrence, or ascending): the
 // set of Set, for a sketch that does not depend on the order of the set, in

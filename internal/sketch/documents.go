@@ -90,17 +90,25 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	if w.bands != nil {
 		defer func() { r.Value = side }()
 	}
+	multiset, _ := w.sk.(multisetSketcher)
 	w.sh.Documents(c, r, func(id, text []byte) error {
-		if w.unordered {
+		var size int
+		switch {
+		case multiset != nil:
+			// OPH: the distinct shingles counted as they are signed.
+			w.set = w.sh.Hashes(w.set[:0], text)
+			w.vals, size = multiset.valuesCount(w.vals, w.set)
+		case w.unordered:
 			w.set = w.sh.Distinct(w.set[:0], text)
-		} else {
+			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
+		default:
 			w.set = w.sh.Set(w.set[:0], text)
+			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
 		}
-		w.vals = w.sk.values(w.vals, w.set)
 		if w.bands != nil {
-			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, uint64(len(w.set)), w.vals)
+			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, uint64(size), w.vals)
 		} else {
-			r.Out = record.AppendSketch(r.Out, id, uint64(len(w.set)), w.vals)
+			r.Out = record.AppendSketch(r.Out, id, uint64(size), w.vals)
 		}
 		// Many short documents make output several times the chunk: pass
 		// it on as it grows (an error is the run being stopped, which the

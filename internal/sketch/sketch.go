@@ -109,6 +109,19 @@ func (s ophSketcher) values(dst, set []uint64) []uint64 {
 	return dst
 }
 
+// multisetSketcher is a sketcher that takes a set's values with their
+// repeats, and counts the distinct ones itself.
+type multisetSketcher interface {
+	// valuesCount appends the sketch of the set of the values of hashes
+	// (which may repeat, and may be reordered) and returns its size.
+	valuesCount(dst, hashes []uint64) ([]uint64, int)
+}
+
+func (s ophSketcher) valuesCount(dst, hashes []uint64) ([]uint64, int) {
+	dst = append(dst[:0], make([]uint64, s.o.Len())...)
+	return dst, s.o.SignatureCount(dst, hashes)
+}
+
 type bottomKSketcher struct{ b *minhash.BottomK }
 
 func (s bottomKSketcher) values(dst, set []uint64) []uint64 { return s.b.Sample(dst[:0], set) }
