@@ -59,6 +59,11 @@ func runeFlags(r rune) uint8 {
 	if uint32(r) >= 0x10000 {
 		return flagsOf(r)
 	}
+	return bmpTable()[r]
+}
+
+// bmpTable returns the flags of every rune of the BMP, made on first use.
+func bmpTable() *[0x10000]uint8 {
 	bmpOnce.Do(func() {
 		t := new([0x10000]uint8)
 		for r := range rune(0x10000) {
@@ -66,7 +71,7 @@ func runeFlags(r rune) uint8 {
 		}
 		bmpFlags = t
 	})
-	return bmpFlags[r]
+	return bmpFlags
 }
 
 // lowerOf returns r lower-cased, given its flags.

@@ -351,6 +351,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 	start := i
 	t.start = start
 	lower := true // the bytes of text are already lower case
+	bmp := bmpTable()
 scan:
 	for i < len(text) {
 		switch byteClass[text[i]] {
@@ -367,11 +368,20 @@ scan:
 		case classSeparator:
 			break scan
 		}
-		r0, size := decodeRune(text[i:])
-		if r0 == utf8.RuneError {
-			break
+		var f uint8
+		size := 2
+		if c1 := text[min(i+1, len(text)-1)]; text[i] >= 0xc2 && text[i] < 0xe0 && c1&0xc0 == 0x80 && i+1 < len(text) {
+			// Two bytes (accented Latin, Greek, Cyrillic): decoded and
+			// looked up here, not by two calls for each letter.
+			f = bmp[rune(text[i]&0x1f)<<6|rune(c1&0x3f)]
+		} else {
+			var r0 rune
+			r0, size = decodeRune(text[i:])
+			if r0 == utf8.RuneError {
+				break
+			}
+			f = runeFlags(r0)
 		}
-		f := runeFlags(r0)
 		if f&(rfSingle|rfWord) != rfWord {
 			break
 		}
