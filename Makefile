@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench speed scale copies-bench parts-recall larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench parts-recall larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
 
 all: build
 
@@ -60,6 +60,13 @@ bench:
 # stage's share (examples/speed.sh; N documents a language, RUNS, SHINGLE).
 speed: build
 	./examples/speed.sh
+
+# The same rows for two builds side by side, interleaved, so that both see
+# the machine in the same state (examples/speed-ab.sh; OLD is the directory
+# of the other build's binaries, ROUNDS).
+speed-ab: build
+	@[ -n "$(OLD)" ] || { echo "make speed-ab OLD=DIR: DIR holds the binaries to compare bin/ with" >&2; exit 2; }
+	./examples/speed-ab.sh $(OLD) bin
 
 # The dedup job (examples/dedup.sh) on synthetic crawls of 1, 2, 5 and 10
 # million documents given as .jsonl.zst: each stage's wall and CPU time and
