@@ -1,40 +1,52 @@
 package hashsort
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-func TestSortMatchesSlicesSort(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
-	var s Sorter
-	inputs := map[string]func(n int) []uint64{
-		"uniform": func(n int) []uint64 {
+// inputs are the kinds of values the sorts are tested on, drawn from r (in
+// the order of their names, for the same values every run):
+// uniform ones, values with repeats (and 0), values that all share their
+// leading bits (buckets and runs of full slots are large), and the largest
+// values (runs of full slots reach the table's end).
+func inputs(r *rand.Rand) map[string]func(n int) []uint64 {
+	gen := func(f func(a []uint64, i int) uint64) func(n int) []uint64 {
+		return func(n int) []uint64 {
 			a := make([]uint64, n)
 			for i := range a {
-				a[i] = r.Uint64()
+				a[i] = f(a, i)
 			}
 			return a
-		},
-		// Not uniform: every value in one leading-bits bucket, and many
-		// repeats, so buckets are large.
-		"skewed": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				a[i] = r.Uint64N(1000)
-			}
-			return a
-		},
-		"sorted-desc": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				a[i] = uint64(n-i) << 40
-			}
-			return a
-		},
+		}
 	}
-	for name, gen := range inputs {
+	return map[string]func(n int) []uint64{
+		"uniform": gen(func([]uint64, int) uint64 { return r.Uint64() }),
+		"repeats": gen(func(a []uint64, i int) uint64 {
+			if i > 0 && r.IntN(3) == 0 {
+				return a[r.IntN(i)]
+			}
+			return r.Uint64()
+		}),
+		"zeros": gen(func([]uint64, int) uint64 {
+			if r.IntN(5) == 0 {
+				return 0
+			}
+			return r.Uint64()
+		}),
+		"skewed":      gen(func([]uint64, int) uint64 { return r.Uint64N(1000) }),
+		"sorted-desc": gen(func(a []uint64, i int) uint64 { return uint64(len(a)-i) << 40 }),
+		"top":         gen(func([]uint64, int) uint64 { return ^uint64(0) - r.Uint64N(1<<20) }),
+	}
+}
+
+func TestSortMatchesSlicesSort(t *testing.T) {
+	var s Sorter
+	inputs := inputs(rand.New(rand.NewPCG(7, 11)))
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		gen := inputs[name]
 		for _, n := range []int{0, 1, 2, 17, 63, 64, 65, 100, 1000, 4097, 100000} {
 			a := gen(n)
 			want := slices.Clone(a)
@@ -171,55 +183,13 @@ func BenchmarkAppendDistinct(b *testing.B) {
 }
 
 // AppendSet gives what slices.Sort and slices.Compact give, after what dst
-// held, for uniform values with repeats, values that share their leading
-// bits (the table gives up and sorts), the value 0, and every small size.
+// held, for every kind of inputs (values that share their leading bits make
+// the table give up and sort) and every small size.
 func TestAppendSet(t *testing.T) {
-	r := rand.New(rand.NewPCG(8, 12))
-	inputs := map[string]func(n int) []uint64{
-		"uniform": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				a[i] = r.Uint64()
-			}
-			return a
-		},
-		"repeats": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				a[i] = r.Uint64()
-				if i > 0 && r.IntN(3) == 0 {
-					a[i] = a[r.IntN(i)]
-				}
-			}
-			return a
-		},
-		"zeros": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				if r.IntN(5) > 0 {
-					a[i] = r.Uint64()
-				}
-			}
-			return a
-		},
-		"skewed": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				a[i] = r.Uint64N(1000)
-			}
-			return a
-		},
-		// The largest values: runs of full slots reach the table's end.
-		"top": func(n int) []uint64 {
-			a := make([]uint64, n)
-			for i := range a {
-				a[i] = ^uint64(0) - r.Uint64N(1<<20)
-			}
-			return a
-		},
-	}
+	inputs := inputs(rand.New(rand.NewPCG(8, 12)))
 	var s Sorter
-	for name, gen := range inputs {
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		gen := inputs[name]
 		for _, n := range []int{0, 1, 2, 17, 63, 64, 65, 100, 1000, 4097, 100000} {
 			a := gen(n)
 			want := slices.Clone(a)
