@@ -109,8 +109,10 @@ end:
 // orders as signed the way x orders unsigned): b is flipped once (adding
 // 2^63 is flipping it), so a·x + (b ^ 2^63) is the flipped value, the
 // running minima are kept flipped and flipped back when stored. Blocks of
-// 8 functions (two registers of 4) keep a, b and the minima in registers
-// while the set streams past; n is a multiple of 8.
+// 16 functions keep b and the minima in registers (a is read from memory)
+// while the set streams past, then a block of 8 keeps all three; n is a
+// multiple of 8. Sixteen at a time took 10 to 13 % less time than eight
+// (BenchmarkFamilySignature, interleaved runs, AMD EPYC, Zen 3).
 TEXT ·signatureAVX2(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
@@ -122,6 +124,91 @@ TEXT ·signatureAVX2(SB), NOSPLIT, $0-48
 	VPSLLQ   $63, Y15, Y15 // the top bit of each lane
 	VPCMPEQQ Y14, Y14, Y14
 	VPSLLQ   $32, Y14, Y14 // the top half of each lane
+
+	// Blocks of 16 functions: the set's value is broadcast and swapped
+	// once for 16, and a is read from memory (the loads are cheap, the
+	// registers few): b and the minima of 16 fill eight registers.
+block16avx2:
+	CMPQ CX, $16
+	JLT  block8avx2
+	VMOVDQU 0(DI), Y4
+	VPXOR   Y15, Y4, Y4
+	VMOVDQU 0(DX), Y0
+	VPXOR   Y15, Y0, Y0
+	VMOVDQU 32(DI), Y5
+	VPXOR   Y15, Y5, Y5
+	VMOVDQU 32(DX), Y1
+	VPXOR   Y15, Y1, Y1
+	VMOVDQU 64(DI), Y6
+	VPXOR   Y15, Y6, Y6
+	VMOVDQU 64(DX), Y2
+	VPXOR   Y15, Y2, Y2
+	VMOVDQU 96(DI), Y7
+	VPXOR   Y15, Y7, Y7
+	VMOVDQU 96(DX), Y3
+	VPXOR   Y15, Y3, Y3
+	MOVQ    R8, R10
+	MOVQ    R9, R11
+
+loop16avx2:
+	TESTQ R11, R11
+	JZ    done16avx2
+	VPBROADCASTQ (R10), Y8
+	VPSHUFD   $0xb1, Y8, Y9 // x with its halves swapped
+	VPMULUDQ  0(SI), Y8, Y10
+	VPMULLD   0(SI), Y9, Y11
+	VPSLLQ    $32, Y11, Y12
+	VPAND     Y14, Y11, Y11
+	VPADDQ    Y12, Y10, Y10
+	VPADDQ    Y11, Y10, Y10
+	VPADDQ    Y4, Y10, Y10
+	VPCMPGTQ  Y10, Y0, Y12
+	VPBLENDVB Y12, Y10, Y0, Y0
+	VPMULUDQ  32(SI), Y8, Y10
+	VPMULLD   32(SI), Y9, Y11
+	VPSLLQ    $32, Y11, Y12
+	VPAND     Y14, Y11, Y11
+	VPADDQ    Y12, Y10, Y10
+	VPADDQ    Y11, Y10, Y10
+	VPADDQ    Y5, Y10, Y10
+	VPCMPGTQ  Y10, Y1, Y12
+	VPBLENDVB Y12, Y10, Y1, Y1
+	VPMULUDQ  64(SI), Y8, Y10
+	VPMULLD   64(SI), Y9, Y11
+	VPSLLQ    $32, Y11, Y12
+	VPAND     Y14, Y11, Y11
+	VPADDQ    Y12, Y10, Y10
+	VPADDQ    Y11, Y10, Y10
+	VPADDQ    Y6, Y10, Y10
+	VPCMPGTQ  Y10, Y2, Y12
+	VPBLENDVB Y12, Y10, Y2, Y2
+	VPMULUDQ  96(SI), Y8, Y10
+	VPMULLD   96(SI), Y9, Y11
+	VPSLLQ    $32, Y11, Y12
+	VPAND     Y14, Y11, Y11
+	VPADDQ    Y12, Y10, Y10
+	VPADDQ    Y11, Y10, Y10
+	VPADDQ    Y7, Y10, Y10
+	VPCMPGTQ  Y10, Y3, Y12
+	VPBLENDVB Y12, Y10, Y3, Y3
+	ADDQ $8, R10
+	DECQ R11
+	JMP  loop16avx2
+
+done16avx2:
+	VPXOR   Y15, Y0, Y0
+	VMOVDQU Y0, 0(DX)
+	VPXOR   Y15, Y1, Y1
+	VMOVDQU Y1, 32(DX)
+	VPXOR   Y15, Y2, Y2
+	VMOVDQU Y2, 64(DX)
+	VPXOR   Y15, Y3, Y3
+	VMOVDQU Y3, 96(DX)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $128, DX
+	SUBQ $16, CX
+	JMP  block16avx2
 
 block8avx2:
 	CMPQ CX, $8

@@ -19,7 +19,7 @@ func vectorKernels() map[string]func(a, b, sig *uint64, n int, set *uint64, m in
 }
 
 // The vector signatures (AVX-512, AVX2) must equal the scalar one bit for
-// bit, for every signature length (blocks of 32 and of 8), set size, and
+// bit, for every signature length (blocks of 32, 16 and 8), set size, and
 // values at the edges of the unsigned order (0, 2^63 - 1, 2^63, 2^64 - 1).
 func TestSignatureVectorEqualsScalar(t *testing.T) {
 	kernels := vectorKernels()
