@@ -195,8 +195,17 @@ func TestAppendSet(t *testing.T) {
 			want := slices.Clone(a)
 			slices.Sort(want)
 			want = append([]uint64{7}, slices.Compact(want)...)
+			before := Crowded()
 			if got := s.AppendSet([]uint64{7}, a); !slices.Equal(got, want) {
 				t.Fatalf("%s n=%d: AppendSet gave %d values, want %d (sorted, each once)", name, n, len(got), len(want))
+			}
+			// Uniform values never crowd the table; a thousand values
+			// under 1000, or all within 2^20 of the top, always do.
+			switch crowded := Crowded() - before; {
+			case (name == "uniform" || name == "repeats") && crowded != 0:
+				t.Fatalf("%s n=%d: counted as crowded", name, n)
+			case (name == "skewed" || name == "top") && n >= 1000 && crowded != 1:
+				t.Fatalf("%s n=%d: crowded counted %d times, want once", name, n, crowded)
 			}
 		}
 	}

@@ -3,7 +3,21 @@ package hashsort
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
+
+// crowded counts the sets whose values crowded one part of a table of
+// hashes (AppendSet's, or another that gives up as it does) so that they
+// were sorted instead: the same result in more time, and a sign of values
+// that are not uniform hashes, or were chosen to collide.
+var crowded atomic.Int64
+
+// Crowded returns how many sets were sorted because their values crowded
+// a table, in this process.
+func Crowded() int64 { return crowded.Load() }
+
+// NoteCrowded counts one set sorted because its values crowded a table.
+func NoteCrowded() { crowded.Add(1) }
 
 // maxProbes is how many slots the values of a may look at on average
 // before AppendSet gives up its table and sorts them: uniform hashes in a
@@ -49,6 +63,7 @@ func (s *Sorter) AppendSet(dst, a []uint64) []uint64 {
 		i := int(x >> shift)
 		for {
 			if i == size || budget == 0 {
+				NoteCrowded()
 				clear(table)
 				s.Sort(a)
 				return AppendDistinct(dst, a)

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/mix"
 )
 
@@ -184,6 +185,7 @@ func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
 				break
 			}
 			if budget--; budget < 0 {
+				hashsort.NoteCrowded()
 				o.binRest(sig, filled, hashes[k+1:])
 				o.densify(sig, filled)
 				slices.Sort(hashes)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/testutil"
 )
 
@@ -428,8 +429,16 @@ func TestOPHSignatureCount(t *testing.T) {
 		slices.Sort(set)
 		set = slices.Compact(set)
 		o.Signature(want, set)
+		before := hashsort.Crowded()
 		if n := o.SignatureCount(got, slices.Clone(hashes)); n != len(set) || !slices.Equal(got, want) {
 			t.Fatalf("trial %d: %d values, %d distinct: SignatureCount counted %d, signatures equal: %v", trial, len(hashes), len(set), n, slices.Equal(got, want))
+		}
+		// Hashes that share 40 leading bits crowd the table once there are
+		// a few dozen (a run of n takes n²/2 probes, the budget 8n); other
+		// values never do.
+		crowded := hashsort.Crowded() - before
+		if shared := trial%3 == 1; shared && len(hashes) > 40 && crowded != 1 || !shared && crowded != 0 {
+			t.Fatalf("trial %d: %d values: crowded counted %d times", trial, len(hashes), crowded)
 		}
 	}
 	if n := o.SignatureCount(got, nil); n != 0 || got[0] != Empty {

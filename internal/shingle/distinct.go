@@ -64,6 +64,7 @@ func (d *distinctSet) appendDistinct(dst, hashes []uint64) []uint64 {
 				break
 			}
 			if budget--; budget < 0 {
+				hashsort.NoteCrowded()
 				d.sorter.Sort(hashes)
 				return append(dst[:start], slices.Compact(hashes)...)
 			}

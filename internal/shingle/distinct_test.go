@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/hashsort"
 )
 
 // sortedDistinct is the set appendDistinct must give, ascending.
@@ -129,5 +132,36 @@ func BenchmarkDistinct(b *testing.B) {
 				dst = d.appendDistinct(dst[:0], a)
 			}
 		})
+	}
+}
+
+// A set that crowds the table is counted, and a run's report names the
+// ones counted since it began, and says nothing when there are none.
+func TestReportCrowded(t *testing.T) {
+	since := hashsort.Crowded()
+	var b strings.Builder
+	ReportCrowded(&b, "shingle", since)
+	if b.Len() != 0 {
+		t.Fatalf("nothing crowded, yet: %q", b.String())
+	}
+	// Hashes whose slots (the top bits of x times the constant) are all
+	// one: x is the constant's inverse (mod 2^64) times a value with those
+	// top bits. The distinct set gives up its table and sorts them.
+	const c = 0x9e3779b97f4a7c15
+	inv := uint64(c)
+	for range 6 {
+		inv *= 2 - c*inv // Newton's step: twice the bits right
+	}
+	hashes := make([]uint64, 1000)
+	for i := range hashes {
+		hashes[i] = inv * (0xabcdef<<40 | uint64(i))
+	}
+	var d distinctSet
+	if got := d.appendDistinct(nil, hashes); len(got) != 1000 {
+		t.Fatalf("%d distinct, want 1000", len(got))
+	}
+	ReportCrowded(&b, "shingle", since)
+	if want := "shingle: 1 document(s) had shingle hashes that crowded"; !strings.HasPrefix(b.String(), want) {
+		t.Fatalf("report %q, want it to start %q", b.String(), want)
 	}
 }

@@ -127,8 +127,10 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { ReportSource(src, stderr) }
 	opt.NoID = new(atomic.Int64)
+	crowded := hashsort.Crowded()
 	err := out.RunPool(ctx, src, Workers(&opt))
 	ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
+	ReportCrowded(stderr, "shingle", crowded)
 	return err
 }
 
@@ -161,6 +163,18 @@ func ReportSource(src stream.Source, stderr io.Writer) {
 func ReportNoID(stderr io.Writer, stage, field string, n *atomic.Int64) {
 	if n != nil && n.Load() > 0 {
 		fmt.Fprintf(stderr, "%s: %d document(s) had no %q field: their ids are line numbers\n", stage, n.Load(), field)
+	}
+}
+
+// ReportCrowded says how many documents had shingle hashes that crowded
+// one part of a hash table (the one-pass sorted set, the distinct set of
+// --sketch, OPH's count), so that they were sorted instead: the output is
+// the same, the time longer. Shingle hashes are mixed and uniform; values
+// that crowd a table were chosen to collide, or come from a shingle file
+// that holds no hashes. since is hashsort.Crowded() when the run began.
+func ReportCrowded(stderr io.Writer, stage string, since int64) {
+	if n := hashsort.Crowded() - since; n > 0 {
+		fmt.Fprintf(stderr, "%s: %d document(s) had shingle hashes that crowded one part of a hash table (not uniform: chosen to collide?), and were sorted instead: the same output, in more time\n", stage, n)
 	}
 }
 

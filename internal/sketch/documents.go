@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -54,10 +55,11 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { shingle.ReportSource(src, stderr) }
 	shOpt.NoID = new(atomic.Int64)
+	crowded := hashsort.Crowded()
 	family := newFamily(&opt)
-	// A MinHash or OPH sketch is a minimum over the set, the same in any
-	// order: their sets need not be sorted.
-	unordered := opt.Method == MinHash || opt.Method == OPH
+	// A MinHash sketch is a minimum over the set, the same in any order:
+	// its set need not be sorted (OPH's sketcher makes its set itself).
+	unordered := opt.Method == MinHash
 	workers := func() stream.Worker {
 		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family), unordered: unordered, bands: bands}
 	}
@@ -68,6 +70,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 		err = out.RunPool(ctx, src, workers)
 	}
 	shingle.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
+	shingle.ReportCrowded(stderr, "shingle", crowded)
 	return err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/s2"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
@@ -82,6 +83,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		return ok
 	}
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, v.stage.NoID)
+	defer shingle.ReportCrowded(stderr, "verify", hashsort.Crowded())
 	mem := opt.MemoryBytes
 	if mem <= 0 {
 		mem = DefaultMemoryBytes

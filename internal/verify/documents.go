@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
@@ -80,6 +81,7 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 		Text: r.Text, Main: r.Main,
 		Common: stream.Common{SkipBad: opt.SkipBad}}
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, stage.NoID)
+	defer shingle.ReportCrowded(stderr, "verify", hashsort.Crowded())
 	if d.Format == shingle.FormatFiles && needed != nil {
 		return loadFiles(ctx, opt, stage, needed)
 	}
