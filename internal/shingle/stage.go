@@ -169,9 +169,9 @@ func ReportNoID(stderr io.Writer, stage, field string, n *atomic.Int64) {
 // ReportCrowded says how many documents had shingle hashes that crowded
 // one part of a hash table (the one-pass sorted set, the distinct set of
 // --sketch, OPH's count), so that they were sorted instead: the output is
-// the same, the time longer. Shingle hashes are mixed and uniform; values
-// that crowd a table were chosen to collide, or come from a shingle file
-// that holds no hashes. since is hashsort.Crowded() when the run began.
+// the same, the time longer. Shingle hashes are mixed and uniform: values
+// that crowd a table were chosen to collide. since is hashsort.Crowded()
+// when the run began.
 func ReportCrowded(stderr io.Writer, stage string, since int64) {
 	if n := hashsort.Crowded() - since; n > 0 {
 		fmt.Fprintf(stderr, "%s: %d document(s) had shingle hashes that crowded one part of a hash table (not uniform: chosen to collide?), and were sorted instead: the same output, in more time\n", stage, n)
