@@ -19,12 +19,13 @@ func Crowded() int64 { return crowded.Load() }
 // NoteCrowded counts one set sorted because its values crowded a table.
 func NoteCrowded() { crowded.Add(1) }
 
-// maxProbes is how many slots the values of a may look at on average
-// before AppendSet gives up its table and sorts them: uniform hashes in a
-// table at most half full look at about two, but values chosen to share
-// their leading bits (an adversary knows the scheme) would take a time
+// MaxProbes is how many slots the values put in a hash table of open
+// addressing (AppendSet's, shingle's distinct set, OPH's count) may look at
+// on average before the table is given up for a sort (NoteCrowded): uniform
+// hashes in a table at most half full look at about two, but values chosen
+// to share their slots (an adversary knows the scheme) would take a time
 // quadratic in their number.
-const maxProbes = 8
+const MaxProbes = 8
 
 // slack is how many slots the table has past the last home slot, for the
 // values a run of full slots carries past the end.
@@ -37,7 +38,7 @@ const slack = 64
 // run of full slots is kept in order as it is probed (an ordered hash table,
 // Amble and Knuth, 1974), so the table read from start to end is the sorted
 // set, and a repeat is met where it would go. Values that are not uniform
-// enough for the table (more than maxProbes slots looked at a value, or a
+// enough for the table (more than MaxProbes slots looked at a value, or a
 // run past its end) are sorted instead.
 func (s *Sorter) AppendSet(dst, a []uint64) []uint64 {
 	n := len(a)
@@ -54,7 +55,7 @@ func (s *Sorter) AppendSet(dst, a []uint64) []uint64 {
 	table := s.tmp[:size]
 	clear(table) // 0 is an empty slot: the value 0 is kept apart
 	zero := false
-	budget := maxProbes * n
+	budget := MaxProbes * n
 	for _, x := range a {
 		if x == 0 {
 			zero = true

@@ -129,12 +129,6 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 	o.densify(sig, filled)
 }
 
-// maxProbes is how many slots the values of SignatureCount's table may look
-// at on average before it counts them by sorting: uniform hashes in a table
-// at most half full look at about two, but values chosen to share their
-// slots would take a time quadratic in their number.
-const maxProbes = 8
-
 // SignatureCount writes into sig the signature of the set of the values of
 // hashes, which may repeat, and returns the set's size: Signature and the
 // number of distinct values, without the list of them. A value's hash,
@@ -164,7 +158,7 @@ func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
 	mask, shift := uint64(len(table)-1), 64-b
 	// 0 marks an empty slot: the hash 0 is counted apart.
 	distinct, zero := 0, 0
-	budget := maxProbes * len(hashes)
+	budget := hashsort.MaxProbes * len(hashes)
 	for k, x := range hashes {
 		h := Mix64(x ^ o.key)
 		bin, _ := bits.Mul64(h, uint64(n))

@@ -18,16 +18,10 @@ type distinctSet struct {
 	sorter hashsort.Sorter
 }
 
-// maxProbes is how many probes a document's hashes may take on average
-// before the set gives up and sorts them: hashes are uniform and a table
-// twice their number takes about 1.5 probes each, but shingle hashes chosen
-// to share their slot (an adversary knows the scheme) would take a time
-// quadratic in their number.
-const maxProbes = 8
-
 // appendDistinct appends to dst the distinct values of hashes, in the order
 // of their first occurrence, or ascending when the hashes are not uniform
-// enough for the table. hashes is left in no particular order.
+// enough for the table (more than hashsort.MaxProbes probes a value).
+// hashes is left in no particular order.
 func (d *distinctSet) appendDistinct(dst, hashes []uint64) []uint64 {
 	n := len(hashes)
 	if n < 2 {
@@ -44,7 +38,7 @@ func (d *distinctSet) appendDistinct(dst, hashes []uint64) []uint64 {
 	start := len(dst)
 	// 0 marks an empty slot: the hash 0 is kept apart.
 	zero := false
-	budget := maxProbes * n
+	budget := hashsort.MaxProbes * n
 	for _, x := range hashes {
 		if x == 0 {
 			zero = true
