@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -131,22 +132,39 @@ func TestHotPathAllocs(t *testing.T) {
 
 // BenchmarkUnescape unescapes the text fields of Go source files as a TSV
 // corpus holds them: a line break, escaped, every 30 bytes or so, and the
-// source's own backslashes.
+// source's own backslashes. With NEARDUP_BENCH_CORPUS naming a TSV corpus
+// (examples/corpus-multilingual.sh), it unescapes that corpus's text
+// fields instead:
+//
+//	NEARDUP_BENCH_CORPUS=/tmp/c.tsv go test -run '^$' -bench Unescape ./internal/record
 func BenchmarkUnescape(b *testing.B) {
 	var fields [][]byte
 	var size int64
-	root := filepath.Join(runtime.GOROOT(), "src", "strings")
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if text, err := os.ReadFile(path); err == nil {
-				fields = append(fields, Escape(nil, text))
+	if name := os.Getenv("NEARDUP_BENCH_CORPUS"); name != "" {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for line := range bytes.Lines(data) {
+			if _, text, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte("\t")); ok {
+				fields = append(fields, text)
 				size += int64(len(text))
 			}
 		}
-		return nil
-	})
+	} else {
+		root := filepath.Join(runtime.GOROOT(), "src", "strings")
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if text, err := os.ReadFile(path); err == nil {
+					fields = append(fields, Escape(nil, text))
+					size += int64(len(text))
+				}
+			}
+			return nil
+		})
+	}
 	if len(fields) == 0 {
-		b.Skip("no Go source at", root)
+		b.Skip("no text to unescape")
 	}
 	b.SetBytes(size)
 	var dst []byte
