@@ -245,3 +245,37 @@ func BenchmarkSet(b *testing.B) {
 		})
 	}
 }
+
+// TestCompactNonZero: the values of a table that are not 0, in order, with
+// the vector loop and without, for tables of every length up to a few
+// vectors and every share of empty slots, into a slice with just the room
+// compactNonZero asks for (three values past the last).
+func TestCompactNonZero(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, vector := range []bool{true, false} {
+		if vector && !hasAVX2 {
+			continue
+		}
+		had := hasAVX2
+		hasAVX2 = vector
+		for n := range 70 {
+			for _, empty := range []int{0, 1, 2, 3, 4} { // in fourths
+				table := make([]uint64, n)
+				var want []uint64
+				for i := range table {
+					if r.IntN(4) >= empty {
+						table[i] = r.Uint64() | 1
+						want = append(want, table[i])
+					}
+				}
+				dst := make([]uint64, 2+len(want)+3)
+				dst[0], dst[1] = 5, 6
+				k := compactNonZero(dst, 2, table)
+				if got := dst[2:k]; !slices.Equal(got, want) || dst[0] != 5 || dst[1] != 6 {
+					t.Fatalf("vector %v, n=%d, %d/4 empty: got %x, want %x", vector, n, empty, dst[:k], want)
+				}
+			}
+		}
+		hasAVX2 = had
+	}
+}

@@ -86,16 +86,25 @@ func (s *Sorter) AppendSet(dst, a []uint64) []uint64 {
 		}
 	}
 	start := len(dst)
-	dst = slices.Grow(dst, n+1)[:start+n+1]
+	// Room for the values and three more (compactRun's stores).
+	dst = slices.Grow(dst, n+4)[:start+n+4]
 	k := start
 	if zero {
 		dst[k] = 0
 		k++
 	}
+	return dst[:compactNonZero(dst, k, table)]
+}
+
+// compactNonZero writes the values of table that are not 0 to dst from k
+// on, in order, and returns where they end; dst must have room for three
+// more values past the last.
+func compactNonZero(dst []uint64, k int, table []uint64) int {
+	k, done := compactRun(dst, k, table)
 	// Branch-free: a slot is full or not at random.
-	for _, v := range table {
+	for _, v := range table[done:] {
 		dst[k] = v
 		k += int((v | -v) >> 63)
 	}
-	return dst[:k]
+	return k
 }
