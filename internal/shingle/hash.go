@@ -49,8 +49,10 @@ func (w *window) reset(k int) {
 func (w *window) add(dst, units []uint64, key uint64) []uint64 {
 	k, ring, top := w.k, w.ring, w.top
 	poly, n := w.poly, w.n
+	// The first k units of the batch push out units of the ring.
+	head := min(k, len(units))
 	slot := n % k
-	for _, u := range units {
+	for _, u := range units[:head] {
 		if n >= k {
 			poly -= ring[slot] * top
 		}
@@ -62,6 +64,20 @@ func (w *window) add(dst, units []uint64, key uint64) []uint64 {
 		if n++; n >= k {
 			dst = append(dst, finish(poly, k, key))
 		}
+	}
+	if head == len(units) {
+		w.poly, w.n = poly, n
+		return dst
+	}
+	// The others push out units of the batch, and every window is full.
+	for i, u := range units[head:] {
+		poly = (poly-units[i]*top)*polyBase + u
+		dst = append(dst, finish(poly, k, key))
+	}
+	n += len(units) - head
+	// The ring takes the batch's last k units, unit i in ring[i mod k].
+	for i, u := range units[len(units)-k:] {
+		ring[(n-k+i)%k] = u
 	}
 	w.poly, w.n = poly, n
 	return dst

@@ -374,3 +374,34 @@ func firstDiff(a, b []uint64) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestWindowBatches: the window's hashes are combine's of each k units
+// however the units come in batches: shorter than k, longer, one at a
+// time, and a window that spans several batches.
+func TestWindowBatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	key := seedKey(3)
+	for _, k := range []int{1, 2, 5, 9} {
+		for trial := range 50 {
+			units := make([]uint64, r.IntN(40))
+			for i := range units {
+				units[i] = r.Uint64()
+			}
+			var want []uint64
+			for i := k; i <= len(units); i++ {
+				want = append(want, combine(units[i-k:i], key))
+			}
+			var w window
+			w.reset(k)
+			var got []uint64
+			for rest := units; len(rest) > 0; {
+				m := min(len(rest), r.IntN(2*k+2))
+				got = w.add(got, rest[:m], key)
+				rest = rest[m:]
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("k=%d, trial %d: %d units in batches gave %x, want %x", k, trial, len(units), got, want)
+			}
+		}
+	}
+}
