@@ -164,7 +164,10 @@ func intersectAtLeast(a, b []uint64, need int) int {
 	// Unmatched so far, i+j-2n, never falls; with need in common it ends
 	// at most at slack (with need 0 or less it is never passed).
 	slack := len(a) + len(b) - 2*max(need, 0)
-	n, i, j := 0, 0, 0
+	n, i, j := intersectRun(a, b, slack)
+	if i+j-2*n > slack {
+		return n
+	}
 	for i < len(a) && j < len(b) {
 		x, y := a[i], b[j]
 		if x == y {

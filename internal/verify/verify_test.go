@@ -283,3 +283,53 @@ func TestHadoopEmptyLastField(t *testing.T) {
 		}
 	}
 }
+
+// TestIntersectVector: intersectAtLeast's count is exact when it reaches
+// need and below need when it does not, against a count by binary search,
+// with the vector loop and without, for lists of
+// every length to a few blocks, sharing from none to all of their values
+// (large values too: the comparisons are unsigned), and every need.
+func TestIntersectVector(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, vector := range []bool{true, false} {
+		if vector && !hasAVX2 {
+			continue
+		}
+		had := hasAVX2
+		hasAVX2 = vector
+		for trial := range 3000 {
+			var x, y []uint64
+			shared := r.IntN(5) // in fourths
+			for range r.IntN(40) {
+				v := r.Uint64()
+				if trial%2 == 0 {
+					v = r.Uint64N(200) << 56 // equal last values are common
+				}
+				switch k := r.IntN(4); {
+				case k < shared:
+					x, y = append(x, v), append(y, v)
+				case k%2 == 0:
+					x = append(x, v)
+				default:
+					y = append(y, v)
+				}
+			}
+			slices.Sort(x)
+			slices.Sort(y)
+			x, y = slices.Compact(x), slices.Compact(y)
+			want := 0
+			for _, v := range x {
+				if _, ok := slices.BinarySearch(y, v); ok {
+					want++
+				}
+			}
+			for need := -1; need <= min(len(x), len(y))+1; need++ {
+				got := intersectAtLeast(x, y, need)
+				if want >= need && got != want || want < need && got >= need {
+					t.Fatalf("vector %v: %d and %d values, %d common, need %d: got %d", vector, len(x), len(y), want, need, got)
+				}
+			}
+		}
+		hasAVX2 = had
+	}
+}
