@@ -2,8 +2,10 @@ package stream
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime/debug"
 	"sync"
 
@@ -347,7 +349,7 @@ func (l *Lines) read() (*Chunk, error) {
 		if n == 0 {
 			continue
 		}
-		if i := bytes.LastIndexByte(buf[start:], '\n'); i >= 0 {
+		if i := lastNewline(buf[start:]); i >= 0 {
 			end := held + start + i + 1
 			buf = join(blocks, held, buf, 1)
 			blocks, held = nil, 0
@@ -488,4 +490,27 @@ func (c *Chunk) Release() {
 	c.Data = nil
 	c.Docs = nil
 	c.Value = nil
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), eight bytes at a time: the
+// standard library's goes a byte at a time, and a read that ends in a long
+// line (a document of megabytes, a record of thousands of hashes) is gone
+// through back to its start.
+func lastNewline(b []byte) int {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(b[i-8:]) ^ '\n'*ones
+		// The high bit of each byte of x that is 0 (a newline), and of no
+		// other: no carry crosses from one byte to the next.
+		if z := ^((x&lows + lows) | x) & highs; z != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(z))/8
+		}
+	}
+	for i--; i >= 0; i-- {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
 }

@@ -390,3 +390,39 @@ func TestLinesRealFiles(t *testing.T) {
 		t.Errorf("TotalSize with a directory = %d, want -1", total)
 	}
 }
+
+// FuzzLastNewline: lastNewline is bytes.LastIndexByte(b, '\n'), on bytes
+// next to a newline in value (0x0a ± 1, 0x8a, 0xff: a carry or a borrow from
+// one byte to the next would take them for one) too.
+func FuzzLastNewline(f *testing.F) {
+	f.Add([]byte("a\nbc\n\x0b\x09\x8a\xffdefghijklmnop"))
+	f.Add([]byte("\n\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b"))
+	f.Add([]byte("no newline at all, but more than eight bytes"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := lastNewline(b), bytes.LastIndexByte(b, '\n'); got != want {
+			t.Fatalf("lastNewline(%q) = %d, want %d", b, got, want)
+		}
+	})
+}
+
+// TestLastNewline: every place of the last newline, in texts of the bytes
+// next to it in value.
+func TestLastNewline(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	near := []byte{'\n', 0x0b, 0x09, 0x8a, 0xff, 0x00, 0x01, 'a'}
+	for n := range 40 {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = near[1+r.IntN(len(near)-1)]
+				if r.IntN(8) == 0 {
+					b[i] = '\n'
+				}
+			}
+			if got, want := lastNewline(b), bytes.LastIndexByte(b, '\n'); got != want {
+				t.Fatalf("lastNewline(%q) = %d, want %d", b, got, want)
+			}
+		}
+	}
+}
