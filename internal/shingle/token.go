@@ -281,18 +281,25 @@ func (t *Tokenizer) Token(i int) []byte {
 // lower-case it.
 func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 	text := t.text
-	for _, sp := range t.spans {
+	start := len(dst)
+	dst = slices.Grow(dst, len(t.spans))[:start+len(t.spans)]
+	out := dst[start:]
+	for k, sp := range t.spans {
+		var h uint64
+		// A span of the other kinds has n < 0 (end < 0) or start < 0.
 		switch n := sp.end - sp.start; {
+		case uint(n) < 16 && sp.start >= 0 && sp.start+16 <= len(text):
+			b := text[sp.start : sp.start+16]
+			h = shortTokenHash(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), n)
 		case sp.end < 0:
-			dst = append(dst, tokenHash(text[sp.start:^sp.end]))
-		case n < 16 && sp.start >= 0 && sp.start+16 <= len(text):
-			dst = append(dst, shortTokenHash(text[sp.start:sp.start+16], n))
+			h = tokenHash(text[sp.start:^sp.end])
 		case sp.start < 0:
-			dst = append(dst, tokenHash(t.slow[^sp.start:sp.end]))
+			h = tokenHash(t.slow[^sp.start:sp.end])
 		default: // long, or too near the end of the text to load 16 bytes
 			t.buf = appendLowerASCII(t.buf[:0], text[sp.start:sp.end])
-			dst = append(dst, tokenHash(t.buf))
+			h = tokenHash(t.buf)
 		}
+		out[k] = h
 	}
 	return dst
 }

@@ -51,16 +51,17 @@ func avalanche(h uint64) uint64 {
 	return h ^ h>>32
 }
 
-// shortTokenHash is tokenHash of b[:n] lower-cased, for n < 16 ASCII letters
-// and digits, where b holds 16 bytes. Setting bit 5 (0x20) of each byte
-// lower-cases it, so the words are lower-cased as they are loaded; and
+// shortTokenHash is tokenHash of n < 16 ASCII letters and digits
+// lower-cased, the first n of the 16 bytes w0 and w1 (little endian; the
+// caller loads them, with one bounds check). Setting bit 5 (0x20) of each
+// byte lower-cases it, so the words are lower-cased as they are loaded; and
 // every step of XXH64 for short input is computed and kept or not by a
 // conditional move, so that the token's length costs no mispredicted
 // branch (tokens of source code and prose vary in length at random).
-func shortTokenHash(b []byte, n int) uint64 {
+func shortTokenHash(w0, w1 uint64, n int) uint64 {
 	const lower = 0x2020202020202020
-	w0 := binary.LittleEndian.Uint64(b) | lower
-	w1 := binary.LittleEndian.Uint64(b[8:16]) | lower
+	w0 |= lower
+	w1 |= lower
 	h := prime5 + uint64(n)
 	// Eight bytes, if there are.
 	k := bits.RotateLeft64(w0*prime2, 31) * prime1
