@@ -143,6 +143,14 @@ func (t *Tokenizer) Scan() int {
 	t.slow = t.slow[:0]
 	i := t.pos
 	for len(t.spans) < maxSpans {
+		if i < len(text) {
+			if t.block(i >> 6); t.high == 0 {
+				i = t.asciiTokens(i)
+				if len(t.spans) == maxSpans {
+					break
+				}
+			}
+		}
 		// The first byte that can start a token.
 		for {
 			if i >= len(text) {
@@ -195,6 +203,34 @@ func (t *Tokenizer) Scan() int {
 	}
 	t.pos = i
 	return len(t.spans)
+}
+
+// asciiTokens finds the tokens of the block of i, all of its bytes ASCII,
+// from i (where no token is under way) at once: the first and the last
+// byte of each are the bits of its mask of letters and digits whose
+// neighbour below, or above, is not set. A token that reaches the block's
+// end may go on in the next, and is left to Scan's loop, as are those
+// past maxSpans; it returns where that loop goes on.
+func (t *Tokenizer) asciiTokens(i int) int {
+	base := i &^ 63
+	s := t.alnum >> (i & 63) << (i & 63)
+	firsts, lasts := s&^(s<<1), s&^(s>>1)
+	next := base + 64
+	if s>>63 != 0 {
+		top := 63 - bits.LeadingZeros64(firsts)
+		firsts &^= 1 << top
+		lasts &^= 1 << 63
+		next = base + top
+	}
+	for firsts != 0 {
+		if len(t.spans) == maxSpans {
+			return base + bits.TrailingZeros64(firsts)
+		}
+		t.spans = append(t.spans, span{base + bits.TrailingZeros64(firsts), base + bits.TrailingZeros64(lasts) + 1})
+		firsts &= firsts - 1
+		lasts &= lasts - 1
+	}
+	return next
 }
 
 // block makes b the block whose masks t holds.

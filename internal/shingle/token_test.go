@@ -297,3 +297,36 @@ func TestClassify64(t *testing.T) {
 		check()
 	}
 }
+
+// TestScanASCIIBlocks: the tokens of blocks all ASCII, found a block at a
+// time, are the reference's: texts of many Scans' worth of tokens, with
+// tokens that cross blocks (long ones too), that end at a block's last byte
+// or at the text's, and a rune outside ASCII now and then.
+func TestScanASCIIBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	words := []string{"a", "Go", "x1", "func", "interface", "MixedCase"}
+	for trial := range 100 {
+		var b strings.Builder
+		size := r.IntN(24 * maxSpans)
+		for b.Len() < size {
+			switch r.IntN(40) {
+			case 0:
+				b.WriteString("Ü")
+			case 1:
+				b.WriteString("日")
+			case 2:
+				b.WriteString(strings.Repeat("long", 40))
+			default:
+				b.WriteString(words[r.IntN(len(words))])
+			}
+			b.WriteString(" .\n\t--"[r.IntN(5):][:1+r.IntN(2)])
+		}
+		text := b.String()
+		if trial%2 == 0 {
+			text = strings.TrimRight(text, " .\n\t-") // a token at the text's end
+		}
+		if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: %d tokens, reference %d", trial, len(got), len(want))
+		}
+	}
+}
