@@ -1,7 +1,6 @@
 package keep
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -66,6 +65,9 @@ type partSet struct {
 	// of document d's first, first[docs.Len()] their number.
 	ranges []partRange
 	first  []uint32
+	// line reads a line, as the header of the stage that wrote the file
+	// says (seenparts.go).
+	line partLine
 }
 
 // of returns the ranges of the document with id, if any.
@@ -84,8 +86,8 @@ func (ps *partSet) pos(r partRange) record.Pos {
 
 // loadParts reads the --drop-parts file: a part id a line (its first
 // field), and optionally, as parts writes it, TAB and the part's text,
-// which the document's bytes must then be; or a record of the seen stage
-// (seenparts.go).
+// which the document's bytes must then be; or a record of the seen or the
+// spans stage (seenparts.go).
 func loadParts(ctx context.Context, name string, opt stream.Common, stderr io.Writer) (*partSet, error) {
 	ps := &partSet{name: name, docs: intern.New()}
 	if name == "-" {
@@ -139,13 +141,13 @@ func loadParts(ctx context.Context, name string, opt stream.Common, stderr io.Wr
 
 // add takes a line of the file.
 func (ps *partSet) add(line []byte, lineNo uint32, text *[]byte) error {
-	id, rest, withText := record.Cut(line)
-	if withText && bytes.IndexByte(rest, '\t') >= 0 {
-		var err error
-		if id, err = recordPartID(line); err != nil {
-			return err
-		}
-		withText = false
+	if ps.line == nil {
+		// The headers come first: the first part's line says by them.
+		ps.line = partLineOf(&ps.headers)
+	}
+	id, rest, withText, err := ps.line(line)
+	if err != nil {
+		return err
 	}
 	doc, start, end, err := record.ParsePartID(id)
 	if err != nil {
