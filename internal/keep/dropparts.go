@@ -17,13 +17,41 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
-// This file is keep --drop-parts: the documents written back with the byte
-// ranges of the parts listed (the ids of the parts stage, doc#START-END)
-// cut out of their texts, every other byte as it was. A document left with
-// white space only is dropped and counted.
+// This file is keep --drop-parts, a stage of its own in keep's binary
+// (RunDropParts): the documents written back with the byte ranges of the
+// parts listed (the ids of the parts stage, doc#START-END) cut out of their
+// texts, every other byte as it was. A document left with white space only
+// is dropped and counted. It shares with keep's rules only the reading and
+// writing of documents.
 //
 // Memory: the part ids, 24 bytes a part plus, per document named, its id
 // interned (about 20 bytes and the id) and 4 bytes; the documents stream.
+
+// DropPartsOptions configure keep --drop-parts.
+type DropPartsOptions struct {
+	// Parts names the file of part ids (parts), or of records of seen or
+	// spans, whose first field is one.
+	Parts string
+	// Report names a file that gets the ranges removed.
+	Report string
+
+	// Format, IDField, TextField and Given read the documents as they do
+	// in Options, by the parts (or spans) header of Parts.
+	Format             string
+	IDField, TextField string
+	Given              input.ReadingFlags
+
+	stream.Common
+
+	// reading is how the documents are read, once resolved.
+	reading input.Reading
+}
+
+// dropPartsOptions are the options of keep --drop-parts among keep's.
+func (o *Options) dropPartsOptions() DropPartsOptions {
+	return DropPartsOptions{Parts: o.DropParts, Report: o.Report, Format: o.Format, IDField: o.IDField,
+		TextField: o.TextField, Given: o.Given, Common: o.Common}
+}
 
 // checkDropParts refuses what does not go with DropParts.
 func (o *Options) checkDropParts() error {
@@ -169,7 +197,7 @@ func (ps *partSet) add(line []byte, lineNo uint32, text *[]byte) error {
 // resolvePartsReading decides how the documents are read: as the parts
 // header (or the spans header) of the file says, unless the flags say otherwise (a flag that
 // disagrees is refused); the flags alone without one.
-func (o *Options) resolvePartsReading(ps *partSet) error {
+func (o *DropPartsOptions) resolvePartsReading(ps *partSet) error {
 	stage := "parts"
 	h, ok := ps.headers.Get(stage)
 	if !ok { // the occurrences of repeated spans, from the spans stage
@@ -210,12 +238,14 @@ type cutBatch struct {
 	bytes                 int64
 }
 
-// runDropParts writes the documents with the parts cut out.
-func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) (err error) {
-	if opt.DropParts == "-" && (len(inputs) == 0 || slices.Contains(inputs, "-")) {
+// RunDropParts reads the part ids of opt.Parts and the documents in the
+// named inputs (standard input when there are none) and writes the
+// documents with the parts cut out to stdout.
+func RunDropParts(ctx context.Context, opt DropPartsOptions, inputs []string, stdout, stderr io.Writer) error {
+	if opt.Parts == "-" && (len(inputs) == 0 || slices.Contains(inputs, "-")) {
 		return status.Usagef("--drop-parts - and documents from standard input: only one can be read from it")
 	}
-	ps, err := loadParts(ctx, opt.DropParts, opt.Common, stderr)
+	ps, err := loadParts(ctx, opt.Parts, opt.Common, stderr)
 	if err != nil {
 		return err
 	}
@@ -229,36 +259,47 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 		}
 		defer rep.abort()
 	}
-	src, files := stream.NewDocuments(inputs, opt.reading, opt.SkipBad)
-	defer func() {
-		// After a sink error the reader may still read src (pass).
-		if err == nil {
-			err = src.Close()
-		}
-	}()
 	common := opt.Common
 	common.NoHeader = true // the documents are written as they came, header lines included
 	out := stream.NewOutput("keep", common, stdout, stderr)
 	seen := make([]bool, ps.docs.Len())
 	var n cutCounts
-	noID := new(atomic.Int64)
+	if err := cutParts(ctx, &opt, ps, inputs, out, func(b *cutBatch) error {
+		n.add(b, seen)
+		if rep == nil {
+			return nil
+		}
+		_, err := rep.w.Write(b.report)
+		return err
+	}); err != nil {
+		return err
+	}
+	if err := ps.checkSeen(seen); err != nil {
+		return err
+	}
+	n.report(stderr, len(ps.ranges))
+	if rep != nil {
+		if err := rep.commit(); err != nil {
+			return err
+		}
+	}
+	return out.Finish()
+}
+
+// cutParts reads the documents and writes them to out with the parts of ps
+// cut out, handing each chunk's batch to take.
+func cutParts(ctx context.Context, opt *DropPartsOptions, ps *partSet, inputs []string, out *stream.Output, take func(*cutBatch) error) (err error) {
+	src, files := stream.NewDocuments(inputs, opt.reading, opt.SkipBad)
+	defer func() {
+		// After a sink error the reader may still read src (keeper.pass).
+		if err == nil {
+			err = src.Close()
+		}
+	}()
 	sink := func(r *stream.Result) error {
 		if b, ok := r.Value.(*cutBatch); ok {
-			for _, d := range b.seen {
-				if seen[d] {
-					n.repeated++
-				}
-				seen[d] = true
-			}
-			n.docs += b.docs
-			n.cut += int64(len(b.seen))
-			n.emptied += b.emptied
-			n.ranges += b.ranges
-			n.bytes += b.bytes
-			if rep != nil {
-				if _, err := rep.w.Write(b.report); err != nil {
-					return err
-				}
+			if err := take(b); err != nil {
+				return err
 			}
 		}
 		if _, err := out.W.Write(r.Out); err != nil {
@@ -268,9 +309,10 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 		out.Skip(r.Skipped, r.NSkipped)
 		return r.Err
 	}
+	noID := new(atomic.Int64)
 	stop := out.Watch(src)
 	err = stream.Run(ctx, src, opt.Common, func() stream.Worker {
-		return &cutWorker{ps: ps, opt: &opt, parser: input.NewReadingParser(opt.reading, noID),
+		return &cutWorker{ps: ps, skipBad: opt.SkipBad, parser: input.NewReadingParser(opt.reading, noID),
 			json: input.JSONFields{IDKey: opt.reading.IDField, TextKey: opt.reading.TextField}}
 	}, sink)
 	stop()
@@ -278,26 +320,37 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 		return err
 	}
 	if files != nil {
-		files.Report(stderr, "keep")
+		files.Report(out.Stderr, "keep")
 	}
 	if l, ok := src.(*stream.Lines); ok {
-		l.Report(stderr, "keep")
+		l.Report(out.Stderr, "keep")
 	}
-	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, noID)
-	if err := ps.checkSeen(seen); err != nil {
-		return err
+	shingle.ReportNoID(out.Stderr, "keep", opt.reading.IDField, noID)
+	return nil
+}
+
+// add counts a batch; seen[d] notes document d of the file met.
+func (n *cutCounts) add(b *cutBatch, seen []bool) {
+	for _, d := range b.seen {
+		if seen[d] {
+			n.repeated++
+		}
+		seen[d] = true
 	}
+	n.docs += b.docs
+	n.cut += int64(len(b.seen))
+	n.emptied += b.emptied
+	n.ranges += b.ranges
+	n.bytes += b.bytes
+}
+
+// report says on stderr what was cut of the parts.
+func (n *cutCounts) report(stderr io.Writer, parts int) {
 	fmt.Fprintf(stderr, "keep: cut %d range(s), %d bytes, of %d part(s) from %d of %d document(s); %d left with white space only, dropped\n",
-		n.ranges, n.bytes, len(ps.ranges), n.cut, n.docs, n.emptied)
+		n.ranges, n.bytes, parts, n.cut, n.docs, n.emptied)
 	if n.repeated > 0 {
 		fmt.Fprintf(stderr, "keep: %d document(s) repeat the id of a document met before: the parts cut from each\n", n.repeated)
 	}
-	if rep != nil {
-		if err := rep.commit(); err != nil {
-			return err
-		}
-	}
-	return out.Finish()
 }
 
 // checkSeen refuses parts of documents that were not read, naming the
@@ -322,13 +375,13 @@ func (ps *partSet) checkSeen(seen []bool) error {
 
 // cutWorker writes the documents of a chunk with their parts cut out.
 type cutWorker struct {
-	ps     *partSet
-	opt    *Options
-	parser *input.DocParser
-	json   input.JSONFields
-	id     []byte
-	cuts   [][2]int
-	text   []byte
+	ps      *partSet
+	skipBad bool
+	parser  *input.DocParser
+	json    input.JSONFields
+	id      []byte
+	cuts    [][2]int
+	text    []byte
 }
 
 func (w *cutWorker) Process(c *stream.Chunk, r *stream.Result) {
@@ -364,7 +417,7 @@ func (w *cutWorker) Process(c *stream.Chunk, r *stream.Result) {
 		r.Records++
 		id, text, err := w.parser.Parse(c.Format, line, ordinal)
 		if err != nil {
-			return r.Fail(err, pos, w.opt.SkipBad)
+			return r.Fail(err, pos, w.skipBad)
 		}
 		if err := w.document(r, b, c.Format, pos, line, raw[len(line):], id, text); err != nil {
 			r.Err = err

@@ -93,9 +93,9 @@ type Options struct {
 
 	Stats bool
 
-	// DropParts names a file of part ids (parts, doc#START-END): the
-	// documents are written with those byte ranges cut out of their texts
-	// (dropparts.go); Report then gets the ranges removed.
+	// DropParts names a file of part ids (parts, doc#START-END): Run is
+	// then RunDropParts, the documents written with those byte ranges cut
+	// out of their texts; Report gets the ranges removed.
 	DropParts string
 
 	stream.Common
@@ -206,7 +206,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	if opt.DropParts != "" {
-		return runDropParts(ctx, opt, inputs, stdout, stderr)
+		return RunDropParts(ctx, opt.dropPartsOptions(), inputs, stdout, stderr)
 	}
 	k := &keeper{opt: &opt, noID: new(atomic.Int64)}
 	var twoPass bool
