@@ -1,10 +1,13 @@
 package keep
 
 import (
+	"context"
+	"math"
 	"slices"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 )
 
 // The containment rule (--pairs with --containment): a document is dropped
@@ -23,11 +26,17 @@ import (
 // shingles) is decided first and kept, and K, not contained in D, is kept
 // too. keep counts these on standard error.
 
-// containmentHeader takes the threshold from verify's header when no
-// --threshold was given, and refuses pairs scored without containment or a
-// --threshold below verify's (the pairs between them were not written).
-func (g *graph) containmentHeader(h record.Header, pos record.Pos) error {
-	if !g.contain || h.Stage != "verify" {
+// containmentThreshold is the rule's threshold: --threshold, or verify's.
+type containmentThreshold struct {
+	value float64
+	given bool
+}
+
+// header takes the threshold from verify's header when no --threshold was
+// given, and refuses pairs scored without containment or a --threshold
+// below verify's (the pairs between them were not written).
+func (t *containmentThreshold) header(h record.Header, pos record.Pos) error {
+	if h.Stage != "verify" {
 		return nil
 	}
 	if c, ok := h.Get("containment"); ok && c != "yes" {
@@ -37,17 +46,97 @@ func (g *graph) containmentHeader(h record.Header, pos record.Pos) error {
 	if !ok {
 		return nil
 	}
-	t, err := strconv.ParseFloat(v, 64)
-	if err != nil || t < 0 || t > 1 {
+	t2, err := strconv.ParseFloat(v, 64)
+	if err != nil || t2 < 0 || t2 > 1 {
 		return record.Errorf(pos, "verify's header has threshold=%s: want a similarity between 0 and 1", v)
 	}
 	switch {
-	case !g.givenThreshold:
-		g.threshold = t
-	case g.threshold < t:
-		return record.Errorf(pos, "--threshold %g is below the threshold of verify, %g: the pairs between them were not written; score again with verify --threshold %g", g.threshold, t, g.threshold)
+	case !t.given:
+		t.value = t2
+	case t.value < t2:
+		return record.Errorf(pos, "--threshold %g is below the threshold of verify, %g: the pairs between them were not written; score again with verify --threshold %g", t.value, t2, t.value)
 	}
 	return nil
+}
+
+// containmentLoader holds the pairs of the containment rule: an edge from
+// a document to each that contains it at the threshold or more.
+type containmentLoader struct {
+	o         *Options
+	threshold *containmentThreshold
+	pairLists
+	unused int64
+}
+
+func (l *containmentLoader) add(s *record.Scored, pos record.Pos) (pairLoader, error) {
+	if !s.Containment {
+		return nil, record.Errorf(pos, "--containment reads pairs scored with their containments (verify --containment): this pair has only a similarity")
+	}
+	threshold := l.threshold.value
+	if threshold == 0 {
+		return nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", l.o.Pairs)
+	}
+	a, b := l.intern(s.A, s.B)
+	if s.AB >= threshold {
+		l.edge(a, b, float32(s.AB))
+	}
+	if s.BA >= threshold {
+		l.edge(b, a, float32(s.BA))
+	}
+	if s.AB < threshold && s.BA < threshold {
+		l.unused++
+	}
+	return l, nil
+}
+
+func (l *containmentLoader) rule() (rule, error) {
+	g := l.graph(true)
+	g.numbered, g.from = l.o.reading.Number, uint64(l.o.reading.NumberFrom)
+	g.threshold, g.unused = l.threshold.value, l.unused
+	n := g.ids.Len()
+	g.length = make([]int64, n)
+	g.via = make([]uint32, n)
+	g.viaSim = make([]float32, n)
+	return &containmentRule{graphRule: newGraphRule(g, l.o.Pairs)}, nil
+}
+
+// containmentRule decides longest first: it needs every document's length
+// before the first is written, from a first pass.
+type containmentRule struct {
+	graphRule
+}
+
+func (r *containmentRule) twoPass() bool { return true }
+
+func (r *containmentRule) note(d doc, _ int64, _ []byte) error {
+	if d.cluster >= 0 {
+		r.seen[d.member] = true
+		r.g.noteDocument(d.member, d.length)
+	}
+	return nil
+}
+
+func (r *containmentRule) counted(context.Context) error {
+	r.g.decideContainment()
+	return nil
+}
+
+// decide gives the decision made ahead, after the first pass.
+func (r *containmentRule) decide(d doc, _ int64, _ []byte) (verdict, error) {
+	if d.cluster < 0 {
+		return verdict{}, nil
+	}
+	r.seen[d.member] = true
+	g, m := r.g, d.member
+	if g.state[m]&seen != 0 {
+		stays, via, sim := g.again(m)
+		return r.verdict(m, stays, via, sim), nil
+	}
+	g.state[m] |= seen
+	if g.state[m]&kept != 0 {
+		return r.verdict(m, true, m, math.NaN()), nil
+	}
+	return r.verdict(m, false, g.via[m], float64(g.viaSim[m])), nil
 }
 
 // noteDocument records, in the first pass, the length and arrival of

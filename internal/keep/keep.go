@@ -34,7 +34,6 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/input"
-	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -141,66 +140,9 @@ func (o *Options) Check() error {
 	return nil
 }
 
-// clusterMap is what the cluster file says.
-type clusterMap struct {
-	headers record.HeaderSet
-	members *intern.Table
-	// clusterOf[m] is the cluster of member m.
-	clusterOf []uint32
-	names     *intern.Table
-}
-
-// loadClusters reads the cluster file.
-func loadClusters(ctx context.Context, name string, opt stream.Common, stderr io.Writer) (*clusterMap, error) {
-	cm := &clusterMap{members: intern.New(), names: intern.New()}
-	sc := stream.NewScanner(stream.NewLines([]string{name}))
-	defer sc.Close()
-	sc.OnHeader = func(h record.Header, pos record.Pos) error {
-		_, err := cm.headers.Add(h, pos)
-		return err
-	}
-	skipBad := opt.SkipBad
-	out := stream.NewOutput("keep", opt, nil, stderr)
-	var bufName, bufID []byte
-	for sc.Scan() {
-		name, id, err := record.ParseMember(sc.Line())
-		if err == nil {
-			bufName = record.CanonicalID(bufName[:0], name)
-			bufID = record.CanonicalID(bufID[:0], id)
-			c, _ := cm.names.Add(bufName)
-			m, added := cm.members.Add(bufID)
-			if added {
-				cm.clusterOf = append(cm.clusterOf, c)
-			} else if old := cm.clusterOf[m]; old != c {
-				err = record.Bad("id %s is in cluster %s and in cluster %s", bufID, cm.names.ID(old), bufName)
-			}
-		}
-		if err != nil {
-			if err := out.Bad(err, sc.Pos(), skipBad); err != nil {
-				return nil, err
-			}
-		}
-		if cm.members.Len()%(1<<16) == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	out.Finish()
-	return cm, nil
-}
-
-// choice is a cluster's member chosen by the first pass.
-type choice struct {
-	found  bool
-	member uint32
-	length int64
-	doc    int64 // the document's number in input order
-}
-
-// Run reads the cluster file and the documents in the named inputs
-// (standard input when there are none) and writes the documents to stdout.
+// Run reads the pairs or the cluster file and the documents in the named
+// inputs (standard input when there are none) and writes the documents to
+// stdout; with DropParts it is RunDropParts.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	if err := opt.Check(); err != nil {
 		return err
@@ -208,91 +150,56 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if opt.DropParts != "" {
 		return RunDropParts(ctx, opt.dropPartsOptions(), inputs, stdout, stderr)
 	}
-	k := &keeper{opt: &opt, noID: new(atomic.Int64)}
-	var twoPass bool
-	var headers *record.HeaderSet
 	if opt.MemoryBytes <= 0 {
 		opt.MemoryBytes = stream.DefaultMemory()
 	}
-	if opt.Pairs != "" {
-		g, nr, err := loadPairs(ctx, &opt, stderr)
-		if err != nil {
-			return err
-		}
-		if g.rk != nil {
-			// Two passes: the first gives the ranks.
-			k.rk = g.rk
-			defer k.rk.remove()
-			twoPass = true
-		} else if nr != nil {
-			// One pass: arrival numbers say which document is earlier.
-			k.nr = nr
-			nr.report(stderr, opt.TempDir)
-		} else {
-			k.g = g
-			k.seen = make([]bool, g.ids.Len())
-			// Arrival numbers tell an older document from the input's
-			// without a first pass.
-			g.numbered, g.from = opt.reading.Number, uint64(opt.reading.NumberFrom)
-			// The containment rule decides longest first: it needs every
-			// document's length before the first is written.
-			twoPass = !g.numbered || g.contain
-		}
-		headers = &g.headers
-	} else {
-		cm, err := loadClusters(ctx, opt.Clusters, opt.Common, stderr)
-		if err != nil {
-			return err
-		}
-		k.cm, k.done, k.keptIn = cm, make([]bool, cm.names.Len()), make([]uint32, cm.names.Len())
-		k.seen, headers = make([]bool, cm.members.Len()), &cm.headers
-		twoPass = opt.Prefer != PreferFirst
+	r, err := loadRule(ctx, &opt, stderr)
+	if err != nil {
+		return err
 	}
-	if opt.Pairs == "" {
-		// (loadPairs resolves it at the first pair.)
-		if err := opt.resolveReading(headers, stderr); err != nil {
-			return err
-		}
-	}
-	if twoPass {
+	defer r.remove()
+	k := &keeper{opt: &opt, rule: r, noID: new(atomic.Int64)}
+	if r.twoPass() {
 		spooled, cleanup, err := spool(inputs, opt)
 		defer cleanup()
 		if err != nil {
 			return err
 		}
 		inputs = spooled
-		if k.cm != nil {
-			k.choices = make([]choice, k.cm.names.Len())
-		}
-		k.first = true
-		if err := k.pass(ctx, inputs, stream.NewOutput("keep", opt.Common, nil, io.Discard)); err != nil {
+		if err := k.firstPass(ctx, inputs, stderr); err != nil {
 			return err
 		}
-		if k.rk != nil {
-			if err := k.rk.join(ctx); err != nil {
-				return err
-			}
-		}
-		// Nothing is written yet: a cluster file that names none of the
-		// documents stops here.
-		if err := k.checkIDs(stderr, false); err != nil {
-			return err
-		}
-		if k.rk != nil {
-			if err := k.rk.fetchNames(); err != nil {
-				return err
-			}
-			k.rk.report(stderr)
-			k.rk.nr.report(stderr, opt.TempDir)
-		}
-		if k.g != nil && k.g.contain {
-			k.g.decideContainment()
-		}
-		k.first = false
-		k.noID.Store(0)
 	}
-	if opt.Report != "" {
-		rep, err := newReport(opt.Report)
+	if err := r.ready(stderr); err != nil {
+		return err
+	}
+	return k.writePass(ctx, inputs, stdout, stderr)
+}
+
+// firstPass reads the documents for the rule to note what it needs.
+func (k *keeper) firstPass(ctx context.Context, inputs []string, stderr io.Writer) error {
+	k.first = true
+	if err := k.pass(ctx, inputs, stream.NewOutput("keep", k.opt.Common, nil, io.Discard)); err != nil {
+		return err
+	}
+	if err := k.rule.counted(ctx); err != nil {
+		return err
+	}
+	// Nothing is written yet: a file that names none of the documents
+	// stops here.
+	if err := k.checkIDs(stderr, false); err != nil {
+		return err
+	}
+	k.first = false
+	k.noID.Store(0)
+	return nil
+}
+
+// writePass reads the documents and writes them as the rule decides, with the
+// report, and says on stderr what was counted.
+func (k *keeper) writePass(ctx context.Context, inputs []string, stdout, stderr io.Writer) error {
+	if k.opt.Report != "" {
+		rep, err := newReport(k.opt.Report)
 		if err != nil {
 			return err
 		}
@@ -300,7 +207,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		k.rep = rep
 	}
 	// The documents are written as they came, header lines included.
-	common := opt.Common
+	common := k.opt.Common
 	common.NoHeader = true
 	out := stream.NewOutput("keep", common, stdout, stderr)
 	if err := k.pass(ctx, inputs, out); err != nil {
@@ -311,55 +218,17 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			return err
 		}
 	}
-	if opt.reading.Format == input.FormatParquet {
+	if k.opt.reading.Format == input.FormatParquet {
 		if err := k.closeParquet(inputs, out.W, stderr); err != nil {
 			return err
 		}
 	}
-	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, k.noID)
+	shingle.ReportNoID(stderr, "keep", k.opt.reading.IDField, k.noID)
 	if err := k.checkIDs(stderr, true); err != nil {
 		return err
 	}
-	k.summary(stderr)
-	if k.g != nil || k.nr != nil || k.rk != nil {
-		return out.W.Close()
-	}
-	return k.finish(out.W, stderr)
-}
-
-// summary reports what the rule counted and, with Stats, how many
-// documents were kept and dropped.
-func (k *keeper) summary(stderr io.Writer) {
-	if k.g != nil {
-		k.g.report(stderr)
-		if k.opt.Stats {
-			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, len(k.g.adj)/2)
-		}
-	}
-	if k.rk != nil {
-		// What graph.report says.
-		if e := k.rk.nr.external; e > 0 {
-			fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", e)
-		}
-		if k.rk.repeated > 0 {
-			fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", k.rk.repeated)
-		}
-		if k.opt.Stats {
-			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, k.rk.pairs)
-		}
-	}
-	if k.nr != nil {
-		// What graph.report says; numbers repeat no id.
-		if k.nr.external > 0 {
-			fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", k.nr.external)
-		}
-		if k.opt.Stats {
-			fmt.Fprintf(stderr, "keep: %d documents read, %d in %d verified pairs\n", k.docs, k.inClusters, k.nr.pairs)
-		}
-	}
-	if k.opt.Stats {
-		fmt.Fprintf(stderr, "keep: %d kept, %d dropped\n", k.docs-k.dropped, k.dropped)
-	}
+	k.rule.summary(stderr, &k.tally, k.opt.Stats)
+	return out.W.Close()
 }
 
 // resolveReading decides how the documents are read: from the flags given
@@ -377,62 +246,22 @@ func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) er
 	return nil
 }
 
-// checkIDs compares the ids of the cluster file with those of the
+// checkIDs compares the ids of the rule's file with those of the
 // documents read: none in common is an error (the ids were made in another
-// way), some missing are counted on stderr (report: after the last pass).
-func (k *keeper) checkIDs(stderr io.Writer, report bool) error {
-	total := len(k.seen)
-	missing := 0
-	for _, s := range k.seen {
-		if !s {
-			missing++
-		}
-	}
-	name, first := k.opt.Clusters, func() []byte { return k.cm.members.ID(0) }
-	if k.g != nil {
-		name, first = k.opt.Pairs, func() []byte { return k.g.ids.ID(0) }
-	}
-	if k.rk != nil {
-		total, missing = int(k.rk.ids), int(k.rk.ids-k.rk.metIDs)
-		name, first = k.opt.Pairs, func() []byte { return k.rk.firstID }
-	}
-	if k.nr != nil {
-		total = k.nr.ids()
-		missing = total
-		if k.nr.metIDs > 0 {
-			missing = 0 // (only none met is checked)
-		}
-		name, first = k.opt.Pairs, func() []byte { return appendNumber(nil, k.nr.lo) }
-	}
-	if total == 0 || k.sample == nil && !k.anyDoc {
+// way), some missing are counted on stderr (last: after the last pass).
+func (k *keeper) checkIDs(stderr io.Writer, last bool) error {
+	c := k.rule.idsMet()
+	if c.total == 0 || k.sample == nil && !k.anyDoc {
 		return nil
 	}
-	if missing == total {
+	if c.missing == c.total {
 		return status.Usagef("the ids do not match: none of the %d ids in %s is among the documents read (%s has %q, the documents %q); read the documents as shingle did (--format, --id-field, --number-from)",
-			total, name, name, first(), k.sample)
+			c.total, c.file, c.file, c.first(), k.sample)
 	}
-	// With --pairs, ids not in the input are documents seen before: the
-	// rule counts them (graph.report).
-	if report && missing > 0 && k.g == nil && k.rk == nil {
-		fmt.Fprintf(stderr, "keep: %d of the %d ids in %s are not in the input\n", missing, total, name)
+	if last && c.missing > 0 && c.reportMissing {
+		fmt.Fprintf(stderr, "keep: %d of the %d ids in %s are not in the input\n", c.missing, c.total, c.file)
 	}
 	return nil
-}
-
-func (k *keeper) finish(w *record.Writer, stderr io.Writer) error {
-	if k.opt.Stats {
-		missing := 0
-		for c, d := range k.done {
-			if !d && (k.choices == nil || !k.choices[c].found) {
-				missing++
-			}
-		}
-		fmt.Fprintf(stderr, "keep: %d documents read, %d in %d clusters; %d written\n", k.docs, k.inClusters, k.cm.names.Len(), k.written)
-		if missing > 0 && !k.opt.Annotate {
-			fmt.Fprintf(stderr, "keep: %d cluster(s) had no member among the documents\n", missing)
-		}
-	}
-	return w.Close()
 }
 
 // spool copies standard input to a temporary file when the documents must

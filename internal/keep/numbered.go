@@ -13,6 +13,7 @@ import (
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -285,6 +286,14 @@ func (n *numbered) report(stderr io.Writer, dir string) {
 		n.pairs, stream.FormatSize(n.memory), n.spills, float64(n.spillB)/1e6, dir)
 }
 
+// reportExternal says on standard error how many pairs had a document of
+// an older batch, as graph.report does.
+func (n *numbered) reportExternal(stderr io.Writer) {
+	if n.external > 0 {
+		fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", n.external)
+	}
+}
+
 // appendNumber appends arrival number v as an id.
 func appendNumber(dst []byte, v uint64) []byte {
 	var buf [input.NumberDigits]byte
@@ -293,4 +302,84 @@ func appendNumber(dst []byte, v uint64) []byte {
 		v /= 10
 	}
 	return append(dst, buf[:]...)
+}
+
+// numberedLoader holds the pairs of the numbered rule.
+type numberedLoader struct {
+	o *Options
+	// from is the arrival number of the first document, as the headers
+	// before the first pair say.
+	from int64
+	n    *numbered
+}
+
+func (l *numberedLoader) add(s *record.Scored, _ record.Pos) (pairLoader, error) {
+	a, okA := input.ParseNumber(s.A)
+	b, okB := input.ParseNumber(s.B)
+	if !okA || !okB {
+		notOne := s.A
+		if okA {
+			notOne = s.B
+		}
+		return nil, record.Bad("the ids are arrival numbers (ids=number in the shingle header, or --number-from): %s is not one (%d digits)", notOne, input.NumberDigits)
+	}
+	return l, l.n.add(a, b, float32(s.J))
+}
+
+func (l *numberedLoader) rule() (rule, error) {
+	if r := l.o.reading; !r.Number || r.NumberFrom != l.from {
+		return nil, status.Usagef("%s: a shingle header after the first pair reads the documents in another way than those before it (arrival numbers from %d): put the header lines first", l.o.Pairs, l.from)
+	}
+	return &numberedRule{n: l.n, file: l.o.Pairs, tempDir: l.o.TempDir}, l.n.decide()
+}
+
+// numberedRule is the arrival-order rule for arrival numbers: one pass,
+// the pairs decided as they are read.
+type numberedRule struct {
+	ruleDefaults
+	n       *numbered
+	file    string
+	tempDir string
+	// ids holds the kept, dropped and via ids of a decision.
+	ids []byte
+}
+
+func (r *numberedRule) find(id []byte) (int64, uint32, uint64) {
+	if v, ok := input.ParseNumber(id); ok && r.n.member(v) {
+		return 0, 0, v
+	}
+	return notInCluster, 0, 0
+}
+
+func (r *numberedRule) ready(stderr io.Writer) error {
+	r.n.report(stderr, r.tempDir)
+	return nil
+}
+
+func (r *numberedRule) decide(d doc, _ int64, _ []byte) (verdict, error) {
+	if d.cluster < 0 {
+		return verdict{}, nil
+	}
+	r.n.metIDs++
+	stays, via, root, sim := r.n.decideDoc(d.num)
+	r.ids = appendNumber(appendNumber(appendNumber(r.ids[:0], root), d.num), via)
+	n := input.NumberDigits
+	return verdict{in: true, stays: stays, name: r.ids[:n],
+		dropped: record.Dropped{Dropped: r.ids[n : 2*n], Via: r.ids[2*n:], Similarity: sim}}, nil
+}
+
+// idsMet: the numbers in pairs are checked only for none among the
+// documents.
+func (r *numberedRule) idsMet() idCount {
+	c := idCount{file: r.file, total: r.n.ids(), first: func() []byte { return appendNumber(nil, r.n.lo) }}
+	if r.n.metIDs == 0 {
+		c.missing = c.total
+	}
+	return c
+}
+
+func (r *numberedRule) summary(stderr io.Writer, t *tally, stats bool) {
+	// What graph.report says; numbers repeat no id.
+	r.n.reportExternal(stderr)
+	t.pairStats(stderr, r.n.pairs, stats)
 }

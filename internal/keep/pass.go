@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math"
 	"slices"
 	"sync/atomic"
 	"unicode/utf8"
@@ -18,27 +17,19 @@ import (
 
 // keeper decides, document by document in input order, what is written.
 type keeper struct {
-	opt     *Options
-	cm      *clusterMap // with Clusters
-	g       *graph      // with Pairs
-	nr      *numbered   // with Pairs, when the ids are arrival numbers
-	rk      *ranked     // with Pairs beyond --memory, other ids
-	done    []bool      // a member of the cluster has been written
-	keptIn  []uint32    // the member kept of a done cluster (PreferFirst)
-	choices []choice    // the first pass's choice per cluster
-	first   bool        // in the first of two passes
-	docNo   int64       // the document's number in the current pass
-	rep     *dropReport // with Report
-	buf     []byte      // an annotated line
-	name    []byte
-	numIDs  []byte // the kept, dropped and via ids of the numbered rule
-	seen    []bool // seen[m]: member m of the cluster or pairs file is among the documents
-	sample  []byte // the id of the first document read, for messages
-	anyDoc  bool
-	noID    *atomic.Int64
-	pq      *parquetOut // the output, for Parquet documents
+	opt    *Options
+	rule   rule
+	first  bool        // in the first of two passes
+	docNo  int64       // the document's number in the current pass
+	rep    *dropReport // with Report
+	buf    []byte      // an annotated line
+	name   []byte
+	sample []byte // the id of the first document read, for messages
+	anyDoc bool
+	noID   *atomic.Int64
+	pq     *parquetOut // the output, for Parquet documents
 
-	docs, inClusters, written, dropped int64
+	tally
 }
 
 // doc is a document as a worker found it.
@@ -49,7 +40,8 @@ type doc struct {
 	idStart, idEnd      int
 	jsonl               bool
 	// cluster is the document's cluster (with Pairs: 0 when it is in a
-	// pair), notInCluster, or isHeader for a header line, which is copied.
+	// pair), notInCluster, or isHeader for a header line, which is copied
+	// (rule.find).
 	cluster int64
 	member  uint32
 	num     uint64 // the arrival number, with the numbered rule
@@ -80,8 +72,8 @@ type batch struct {
 	kept  []int64
 }
 
-// pass reads the documents once: the first of two passes notes each
-// cluster's choice, the others write to out.
+// pass reads the documents once: in the first of two passes the rule notes
+// what it needs, the others write to out.
 func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) (err error) {
 	src, f := stream.NewDocuments(inputs, k.opt.reading, k.opt.SkipBad)
 	if f != nil && !k.first {
@@ -106,7 +98,6 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	if !k.first {
 		defer out.Watch(src)()
 	}
-	w := out.W
 	k.docNo = 0
 	ww := &warcWriter{related: k.opt.Related}
 	newWorker := func() stream.Worker {
@@ -117,76 +108,8 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 		if b == nil {
 			return r.Err
 		}
-		if b.group != nil {
-			defer b.group.Release()
-			b.kept = b.kept[:0]
-		}
-		if k.sample == nil && b.firstID != nil {
-			k.sample = b.firstID
-		}
-		for _, d := range b.docs {
-			if d.cluster >= 0 {
-				if k.nr != nil {
-					k.nr.metIDs++
-				} else {
-					k.seen[d.member] = true
-				}
-			}
-			switch d.cluster {
-			case isRecord:
-				if !k.first {
-					if _, err := w.Write(r.Out[d.start:d.end]); err != nil {
-						return err
-					}
-				}
-				continue
-			case isRelated:
-				if !k.first {
-					rel := b.related[d.idStart]
-					rel.data = slices.Clone(r.Out[d.start:d.end])
-					if err := ww.relatedRecord(w, rel); err != nil {
-						return err
-					}
-				}
-				continue
-			case isHeader:
-			default:
-				k.anyDoc = true
-			}
-			write, name, err := k.keep(d, b)
-			if err != nil {
-				return err
-			}
-			if d.record > 0 {
-				if k.opt.Annotate {
-					return status.Usagef("--annotate does not go with WARC input: a record can't carry its cluster's name (keep writes WARC records byte for byte)")
-				}
-				if !k.first {
-					if err := ww.document(w, b.related[d.record-1], write, r.Out[d.start:d.end]); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			if !write {
-				continue
-			}
-			if b.group != nil {
-				b.kept = append(b.kept, d.row)
-				continue
-			}
-			line := r.Out[d.start:d.end]
-			if k.opt.Annotate && d.cluster != isHeader {
-				line = k.annotate(r.Out[d.start:d.lineEnd], r.Out[d.lineEnd:d.end], name, d.jsonl)
-			}
-			if _, err := w.Write(line); err != nil {
-				return err
-			}
-		}
-		if b.group != nil && !k.first && r.Err == nil {
-			if err := k.writeParquet(b.group, b.kept, w, out.Stderr); err != nil {
-				return err
-			}
+		if err := k.batch(b, r.Out, r.Err == nil, ww, out); err != nil {
+			return err
 		}
 		out.Count(r.Records)
 		out.Skip(r.Skipped, r.NSkipped)
@@ -198,7 +121,7 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	if k.first {
 		return nil
 	}
-	if err := ww.finish(w); err != nil {
+	if err := ww.finish(out.W); err != nil {
 		return err
 	}
 	if lines, ok := src.(*stream.Lines); ok {
@@ -208,91 +131,106 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 	return out.Finish()
 }
 
+// batch takes a chunk's documents in input order, their bytes in data:
+// each decided and, but in a first pass, written to out; complete says the
+// chunk was read to its end.
+func (k *keeper) batch(b *batch, data []byte, complete bool, ww *warcWriter, out *stream.Output) error {
+	if b.group != nil {
+		defer b.group.Release()
+		b.kept = b.kept[:0]
+	}
+	if k.sample == nil && b.firstID != nil {
+		k.sample = b.firstID
+	}
+	for _, d := range b.docs {
+		if err := k.document(d, b, data, ww, out.W); err != nil {
+			return err
+		}
+	}
+	if b.group != nil && !k.first && complete {
+		return k.writeParquet(b.group, b.kept, out.W, out.Stderr)
+	}
+	return nil
+}
+
+// document takes the next document, or record or header line, of b.
+func (k *keeper) document(d doc, b *batch, data []byte, ww *warcWriter, w *record.Writer) error {
+	switch d.cluster {
+	case isRecord:
+		if k.first {
+			return nil
+		}
+		_, err := w.Write(data[d.start:d.end])
+		return err
+	case isRelated:
+		if k.first {
+			return nil
+		}
+		rel := b.related[d.idStart]
+		rel.data = slices.Clone(data[d.start:d.end])
+		return ww.relatedRecord(w, rel)
+	case isHeader:
+	default:
+		k.anyDoc = true
+	}
+	write, name, err := k.keep(d, b)
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.record > 0:
+		if k.opt.Annotate {
+			return status.Usagef("--annotate does not go with WARC input: a record can't carry its cluster's name (keep writes WARC records byte for byte)")
+		}
+		if k.first {
+			return nil
+		}
+		return ww.document(w, b.related[d.record-1], write, data[d.start:d.end])
+	case !write:
+		return nil
+	case b.group != nil:
+		b.kept = append(b.kept, d.row)
+		return nil
+	}
+	line := data[d.start:d.end]
+	if k.opt.Annotate && d.cluster != isHeader {
+		line = k.annotate(data[d.start:d.lineEnd], data[d.lineEnd:d.end], name, d.jsonl)
+	}
+	_, err = w.Write(line)
+	return err
+}
+
 // keep takes the next document in input order and says whether to write
 // it, and the name of its cluster (the kept document's id) for Annotate; in
-// a first pass it notes what the second needs and writes nothing.
+// a first pass the rule notes what the second needs and nothing is written.
 func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	if d.cluster == isHeader {
 		return !k.first && !k.opt.Drop, nil, nil
 	}
 	n := k.docNo
 	k.docNo++
+	id := b.ids[d.idStart:d.idEnd]
 	if k.first {
-		if k.rk != nil {
-			return false, nil, k.rk.noteDoc(n, b.ids[d.idStart:d.idEnd])
-		}
-		if k.g != nil {
-			switch {
-			case d.cluster < 0:
-			case k.g.contain:
-				k.g.noteDocument(d.member, d.length)
-			default:
-				k.g.state[d.member] |= inInput
-			}
-		} else {
-			k.consider(d, n)
-		}
-		return false, nil, nil
+		return false, nil, k.rule.note(d, n, id)
 	}
 	k.docs++
-	if k.rk != nil {
-		return k.keepRanked(d, b, n)
-	}
-	if d.cluster < 0 {
+	v, err := k.rule.decide(d, n, id)
+	if err != nil || !v.in {
 		// In no cluster, no pair: a cluster of its own.
-		return k.write(true), b.ids[d.idStart:d.idEnd], nil
-	}
-	k.inClusters++
-	var stays bool
-	var name []byte
-	var r record.Dropped
-	if k.nr != nil {
-		var via, root uint64
-		stays, via, root, r.Similarity = k.nr.decideDoc(d.num)
-		k.numIDs = appendNumber(appendNumber(appendNumber(k.numIDs[:0], root), d.num), via)
-		n := input.NumberDigits
-		name, r.Dropped, r.Via = k.numIDs[:n], k.numIDs[n:2*n], k.numIDs[2*n:]
-	} else if k.g != nil {
-		var via uint32
-		stays, via, r.Similarity = k.g.decide(d.member)
-		name = k.g.ids.ID(k.g.root[d.member])
-		r.Dropped, r.Via = k.g.ids.ID(d.member), k.g.ids.ID(via)
-	} else {
-		stays, name = k.decide(d, n)
-		r.Dropped, r.Via, r.Similarity = k.cm.members.ID(d.member), name, math.NaN()
-	}
-	if stays {
-		return k.write(true), name, nil
-	}
-	k.dropped++
-	if k.rep != nil {
-		r.Kept = name
-		if err := k.rep.add(r); err != nil {
-			return false, nil, err
-		}
-	}
-	return k.write(false), name, nil
-}
-
-// keepRanked is keep for the ranked rule: document n is in a pair or not
-// by its place.
-func (k *keeper) keepRanked(d doc, b *batch, n int64) (bool, []byte, error) {
-	id := b.ids[d.idStart:d.idEnd]
-	inPair, stays, kept, via, sim, err := k.rk.decideDoc(n, id)
-	if err != nil || !inPair {
 		return k.write(true), id, err
 	}
 	k.inClusters++
-	if stays {
-		return k.write(true), kept, nil
+	if v.stays {
+		return k.write(true), v.name, nil
 	}
 	k.dropped++
 	if k.rep != nil {
-		if err := k.rep.add(record.Dropped{Dropped: id, Kept: kept, Via: via, Similarity: sim}); err != nil {
+		v.dropped.Kept = v.name
+		if err := k.rep.add(v.dropped); err != nil {
 			return false, nil, err
 		}
 	}
-	return k.write(false), kept, nil
+	return k.write(false), v.name, nil
 }
 
 // write says whether a document that stays or not is written, and counts it.
@@ -305,49 +243,6 @@ func (k *keeper) write(stays bool) bool {
 		k.written++
 	}
 	return w
-}
-
-// decide says whether document n, a member of a cluster, stays, and names
-// the member of its cluster that stays.
-func (k *keeper) decide(d doc, n int64) (bool, []byte) {
-	c := d.cluster
-	if k.opt.Prefer == PreferFirst {
-		stays := !k.done[c]
-		if stays {
-			k.done[c], k.keptIn[c] = true, d.member
-		}
-		return stays, k.cm.members.ID(k.keptIn[c])
-	}
-	ch := k.choices[c]
-	stays := !k.done[c] && ch.found && ch.doc == n
-	if stays {
-		k.done[c] = true
-	}
-	return stays, k.cm.members.ID(ch.member)
-}
-
-// consider notes document n as its cluster's choice if it is better than
-// the one held. Documents come in input order, so on a tie the first stays.
-func (k *keeper) consider(d doc, n int64) {
-	if d.cluster < 0 {
-		return
-	}
-	ch := &k.choices[d.cluster]
-	better := !ch.found
-	if !better {
-		byID := k.cm.members.Compare(d.member, ch.member)
-		switch k.opt.Prefer {
-		case PreferID:
-			better = byID < 0
-		case PreferLongest:
-			better = d.length > ch.length || d.length == ch.length && byID < 0
-		case PreferShortest:
-			better = d.length < ch.length || d.length == ch.length && byID < 0
-		}
-	}
-	if better {
-		*ch = choice{found: true, member: d.member, length: d.length, doc: n}
-	}
 }
 
 type worker struct {
@@ -438,21 +333,8 @@ func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []
 	if b.firstID == nil {
 		b.firstID = append([]byte{}, id...)
 	}
-	d := doc{cluster: notInCluster, length: length, jsonl: format == input.FormatJSONL}
-	if nr := w.k.nr; nr != nil {
-		if v, ok := input.ParseNumber(id); ok && nr.member(v) {
-			d.num, d.cluster = v, 0
-		}
-	} else if w.k.rk != nil {
-		// (In a pair or not by its place: keepRanked.)
-	} else if g := w.k.g; g != nil {
-		if m, ok := g.ids.Lookup(id); ok {
-			d.member, d.cluster = m, 0
-		}
-	} else if m, ok := w.k.cm.members.Lookup(id); ok {
-		d.member = m
-		d.cluster = int64(w.k.cm.clusterOf[m])
-	}
+	d := doc{length: length, jsonl: format == input.FormatJSONL}
+	d.cluster, d.member, d.num = w.k.rule.find(id)
 	d.idStart = len(b.ids)
 	b.ids = append(b.ids, id...)
 	d.idEnd = len(b.ids)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -35,6 +36,7 @@ import (
 type ranked struct {
 	memory  int64
 	tempDir string
+	file    string
 
 	// ends has a record per pair and side: the id (appendKey), the
 	// pair's place, the side (0, 1) and the similarity.
@@ -68,12 +70,12 @@ type ranked struct {
 	wantBytes  int64
 
 	nr *numbered
-	// buf holds a record being built.
-	buf []byte
+	// buf holds a record being built, canon a pair's ids.
+	buf, canon []byte
 }
 
-func newRanked(memory int64, tempDir string) *ranked {
-	return &ranked{memory: memory, tempDir: tempDir,
+func newRanked(memory int64, tempDir, file string) *ranked {
+	return &ranked{memory: memory, tempDir: tempDir, file: file,
 		ends:   newSorter(memory, tempDir, "pair-ids"),
 		docs:   newSorter(memory, tempDir, "doc-ids"),
 		joined: newSorter(memory, tempDir, "pair-ranks"),
@@ -98,6 +100,17 @@ func (r *ranked) addPair(a, b []byte, sim float32) error {
 	r.pairs++
 	return nil
 }
+
+// add takes a pair of the file, as the arrival rule's loader after it
+// handed over (arrivalLoader.handOver).
+func (r *ranked) add(s *record.Scored, _ record.Pos) (pairLoader, error) {
+	r.canon = record.CanonicalID(r.canon[:0], s.A)
+	n := len(r.canon)
+	r.canon = record.CanonicalID(r.canon, s.B)
+	return r, r.addPair(r.canon[:n], r.canon[n:], float32(s.J))
+}
+
+func (r *ranked) rule() (rule, error) { return r, r.endPairs() }
 
 // endPairs spills the pairs held: the documents' buffer gets --memory.
 func (r *ranked) endPairs() error {
@@ -376,6 +389,43 @@ func (r *ranked) decideDoc(place int64, id []byte) (inPair, stays bool, kept, vi
 	kept = append([]byte{}, kept...)
 	via, err = r.name(place, 1)
 	return true, false, kept, via, sim, err
+}
+
+// find: a document is in a pair or not by its place (decide).
+func (r *ranked) find([]byte) (int64, uint32, uint64) { return notInCluster, 0, 0 }
+
+// twoPass: the first pass gives the ranks.
+func (r *ranked) twoPass() bool { return true }
+
+func (r *ranked) note(_ doc, n int64, id []byte) error { return r.noteDoc(n, id) }
+
+func (r *ranked) counted(ctx context.Context) error { return r.join(ctx) }
+
+func (r *ranked) ready(stderr io.Writer) error {
+	if err := r.fetchNames(); err != nil {
+		return err
+	}
+	r.report(stderr)
+	r.nr.report(stderr, r.tempDir)
+	return nil
+}
+
+func (r *ranked) decide(_ doc, n int64, id []byte) (verdict, error) {
+	in, stays, kept, via, sim, err := r.decideDoc(n, id)
+	return verdict{in: in, stays: stays, name: kept, dropped: record.Dropped{Dropped: id, Via: via, Similarity: sim}}, err
+}
+
+func (r *ranked) idsMet() idCount {
+	return idCount{file: r.file, total: int(r.ids), missing: int(r.ids - r.metIDs), first: func() []byte { return r.firstID }}
+}
+
+func (r *ranked) summary(stderr io.Writer, t *tally, stats bool) {
+	// What graph.report says.
+	r.nr.reportExternal(stderr)
+	if r.repeated > 0 {
+		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", r.repeated)
+	}
+	t.pairStats(stderr, r.pairs, stats)
 }
 
 // report says on standard error what was spilled.

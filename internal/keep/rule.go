@@ -44,30 +44,20 @@ type graph struct {
 	root  []uint32 // the kept document its chain ends at
 	met   uint32
 
-	// headers are the pairs file's header lines, the shingle header among
-	// them saying how the documents were read.
-	headers record.HeaderSet
 	// numbered: the ids are arrival numbers and from is the input's
 	// first: a partner below it came before, without a first pass.
 	numbered bool
 	from     uint64
 
-	// contain applies the containment rule (containment.go): the edges are
-	// then directed, from a document to those that contain it at threshold
-	// or more, and sim holds the containment.
-	contain        bool
-	threshold      float64
-	givenThreshold bool
-	// length is each member's text length in bytes, from the first pass
-	// (with contain).
-	length []int64
-	// via and viaSim are the decisions made ahead by the containment rule.
-	via    []uint32
-	viaSim []float32
-
-	// rk has the pairs instead when they did not fit in --memory
-	// (ranked.go): the graph then holds only the headers.
-	rk *ranked
+	// With the containment rule (containment.go) the edges are directed,
+	// from a document to those that contain it at threshold or more, and
+	// sim holds the containment; length is each member's text length in
+	// bytes, from the first pass; via and viaSim are the decisions made
+	// ahead.
+	threshold float64
+	length    []int64
+	via       []uint32
+	viaSim    []float32
 
 	external, repeated int64
 	// unused counts pairs with neither containment at the threshold;
@@ -87,166 +77,141 @@ const (
 	inInput uint8 = 4
 )
 
-// loadPairs reads the scored pairs of verify from o.Pairs. At the first
-// pair (the headers come first) it resolves how the documents are read:
-// when their ids are arrival numbers the numbered rule takes the pairs
-// (numbered.go), returned with the graph that holds only the headers.
-func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numbered, error) {
-	name, opt, contain, threshold := o.Pairs, o.Common, o.Containment, o.Threshold
-	g := &graph{ids: intern.New(), contain: contain, threshold: threshold, givenThreshold: threshold > 0}
-	var nr *numbered
-	resolved := false
-	var early input.Reading
-	resolve := func() error {
-		// Whether the ids are arrival numbers, from the headers before the
-		// first pair; resolveReading decides at the end, from them all.
-		resolved = true
-		var err error
-		if o.Given == (input.ReadingFlags{}) {
-			early = input.ReadingOf(o.Format, o.IDField, o.TextField)
-		} else if early, _, err = o.Given.FromHeaders(&g.headers); err != nil {
-			return status.Usage(err)
-		}
-		if early.Number && !contain && !o.generalRule {
-			nr = newNumbered(uint64(early.NumberFrom), o.MemoryBytes, o.TempDir)
-		}
-		return nil
-	}
-	sc := stream.NewScanner(stream.NewLines([]string{name}))
+// pairLoader takes the pairs of the pairs file, one by one, for a rule.
+type pairLoader interface {
+	// add takes a pair read at pos, and returns the loader of the pairs
+	// after it: itself, or another that takes over (the arrival rule's
+	// spilled form when the pairs pass --memory). Its *record.LineError
+	// is a bad line.
+	add(s *record.Scored, pos record.Pos) (pairLoader, error)
+	// rule ends the pairs, once the documents' reading is resolved, and
+	// returns the rule they make.
+	rule() (rule, error)
+}
+
+// loadPairs reads the scored pairs of verify from o.Pairs into a rule. At
+// the first pair (the headers come first) it chooses the rule's loader
+// (pairLoader); at the end it resolves how the documents are read.
+func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (rule, error) {
+	var headers record.HeaderSet
+	th := &containmentThreshold{value: o.Threshold, given: o.Threshold > 0}
+	sc := stream.NewScanner(stream.NewLines([]string{o.Pairs}))
 	defer sc.Close()
 	sc.OnHeader = func(h record.Header, pos record.Pos) error {
 		if m, _ := h.Get("measure"); h.Stage == "verify" && m == "hamming" {
 			return record.Errorf(pos, "--pairs reads scored pairs with similarities; these are Hamming distances (verify --hamming)")
 		}
-		if err := g.containmentHeader(h, pos); err != nil {
-			return err
+		if o.Containment {
+			if err := th.header(h, pos); err != nil {
+				return err
+			}
 		}
-		_, err := g.headers.Add(h, pos)
+		_, err := headers.Add(h, pos)
 		return err
 	}
-	out := stream.NewOutput("keep", opt, nil, stderr)
-	var as, bs []uint32
-	var sims []float32
+	out := stream.NewOutput("keep", o.Common, nil, stderr)
+	var load pairLoader
 	var s record.Scored
 	var buf []byte
-	for sc.Scan() {
-		if !resolved {
-			if err := resolve(); err != nil {
-				return nil, nil, err
+	for n := 1; sc.Scan(); n++ {
+		if load == nil {
+			var err error
+			if load, err = o.pairLoader(&headers, th); err != nil {
+				return nil, err
 			}
 		}
 		err := record.ParseScored(&s, sc.Line())
 		if err == nil && bytesEqualCanonical(&buf, s.A, s.B) {
 			err = record.Bad("a pair of %s with itself", s.A)
 		}
-		var va, vb uint64
-		if err == nil && nr != nil {
-			var okA, okB bool
-			va, okA = input.ParseNumber(s.A)
-			vb, okB = input.ParseNumber(s.B)
-			if !okA || !okB {
-				err = record.Bad("the ids are arrival numbers (ids=number in the shingle header, or --number-from): %s is not one (%d digits)", s.A, input.NumberDigits)
-				if okA {
-					err = record.Bad("the ids are arrival numbers (ids=number in the shingle header, or --number-from): %s is not one (%d digits)", s.B, input.NumberDigits)
-				}
+		if err == nil {
+			var next pairLoader
+			if next, err = load.add(&s, sc.Pos()); err == nil {
+				load = next
 			}
 		}
 		if err != nil {
-			if err := out.Bad(err, sc.Pos(), opt.SkipBad); err != nil {
-				return nil, nil, err
+			if err := out.Bad(err, sc.Pos(), o.SkipBad); err != nil {
+				return nil, err
 			}
 			continue
 		}
-		if nr != nil {
-			if err := nr.add(va, vb, float32(s.J)); err != nil {
-				return nil, nil, err
-			}
-			if nr.pairs%(1<<16) == 0 && ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			continue
-		}
-		if contain && !s.Containment {
-			return nil, nil, record.Errorf(sc.Pos(), "--containment reads pairs scored with their containments (verify --containment): this pair has only a similarity")
-		}
-		if contain && g.threshold == 0 {
-			return nil, nil, status.Usagef("%s has no verify header to give the containment threshold: give --threshold T", name)
-		}
-		threshold := g.threshold
-		if g.rk == nil && !contain && (o.ranked || g.ids.Bytes()+pairBytes*int64(cap(as)) > o.MemoryBytes/2) {
-			// Beyond half --memory (the graph built from them is
-			// as large again): the pairs held go to the ranked rule,
-			// which sorts them on disk (ranked.go).
-			g.rk = newRanked(o.MemoryBytes, o.TempDir)
-			for i := range as {
-				if err := g.rk.addPair(g.ids.ID(as[i]), g.ids.ID(bs[i]), sims[i]); err != nil {
-					return nil, nil, err
-				}
-			}
-			g.ids, as, bs, sims = intern.New(), nil, nil, nil
-			debug.FreeOSMemory()
-		}
-		if g.rk != nil {
-			buf = record.CanonicalID(buf[:0], s.A)
-			n := len(buf)
-			buf = record.CanonicalID(buf, s.B)
-			if err := g.rk.addPair(buf[:n], buf[n:], float32(s.J)); err != nil {
-				return nil, nil, err
-			}
-			if g.rk.pairs%(1<<16) == 0 && ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			continue
-		}
-		buf = record.CanonicalID(buf[:0], s.A)
-		a, _ := g.ids.Add(buf)
-		buf = record.CanonicalID(buf[:0], s.B)
-		b, _ := g.ids.Add(buf)
-		if !contain {
-			as, bs, sims = append(as, a), append(bs, b), append(sims, float32(s.J))
-		} else {
-			// Directed: from the contained document to its container.
-			if s.AB >= threshold {
-				as, bs, sims = append(as, a), append(bs, b), append(sims, float32(s.AB))
-			}
-			if s.BA >= threshold {
-				as, bs, sims = append(as, b), append(bs, a), append(sims, float32(s.BA))
-			}
-			if s.AB < threshold && s.BA < threshold {
-				g.unused++
-			}
-		}
-		if len(as)%(1<<16) == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+		if n%(1<<16) == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	out.Finish()
-	if !resolved {
-		if err := resolve(); err != nil {
-			return nil, nil, err
+	if load == nil {
+		var err error
+		if load, err = o.pairLoader(&headers, th); err != nil {
+			return nil, err
 		}
 	}
-	if err := o.resolveReading(&g.headers, stderr); err != nil {
-		return nil, nil, err
+	if err := o.resolveReading(&headers, stderr); err != nil {
+		return nil, err
 	}
-	if nr != nil {
-		if !o.reading.Number || o.reading.NumberFrom != early.NumberFrom {
-			return nil, nil, status.Usagef("%s: a shingle header after the first pair reads the documents in another way than those before it (arrival numbers from %d): put the header lines first", name, early.NumberFrom)
+	return load.rule()
+}
+
+// pairLoader chooses the rule the pairs go to, from the headers before the
+// first pair (resolveReading decides at the end, from them all): the
+// containment rule with Containment, the numbered rule (numbered.go) when
+// the ids are arrival numbers, else the arrival rule in memory.
+func (o *Options) pairLoader(headers *record.HeaderSet, th *containmentThreshold) (pairLoader, error) {
+	early := input.ReadingOf(o.Format, o.IDField, o.TextField)
+	if o.Given != (input.ReadingFlags{}) {
+		var err error
+		if early, _, err = o.Given.FromHeaders(headers); err != nil {
+			return nil, status.Usage(err)
 		}
-		return g, nr, nr.decide()
 	}
-	if g.rk != nil {
-		return g, nil, g.rk.endPairs()
+	switch {
+	case o.Containment:
+		return &containmentLoader{o: o, threshold: th, pairLists: newPairLists()}, nil
+	case early.Number && !o.generalRule:
+		return &numberedLoader{o: o, from: early.NumberFrom, n: newNumbered(uint64(early.NumberFrom), o.MemoryBytes, o.TempDir)}, nil
 	}
+	return &arrivalLoader{o: o, pairLists: newPairLists()}, nil
+}
+
+// pairLists are the pairs held while they are read, their ids interned,
+// to make a graph of.
+type pairLists struct {
+	ids    *intern.Table
+	as, bs []uint32
+	sims   []float32
+	buf    []byte
+}
+
+func newPairLists() pairLists { return pairLists{ids: intern.New()} }
+
+// intern returns the members of ids a and b, canonically escaped.
+func (l *pairLists) intern(a, b []byte) (uint32, uint32) {
+	l.buf = record.CanonicalID(l.buf[:0], a)
+	ma, _ := l.ids.Add(l.buf)
+	l.buf = record.CanonicalID(l.buf[:0], b)
+	mb, _ := l.ids.Add(l.buf)
+	return ma, mb
+}
+
+// edge holds the pair from member a to b.
+func (l *pairLists) edge(a, b uint32, sim float32) {
+	l.as, l.bs, l.sims = append(l.as, a), append(l.bs, b), append(l.sims, sim)
+}
+
+// graph makes the graph of the pairs held, each pair an edge both ways
+// unless directed.
+func (l *pairLists) graph(directed bool) *graph {
+	g := &graph{ids: l.ids}
 	n := g.ids.Len()
 	g.start = make([]uint32, n+1)
-	for i := range as {
-		g.start[as[i]+1]++
-		if !contain {
-			g.start[bs[i]+1]++
+	for i := range l.as {
+		g.start[l.as[i]+1]++
+		if !directed {
+			g.start[l.bs[i]+1]++
 		}
 	}
 	for m := range n {
@@ -255,24 +220,120 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (*graph, *numb
 	g.adj = make([]uint32, g.start[n])
 	g.sim = make([]float32, g.start[n])
 	fill := append([]uint32(nil), g.start[:n]...)
-	for i := range as {
-		a, b := as[i], bs[i]
-		g.adj[fill[a]], g.sim[fill[a]] = b, sims[i]
+	for i := range l.as {
+		a, b := l.as[i], l.bs[i]
+		g.adj[fill[a]], g.sim[fill[a]] = b, l.sims[i]
 		fill[a]++
-		if !contain {
-			g.adj[fill[b]], g.sim[fill[b]] = a, sims[i]
+		if !directed {
+			g.adj[fill[b]], g.sim[fill[b]] = a, l.sims[i]
 			fill[b]++
 		}
-	}
-	if contain {
-		g.length = make([]int64, n)
-		g.via = make([]uint32, n)
-		g.viaSim = make([]float32, n)
 	}
 	g.state = make([]uint8, n)
 	g.seq = make([]uint32, n)
 	g.root = make([]uint32, n)
-	return g, nil, nil
+	return g
+}
+
+// arrivalLoader holds the pairs of the arrival rule in memory, and hands
+// them over to the ranked rule when they pass half of --memory.
+type arrivalLoader struct {
+	o *Options
+	pairLists
+}
+
+func (l *arrivalLoader) add(s *record.Scored, pos record.Pos) (pairLoader, error) {
+	if l.o.ranked || l.ids.Bytes()+pairBytes*int64(cap(l.as)) > l.o.MemoryBytes/2 {
+		return l.handOver(s, pos)
+	}
+	a, b := l.intern(s.A, s.B)
+	l.edge(a, b, float32(s.J))
+	return l, nil
+}
+
+// handOver gives the pairs held and s, beyond half --memory (the graph
+// built from them is as large again), to the ranked rule, which sorts them
+// on disk (ranked.go) and takes the pairs after.
+func (l *arrivalLoader) handOver(s *record.Scored, pos record.Pos) (pairLoader, error) {
+	rk := newRanked(l.o.MemoryBytes, l.o.TempDir, l.o.Pairs)
+	for i := range l.as {
+		if err := rk.addPair(l.ids.ID(l.as[i]), l.ids.ID(l.bs[i]), l.sims[i]); err != nil {
+			return nil, err
+		}
+	}
+	l.pairLists = pairLists{}
+	debug.FreeOSMemory()
+	return rk.add(s, pos)
+}
+
+func (l *arrivalLoader) rule() (rule, error) {
+	g := l.graph(false)
+	g.numbered, g.from = l.o.reading.Number, uint64(l.o.reading.NumberFrom)
+	return &arrivalRule{graphRule: newGraphRule(g, l.o.Pairs)}, nil
+}
+
+// graphRule is what the rules that hold the pairs' graph in memory share:
+// the arrival rule (arrivalRule) and the containment rule.
+type graphRule struct {
+	ruleDefaults
+	g    *graph
+	file string
+	// seen[m]: member m is among the documents.
+	seen []bool
+}
+
+func newGraphRule(g *graph, file string) graphRule {
+	return graphRule{g: g, file: file, seen: make([]bool, g.ids.Len())}
+}
+
+func (r *graphRule) find(id []byte) (int64, uint32, uint64) {
+	if m, ok := r.g.ids.Lookup(id); ok {
+		return 0, m, 0
+	}
+	return notInCluster, 0, 0
+}
+
+// verdict is the decision for member m: whether it stays, and when it
+// does not, the partner it is dropped for and their similarity.
+func (r *graphRule) verdict(m uint32, stays bool, via uint32, sim float64) verdict {
+	ids := r.g.ids
+	return verdict{in: true, stays: stays, name: ids.ID(r.g.root[m]),
+		dropped: record.Dropped{Dropped: ids.ID(m), Via: ids.ID(via), Similarity: sim}}
+}
+
+func (r *graphRule) idsMet() idCount {
+	return idCount{file: r.file, total: len(r.seen), missing: missing(r.seen), first: func() []byte { return r.g.ids.ID(0) }}
+}
+
+func (r *graphRule) summary(stderr io.Writer, t *tally, stats bool) {
+	r.g.report(stderr)
+	t.pairStats(stderr, int64(len(r.g.adj)/2), stats)
+}
+
+// arrivalRule is the arrival-order rule with the pairs in memory.
+type arrivalRule struct {
+	graphRule
+}
+
+// twoPass: a first pass tells the partners not in the input, earlier,
+// from those that come later, unless arrival numbers tell.
+func (r *arrivalRule) twoPass() bool { return !r.g.numbered }
+
+func (r *arrivalRule) note(d doc, _ int64, _ []byte) error {
+	if d.cluster >= 0 {
+		r.seen[d.member] = true
+		r.g.state[d.member] |= inInput
+	}
+	return nil
+}
+
+func (r *arrivalRule) decide(d doc, _ int64, _ []byte) (verdict, error) {
+	if d.cluster < 0 {
+		return verdict{}, nil
+	}
+	r.seen[d.member] = true
+	stays, via, sim := r.g.decide(d.member)
+	return r.verdict(d.member, stays, via, sim), nil
 }
 
 // bytesEqualCanonical says whether a and b are the same id once escaped
@@ -301,17 +362,7 @@ func (g *graph) earlierThanInput(n uint32) bool {
 // dropped for and their similarity.
 func (g *graph) decide(m uint32) (stays bool, via uint32, sim float64) {
 	if g.state[m]&seen != 0 {
-		// A repeated id: the same decision as its first time.
-		g.repeated++
-		return g.state[m]&kept != 0, g.root[m], math.NaN()
-	}
-	if g.contain {
-		// Decided ahead, after the first pass (containment.go).
-		g.state[m] |= seen
-		if g.state[m]&kept != 0 {
-			return true, m, math.NaN()
-		}
-		return false, g.via[m], float64(g.viaSim[m])
+		return g.again(m)
 	}
 	g.met++
 	g.state[m] |= seen
@@ -340,6 +391,13 @@ func (g *graph) decide(m uint32) (stays bool, via uint32, sim float64) {
 		g.root[m] = g.root[best]
 	}
 	return false, best, float64(bestSim)
+}
+
+// again is the decision for member m met again (a repeated id): the same
+// as its first time.
+func (g *graph) again(m uint32) (stays bool, via uint32, sim float64) {
+	g.repeated++
+	return g.state[m]&kept != 0, g.root[m], math.NaN()
 }
 
 // arrivedBefore says whether partner n (ext: before the input) arrived
