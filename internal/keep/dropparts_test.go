@@ -165,3 +165,30 @@ func TestDropPartsRefused(t *testing.T) {
 		t.Errorf("a#0-3 cut from a: %q %v", out, err)
 	}
 }
+
+// The --drop-parts file's header says which stage wrote its lines: seen's
+// and spans' records are parsed as theirs, parts' lines as part ids with
+// their text; without a header a line of three fields is tried as either.
+func TestDropPartsByHeader(t *testing.T) {
+	dir := t.TempDir()
+	docs := testutil.WriteFileIn(t, dir, "docs.tsv", "a\tone two\n")
+	for _, c := range []struct{ name, parts, err string }{
+		{"seen", "#neardup stage=parts by=paragraph\n#neardup stage=seen k=13\na#0-3\t1\t1\n", ""},
+		{"seen-ids", "#neardup stage=seen k=13\na#0-3\n", ""},
+		{"spans", "#neardup stage=spans tokens=2\na#0-3\t2\ta#0-3\n", ""},
+		{"headerless-seen", "a#0-3\t1\t1\n", ""},
+		{"headerless-spans", "a#0-3\t2\ta#0-3\n", ""},
+		{"spans-as-seen", "#neardup stage=seen k=13\na#0-3\t2\ta#0-3\n", "want doc#START-END TAB seen TAB total with 0 ≤ seen ≤ total"},
+		{"seen-as-spans", "#neardup stage=spans tokens=2\na#0-3\t1\t1\n", "count 1: want a decimal number of places, at least 2"},
+		{"three-as-parts", "#neardup stage=parts by=paragraph\na#0-3\t1\t1\n", "found 3 fields"},
+	} {
+		list := testutil.WriteFileIn(t, dir, c.name+".txt", c.parts)
+		out, _, err := testutil.Run(t, RunDropParts, DropPartsOptions{Parts: list}, docs)
+		switch {
+		case c.err == "" && (err != nil || out != "a\t two\n"):
+			t.Errorf("%s: %q %v, want a#0-3 cut", c.name, out, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+		}
+	}
+}
