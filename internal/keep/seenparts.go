@@ -10,26 +10,23 @@ import (
 // when the line gives it (parts' own lines), the part's text.
 type partLine func(line []byte) (id, text []byte, withText bool, err error)
 
+// partLines are the stages whose lines --drop-parts reads, in the order
+// their headers are looked for (seen's file has the parts header too).
+var partLines = []struct {
+	stage string
+	line  partLine
+}{{"seen", seenPartLine}, {"spans", spanPartLine}, {"parts", partsLine}}
+
 // partLineOf chooses how the lines of the --drop-parts file are read, from
-// the header of the stage that wrote it: seen (its file has the parts
-// header too), spans or parts. A file without one of these is read as
-// before headers said: a line of three fields as a seen or a spans record
-// (partIDOfFields).
+// the header of the stage that wrote it. A file without one of these is
+// read as before headers said (headerlessPartLine).
 func partLineOf(headers *record.HeaderSet) partLine {
-	switch {
-	case has(headers, "seen"):
-		return seenPartLine
-	case has(headers, "spans"):
-		return spanPartLine
-	case has(headers, "parts"):
-		return partsLine
+	for _, p := range partLines {
+		if _, ok := headers.Get(p.stage); ok {
+			return p.line
+		}
 	}
 	return headerlessPartLine
-}
-
-func has(headers *record.HeaderSet, stage string) bool {
-	_, ok := headers.Get(stage)
-	return ok
 }
 
 // wantPartLine is the error of a line with more fields than parts writes.
@@ -75,13 +72,9 @@ func spanPartLine(line []byte) (id, text []byte, withText bool, err error) {
 // part line has one field or two: a line of three was refused before
 // seen and spans, so none that was read before reads otherwise now.
 func headerlessPartLine(line []byte) (id, text []byte, withText bool, err error) {
-	id, text, withText = record.Cut(line)
-	if !withText || bytes.IndexByte(text, '\t') < 0 {
-		return id, text, withText, nil
-	}
 	n := 1 + bytes.Count(line, []byte{'\t'})
 	if n != 3 {
-		return nil, nil, false, record.Bad(wantPartLine, n)
+		return partsLine(line)
 	}
 	if id, _, _, err = seenPartLine(line); err == nil {
 		return id, nil, false, nil
