@@ -286,14 +286,6 @@ func (n *numbered) report(stderr io.Writer, dir string) {
 		n.pairs, stream.FormatSize(n.memory), n.spills, float64(n.spillB)/1e6, dir)
 }
 
-// reportExternal says on standard error how many pairs had a document of
-// an older batch, as graph.report does.
-func (n *numbered) reportExternal(stderr io.Writer) {
-	if n.external > 0 {
-		fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", n.external)
-	}
-}
-
 // appendNumber appends arrival number v as an id.
 func appendNumber(dst []byte, v uint64) []byte {
 	var buf [input.NumberDigits]byte
@@ -379,7 +371,6 @@ func (r *numberedRule) idsMet() idCount {
 }
 
 func (r *numberedRule) summary(stderr io.Writer, t *tally, stats bool) {
-	// What graph.report says; numbers repeat no id.
-	r.n.reportExternal(stderr)
+	reportArrival(stderr, r.n.external, 0) // numbers repeat no id
 	t.pairStats(stderr, r.n.pairs, stats)
 }

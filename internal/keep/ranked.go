@@ -420,11 +420,7 @@ func (r *ranked) idsMet() idCount {
 }
 
 func (r *ranked) summary(stderr io.Writer, t *tally, stats bool) {
-	// What graph.report says.
-	r.nr.reportExternal(stderr)
-	if r.repeated > 0 {
-		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", r.repeated)
-	}
+	reportArrival(stderr, r.nr.external, r.repeated)
 	t.pairStats(stderr, r.pairs, stats)
 }
 

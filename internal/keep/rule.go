@@ -414,17 +414,24 @@ func (g *graph) arrivedBefore(n uint32, ext bool, o uint32, oExt bool) bool {
 
 // report writes what the rule counted on standard error.
 func (g *graph) report(stderr io.Writer) {
-	if g.external > 0 {
-		fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", g.external)
-	}
-	if g.repeated > 0 {
-		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", g.repeated)
-	}
+	reportArrival(stderr, g.external, g.repeated)
 	if g.unused > 0 {
 		fmt.Fprintf(stderr, "keep: %d pair(s) with neither containment at %g (kept by verify for their similarity): not used by --containment\n", g.unused, g.threshold)
 	}
 	if g.within > 0 {
 		fmt.Fprintf(stderr, "keep: %d kept document(s) contained in a kept document that is not longer: kept, as a longer document never goes for a shorter one\n", g.within)
+	}
+}
+
+// reportArrival says on standard error what the arrival-order rule
+// counted: pairs with a document before the input, documents that repeat
+// an id.
+func reportArrival(stderr io.Writer, external, repeated int64) {
+	if external > 0 {
+		fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", external)
+	}
+	if repeated > 0 {
+		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", repeated)
 	}
 }
 
