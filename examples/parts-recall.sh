@@ -1,6 +1,6 @@
 #!/bin/sh
 # Paragraph near-duplicates against exact truth: how many pairs does the
-# README's "Paragraphs" recipe find, and which parts does it drop?
+# "Paragraphs" recipe (docs/jobs.md) find, and which parts does it drop?
 #
 # parts cuts a corpus of real documents into paragraphs, numbered in arrival
 # order (shingle --number-from 1). The truth is every pair of parts at

@@ -91,6 +91,7 @@
 //	pairs --against crawl.idx todays-keys.tsv | verify --shingles all-shingles.tsv
 //	bandindex merge crawl.idx
 //	bandindex stats --check crawl.idx
+//	bandindex dump crawl.idx | head
 //
 // # Limits
 //

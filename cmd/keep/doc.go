@@ -227,7 +227,7 @@
 //
 // Memory: the part ids, 24 bytes a part plus, per document named, its id
 // (about 24 bytes and the id's length); the documents stream (-j). The
-// recipe for near-duplicate paragraphs is in parts(1) and README.md.
+// recipe for near-duplicate paragraphs is in parts(1) and docs/jobs.md.
 //
 // # Parquet
 //

@@ -59,7 +59,7 @@
 // (and of those, the bytes of occurrences after the first).
 //
 // Every occurrence but the first of each repeated span cut out of a corpus
-// (see README.md, "Repeated spans"):
+// (see docs/jobs.md, "Repeated spans"):
 //
 //	spans --tokens 50 corpus.jsonl > spans.tsv
 //	awk -F'\t' '/^#neardup / || $1 != $3 {print $1}' spans.tsv |

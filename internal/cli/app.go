@@ -50,7 +50,8 @@ type Stage struct {
 	// Args names the positional arguments, as in "[FILE...]".
 	Args string
 	// Description is the manual text: what the stage does, what it holds in
-	// memory, examples. EXIT STATUS is added.
+	// memory, examples. EXIT STATUS is added. The man page and doc.go have
+	// it all; -h only the first examples (help.go).
 	Description string
 	Flags       []cli.Flag
 	Action      func(c *cli.Context, env *Env) error

@@ -136,7 +136,7 @@ directed pairs with c >= 0.9 (|A| >= 10) found, 62,957 candidates (1.11 per
 true pair), all verified pairs true (internal/tools/containtruth, an exact
 join through an inverted index). It writes 1.4 million records (1.2 million
 probes, 195,000 index entries; all the index entries would be 13.3
-million), against 356,000 for MinHash bands at 0.8 (README, "Containment").
+million), against 356,000 for MinHash bands at 0.8 (docs/jobs.md, "Containment").
 
 Memory (--containment): 12 bytes per hash of the table while it is read,
 then its hashes of df >= 2 (df >= 1 for query) in a hash table of 16 to 32

@@ -95,7 +95,8 @@ EXAMPLES
    bandindex add crawl.idx todays-keys.tsv
    pairs --against crawl.idx todays-keys.tsv | verify --shingles all-shingles.tsv
    bandindex merge crawl.idx
-   bandindex stats --check crawl.idx`,
+   bandindex stats --check crawl.idx
+   bandindex dump crawl.idx | head`,
 		SeeAlso: []string{"band", "pairs", "index"},
 		Action:  bandIndexAction,
 		Commands: []*cli.Command{

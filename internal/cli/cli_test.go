@@ -49,15 +49,16 @@ func run(t *testing.T, name string, args ...string) (stdout, stderr string, stat
 	}, append([]string{name}, args...)...)
 }
 
-// examples returns the command lines of the EXAMPLES section of a help text.
-func examples(help string) []string {
-	_, after, ok := strings.Cut(help, "\n   EXAMPLES\n")
+// examples returns the command lines of the section of text whose heading
+// line is heading: the lines indented by three spaces after it.
+func examples(text, heading string) []string {
+	_, after, ok := strings.Cut(text, "\n"+heading+"\n")
 	if !ok {
 		return nil
 	}
 	var lines []string
 	for _, line := range strings.Split(after, "\n") {
-		if !strings.HasPrefix(line, "      ") {
+		if !strings.HasPrefix(line, "   ") {
 			break
 		}
 		lines = append(lines, strings.TrimSpace(line))
@@ -65,29 +66,31 @@ func examples(help string) []string {
 	return lines
 }
 
+// TestHelp checks what -h shows of each stage; TestHelpFitsAScreen how
+// much.
 func TestHelp(t *testing.T) {
 	for _, s := range cli.Stages() {
 		stdout, stderr, status := run(t, s.Name, "--help")
 		if status != 0 || stderr != "" {
 			t.Errorf("%s --help: status %d, stderr %q", s.Name, status, stderr)
 		}
-		wants := []string{"EXIT STATUS"}
+		var wants []string
 		switch s.Name {
 		case "index", "bandindex": // their subcommands have the options
 			wants = append(wants, "USAGE:\n   "+s.Name+" COMMAND [options] "+s.Args, "COMMANDS:")
 		case "keep": // it writes documents, which have no headers
-			wants = append(wants, "USAGE:\n   keep [options] "+s.Args, "--output FILE, -o FILE")
+			wants = append(wants, "USAGE:\n   keep [options] "+s.Args, "-o, --output FILE")
 		case "docfreq": // its header carries the number of documents idf needs
-			wants = append(wants, "USAGE:\n   docfreq [options] "+s.Args, "--output FILE, -o FILE")
+			wants = append(wants, "USAGE:\n   docfreq [options] "+s.Args, "-o, --output FILE")
 		default:
-			wants = append(wants, "USAGE:\n   "+s.Name+" [options] "+s.Args, "--output FILE, -o FILE", "--no-header")
+			wants = append(wants, "USAGE:\n   "+s.Name+" [options] "+s.Args, "-o, --output FILE", "--no-header")
 		}
 		for _, want := range wants {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s --help lacks %q", s.Name, want)
 			}
 		}
-		ex := examples(stdout)
+		ex := examples(stdout, "EXAMPLES:")
 		if len(ex) == 0 {
 			t.Errorf("%s --help has no EXAMPLES section", s.Name)
 		}
@@ -101,6 +104,40 @@ func TestHelp(t *testing.T) {
 		}
 		if !runs {
 			t.Errorf("%s: no example runs it: %q", s.Name, ex)
+		}
+	}
+}
+
+// TestHelpFitsAScreen checks that -h and --help of every stage and
+// subcommand fit a screen of 50 lines, show an example that runs it and
+// point to the man page, which has the manual.
+func TestHelpFitsAScreen(t *testing.T) {
+	for _, s := range cli.Stages() {
+		commands := [][]string{{s.Name}}
+		for _, c := range s.Commands {
+			commands = append(commands, []string{s.Name, c.Name})
+		}
+		for _, cmd := range commands {
+			for _, flag := range []string{"-h", "--help"} {
+				stdout, stderr, status := run(t, s.Name, append(cmd[1:], flag)...)
+				name := strings.Join(cmd, " ") + " " + flag
+				if status != 0 || stderr != "" {
+					t.Errorf("%s: status %d, stderr %q", name, status, stderr)
+				}
+				if n := strings.Count(stdout, "\n"); n > 50 {
+					t.Errorf("%s: %d lines, want at most 50 (the manual goes to the man page)", name, n)
+				}
+				if !strings.Contains(stdout, "man "+s.Name) {
+					t.Errorf("%s does not point to man %s", name, s.Name)
+				}
+				runs := false
+				for _, line := range examples(stdout, "EXAMPLES:") {
+					runs = runs || strings.HasPrefix(line, strings.Join(cmd, " ")+" ") || strings.Contains(line, "| "+strings.Join(cmd, " ")+" ")
+				}
+				if !runs {
+					t.Errorf("%s shows no example that runs it:\n%s", name, stdout)
+				}
+			}
 		}
 	}
 }
@@ -132,9 +169,9 @@ func shellWords(s string) []string {
 	return words
 }
 
-// Every stage invocation in every example is a valid command line: run in
-// an empty directory (its files missing, so status 1 is fine) with empty
-// standard input, it is never a usage error.
+// Every stage invocation in every example of the manuals is a valid
+// command line: run in an empty directory (its files missing, so status 1
+// is fine) with empty standard input, it is never a usage error.
 func TestExamplesAreValid(t *testing.T) {
 	emptyStdin(t)
 	t.Chdir(t.TempDir())
@@ -144,8 +181,7 @@ func TestExamplesAreValid(t *testing.T) {
 		names[s.Name] = true
 	}
 	for _, s := range cli.Stages() {
-		help, _, _ := run(t, s.Name, "--help")
-		for _, line := range examples(help) {
+		for _, line := range examples(s.Description, "EXAMPLES") {
 			for _, segment := range strings.Split(line, "|") {
 				segment, _, _ = strings.Cut(segment, ">")
 				words := shellWords(subst.ReplaceAllString(segment, "missing-dir"))

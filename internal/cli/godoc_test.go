@@ -3,9 +3,11 @@ package cli_test
 import (
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/cli"
@@ -54,5 +56,43 @@ func TestSeeAlso(t *testing.T) {
 				t.Errorf("%s: SEE ALSO %q is not another stage", s.Name, n)
 			}
 		}
+	}
+}
+
+// TestPackageDocs checks that every package under internal/ but the tools
+// has a package comment: what go doc shows, and where a reader of the tree
+// learns what the package is for.
+func TestPackageDocs(t *testing.T) {
+	root := filepath.Join("..", "..", "internal")
+	err := filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" || dir == filepath.Join(root, "tools") {
+			return filepath.SkipDir
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			return err
+		}
+		documented, sources := false, 0
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			sources++
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.PackageClauseOnly|parser.ParseComments)
+			if err != nil {
+				return err
+			}
+			documented = documented || f.Doc != nil
+		}
+		if sources > 0 && !documented {
+			t.Errorf("package %s has no package comment (a doc.go that says what it is for)", dir)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -227,7 +227,7 @@ range cut, ranges merged, in input order:
 
 Memory: the part ids, 24 bytes a part plus, per document named, its id
 (about 24 bytes and the id's length); the documents stream (-j). The
-recipe for near-duplicate paragraphs is in parts(1) and README.md.
+recipe for near-duplicate paragraphs is in parts(1) and docs/jobs.md.
 
 PARQUET
 With Parquet documents keep writes Parquet: the schema, key-value metadata

@@ -64,7 +64,7 @@ The header names how the documents were cut and read:
 keep --drop-parts reads the corpus as it says. It goes on through the
 pipeline: shingle copies it as it copies the headers it reads.
 
-Parts of a corpus to near-duplicate parts removed (see README.md,
+Parts of a corpus to near-duplicate parts removed (see docs/jobs.md,
 "Paragraphs"): the parts, numbered in arrival order, through the
 document pipeline; keep --pairs --drop writes the parts that a near-copy
 came before (the arrival rule), and keep --drop-parts cuts them:
