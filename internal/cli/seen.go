@@ -138,11 +138,8 @@ EXAMPLES
 }
 
 func seenAction(c *cli.Context, env *Env) error {
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
-		return err
-	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
 	norm := shingle.DefaultNormalization(shingle.Word)
@@ -155,8 +152,7 @@ func seenAction(c *cli.Context, env *Env) error {
 		K: c.Int("k"), Norm: norm, Threshold: c.Float64("threshold"), MinTokens: c.Int("min-tokens"),
 		State: c.String("state"),
 		By:    c.String("by"), Tokens: c.Int("tokens"), Stride: c.Int("stride"),
-		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
-		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+		Reading: rd,
 	}
 	if err := checkWindowFlags(c); err != nil {
 		return err

@@ -349,27 +349,17 @@ func shingleAction(c *cli.Context, env *Env) error {
 			return status.Usage(err)
 		}
 	}
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
 		return err
 	}
-	if rf.Main && rf.Text == "" {
+	if rd.Main && rd.Text == "" {
 		return usagef("--main is for --text html or auto")
 	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
-		return err
-	}
 	opt := shingle.StageOptions{
-		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},
-		Format:     rf.Format,
-		IDField:    rf.IDField,
-		TextField:  rf.TextField,
-		Number:     rf.Number,
-		NumberFrom: rf.NumberFrom,
-		IDRequired: rf.IDFieldSet,
-		Text:       rf.Text,
-		Main:       rf.Main,
-		Counts:     c.Bool("counts"),
+		Shingle: shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},
+		Reading: rd,
+		Counts:  c.Bool("counts"),
 	}
 	if name := c.String("stopwords"); name != "" {
 		if unit != shingle.Stopword {

@@ -111,11 +111,8 @@ EXAMPLES
 }
 
 func spansAction(c *cli.Context, env *Env) error {
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
-		return err
-	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
 	norm, err := shingle.ParseNormalization(c.String("normalize"))
@@ -131,8 +128,7 @@ func spansAction(c *cli.Context, env *Env) error {
 	}
 	opt := spans.Options{
 		Tokens: c.Int("tokens"), Width: norm.Width, MemoryBytes: mem, TempDir: c.String("temp-dir"),
-		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
-		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+		Reading: rd,
 	}
 	return runStream(c, env, &opt, &opt.Common, spans.Run)
 }

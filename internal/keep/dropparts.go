@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -281,7 +281,7 @@ func runDropParts(ctx context.Context, opt Options, inputs []string, stdout, std
 	if l, ok := src.(*stream.Lines); ok {
 		l.Report(stderr, "keep")
 	}
-	shingle.ReportNoID(stderr, "keep", opt.reading.IDField, noID)
+	document.ReportNoID(stderr, "keep", opt.reading.IDField, noID)
 	if err := ps.checkSeen(seen); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package seen
 
 import (
 	"fmt"
+	"github.com/neardup/neardup/internal/document"
 	"io"
 	"sync"
 
@@ -38,7 +39,7 @@ func (b *batch) reset() {
 // n-grams; it keeps scratch space, one a goroutine.
 type worker struct {
 	opt    *Options
-	docs   *shingle.Worker
+	docs   *document.Reader
 	sh     *shingle.Shingler
 	pool   *sync.Pool
 	ranges []parts.Range
