@@ -14,6 +14,7 @@ import (
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/neardup/neardup/internal/verify"
 )
 
@@ -233,7 +234,7 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 	}
 	norm := shingle.DefaultNormalization(unit)
 	if o.Normalize != "" {
-		if norm, err = shingle.ParseNormalization(o.Normalize); err != nil {
+		if norm, err = token.ParseNormalization(o.Normalize); err != nil {
 			return shingle.StageOptions{}, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/neardup/neardup/internal/seen"
 	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/urfave/cli/v2"
 )
 
@@ -144,7 +145,7 @@ func seenAction(c *cli.Context, env *Env) error {
 	}
 	norm := shingle.DefaultNormalization(shingle.Word)
 	if c.IsSet("normalize") {
-		if norm, err = shingle.ParseNormalization(c.String("normalize")); err != nil {
+		if norm, err = token.ParseNormalization(c.String("normalize")); err != nil {
 			return usagef("--normalize: %v", err)
 		}
 	}

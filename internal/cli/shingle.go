@@ -9,6 +9,7 @@ import (
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/urfave/cli/v2"
 )
 
@@ -345,7 +346,7 @@ func shingleAction(c *cli.Context, env *Env) error {
 	}
 	norm := shingle.DefaultNormalization(unit)
 	if c.IsSet("normalize") {
-		if norm, err = shingle.ParseNormalization(c.String("normalize")); err != nil {
+		if norm, err = token.ParseNormalization(c.String("normalize")); err != nil {
 			return status.Usage(err)
 		}
 	}

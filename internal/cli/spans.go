@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/spans"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/urfave/cli/v2"
 )
 
@@ -115,7 +115,7 @@ func spansAction(c *cli.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	norm, err := shingle.ParseNormalization(c.String("normalize"))
+	norm, err := token.ParseNormalization(c.String("normalize"))
 	if err != nil {
 		return usagef("--normalize: %v", err)
 	}

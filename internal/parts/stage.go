@@ -11,9 +11,9 @@ import (
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // How documents are cut into parts (Options.By).
@@ -141,8 +141,8 @@ type worker struct {
 	opt    *Options
 	docs   *document.Reader
 	n      *counts
-	tok    shingle.Tokenizer
-	spans  []shingle.Span
+	tok    token.Tokenizer
+	spans  []token.Span
 	ranges []Range
 	ns     []int
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // Defaults of the options.
@@ -34,7 +35,7 @@ type Options struct {
 	// K is the n-gram length in word tokens; Norm the normalization of
 	// the text before tokens are taken (shingle's, normalize=).
 	K    int
-	Norm shingle.Normalization
+	Norm token.Normalization
 	// Threshold: a paragraph is seen when at least this fraction of its
 	// n-grams is in the filter (0 < Threshold ≤ 1).
 	Threshold float64

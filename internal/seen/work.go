@@ -3,13 +3,13 @@ package seen
 import (
 	"fmt"
 	"github.com/neardup/neardup/internal/document"
-	"io"
-	"sync"
-
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
+	"io"
+	"sync"
 )
 
 // batch is what a worker makes of a chunk: its documents' paragraphs and
@@ -43,8 +43,8 @@ type worker struct {
 	sh     *shingle.Shingler
 	pool   *sync.Pool
 	ranges []parts.Range
-	tok    shingle.Tokenizer
-	spans  []shingle.Span
+	tok    token.Tokenizer
+	spans  []token.Span
 }
 
 // split returns the parts of text: its paragraphs, or its windows.

@@ -14,9 +14,9 @@ import (
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // DefaultTokens is the default --tokens: Lee et al. (2022) remove repeated
@@ -65,7 +65,7 @@ func (o *Options) reading() input.Reading { return o.Reading.WithDefaultFields()
 // normalization, then how the documents were read (input.Reading.Params),
 // which keep --drop-parts reads them again by.
 func (o *Options) Header() record.Header {
-	norm := shingle.Normalization{Width: o.Width}
+	norm := token.Normalization{Width: o.Width}
 	h := record.NewHeader("spans", "tokens", strconv.Itoa(o.Tokens), "unit", "word", "normalize", norm.String())
 	h.Params = append(h.Params, o.reading().Params()...)
 	return h
@@ -139,7 +139,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 type worker struct {
 	opt    *Options
 	docs   *document.Reader
-	th     shingle.TokenHasher
+	th     token.TokenHasher
 	roller *roller
 }
 

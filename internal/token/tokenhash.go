@@ -1,4 +1,4 @@
-package shingle
+package token
 
 import (
 	"bytes"
@@ -76,7 +76,7 @@ func (h *TokenHasher) Next() (th TokenHash, ok bool) {
 	if !ok {
 		return th, false
 	}
-	th = TokenHash{Span: Span{t.start, t.pos}, H1: tokenHash(tok)}
+	th = TokenHash{Span: Span{t.start, t.pos}, H1: Hash(tok)}
 	h.digest.ResetWithSeed(TokenHash2Seed)
 	h.digest.Write(tok)
 	th.H2 = h.digest.Sum64()
