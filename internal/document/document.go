@@ -21,13 +21,7 @@ import (
 // says, and the unit progress counts them in.
 func Source(r input.Reading, inputs []string, skipBad bool) (stream.Source, string) {
 	src, _ := stream.NewDocuments(inputs, r, skipBad)
-	switch r.Format {
-	case input.FormatFiles:
-		return src, "file"
-	case input.FormatParquet:
-		return src, "row"
-	}
-	return src, "line"
+	return src, input.UnitOf(r.Format)
 }
 
 // Report says on stderr, as stage, what the source did not read: the files
