@@ -14,7 +14,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -96,7 +95,7 @@ func (fn *linesFn) Setup() error {
 	if err != nil {
 		return err
 	}
-	fn.doc = input.NewReadingParser(so.Reading(), nil)
+	fn.doc = input.NewReadingParser(so.Reading, nil)
 	return nil
 }
 
@@ -417,14 +416,14 @@ func (o *Options) ext(output string) string {
 // documentExt is the extension of the documents read: from the format, or
 // under the automatic format from the patterns' names when they agree.
 func (o *Options) documentExt() string {
-	exts := map[string]string{shingle.FormatTSV: ".tsv", shingle.FormatJSONL: ".jsonl", shingle.FormatLines: ".txt"}
-	if o.Format != shingle.FormatAuto {
+	exts := map[string]string{input.FormatTSV: ".tsv", input.FormatJSONL: ".jsonl", input.FormatLines: ".txt"}
+	if o.Format != input.FormatAuto {
 		return exts[o.Format]
 	}
 	if !slices.ContainsFunc(o.Inputs, mayMatchJSONL) {
 		return ".tsv"
 	}
-	if !slices.ContainsFunc(o.Inputs, func(p string) bool { return shingle.FormatOf(p) != shingle.FormatJSONL }) {
+	if !slices.ContainsFunc(o.Inputs, func(p string) bool { return input.FormatOf(p) != input.FormatJSONL }) {
 		return ".jsonl"
 	}
 	return ""

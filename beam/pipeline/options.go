@@ -7,12 +7,14 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/cluster"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/neardup/neardup/internal/verify"
 )
 
@@ -52,16 +54,12 @@ type Options struct {
 	// paths, gs://, s3://), read in the order given, the files of one
 	// pattern in byte order of their names.
 	Inputs []string
-	// Format is "" (from each file's name, as shingle does), tsv, jsonl,
-	// lines or files.
-	Format             string
-	IDField, TextField string
-
-	// Number makes the ids the documents' arrival numbers, NumberFrom for
-	// the first line read, counted across all inputs (shingle
-	// --number-from): what the dedup outputs need.
-	Number     bool
-	NumberFrom int64
+	// Reading is how the documents are read, as shingle reads them: its
+	// Format "" (from each file's name), tsv, jsonl, lines or files; with
+	// Number the ids are the documents' arrival numbers, NumberFrom for the
+	// first line read, counted across all inputs (shingle --number-from):
+	// what the dedup outputs need.
+	input.Reading
 
 	// Shingles: unit (char, word or stopword), k (0: the unit's default),
 	// hash scheme (tok64 or xxh64), seed, and the text of a stop-word list
@@ -114,8 +112,8 @@ type Options struct {
 // Defaults returns the options of the command-line pipeline's defaults.
 func Defaults() Options {
 	return Options{
-		IDField: "id", TextField: "text",
-		Unit: "char", Hash: "tok64",
+		Reading: input.DefaultReading(),
+		Unit:    "char", Hash: "tok64",
 		Method: "minhash", N: 128,
 		Threshold: 0.8, FPWeight: 0.5, FNWeight: 0.5, RecallAtThreshold: 0.995,
 		VerifyThreshold: 0.8,
@@ -135,7 +133,7 @@ func (o *Options) Check() error {
 		return fmt.Errorf("no output prefix")
 	}
 	switch o.Format {
-	case shingle.FormatAuto, shingle.FormatTSV, shingle.FormatJSONL, shingle.FormatLines, shingle.FormatFiles:
+	case input.FormatAuto, input.FormatTSV, input.FormatJSONL, input.FormatLines, input.FormatFiles:
 	default:
 		return fmt.Errorf("unknown format %q: want tsv, jsonl, lines or files", o.Format)
 	}
@@ -236,18 +234,14 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 	}
 	norm := shingle.DefaultNormalization(unit)
 	if o.Normalize != "" {
-		if norm, err = shingle.ParseNormalization(o.Normalize); err != nil {
+		if norm, err = token.ParseNormalization(o.Normalize); err != nil {
 			return shingle.StageOptions{}, err
 		}
 	}
 	so := shingle.StageOptions{
-		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed, Norm: norm},
-		Format:     o.Format,
-		IDField:    o.IDField,
-		TextField:  o.TextField,
-		Number:     o.Number,
-		NumberFrom: o.NumberFrom,
-		Common:     stream.Common{SkipBad: o.SkipBad},
+		Shingle: shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: o.Seed, Norm: norm},
+		Reading: o.Reading,
+		Common:  stream.Common{SkipBad: o.SkipBad},
 	}
 	if o.Stopwords != "" {
 		if unit != shingle.Stopword {

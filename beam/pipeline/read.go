@@ -16,7 +16,6 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/neardup/neardup/internal/input"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -80,9 +79,9 @@ func (o *Options) needsOrdinals() bool {
 		return true
 	}
 	switch o.Format {
-	case shingle.FormatLines, shingle.FormatJSONL:
+	case input.FormatLines, input.FormatJSONL:
 		return true
-	case shingle.FormatAuto:
+	case input.FormatAuto:
 		return slices.ContainsFunc(o.Inputs, mayMatchJSONL)
 	}
 	return false
@@ -97,7 +96,7 @@ func mayMatchJSONL(pattern string) bool {
 	if strings.ContainsAny(ext, "*?[") || ext == "" && strings.ContainsAny(name, "*?[") {
 		return true
 	}
-	return shingle.FormatOf(pattern) == shingle.FormatJSONL
+	return input.FormatOf(pattern) == input.FormatJSONL
 }
 
 // readDocuments reads the inputs into chunks and returns them with a
@@ -224,7 +223,7 @@ type readFn struct {
 }
 
 func (fn *readFn) ProcessElement(ctx context.Context, f fileRef, emit func(Chunk)) error {
-	if fn.Format == shingle.FormatFiles {
+	if fn.Format == input.FormatFiles {
 		return readWhole(ctx, f.Path, emit)
 	}
 	l, closeLines := openLines(ctx, f.Path)

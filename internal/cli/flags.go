@@ -187,6 +187,22 @@ func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
 	return f, nil
 }
 
+// documentReading reads the document flags of a stage that reads the
+// documents first hand (shingle, parts, seen, spans): Parquet files are
+// recognised by their content, and an id field given is required.
+func documentReading(c *cli.Context) (input.Reading, error) {
+	rf, err := readingFlags(c)
+	if err != nil {
+		return input.Reading{}, err
+	}
+	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
+		return input.Reading{}, err
+	}
+	r := rf.Reading
+	r.IDRequired = rf.IDFieldSet
+	return r, nil
+}
+
 // detectParquet sets the format of documents read by file name (no
 // --format) to Parquet when the files given are Parquet files by their
 // content ("PAR1" at both ends); some Parquet and some not is a usage error.

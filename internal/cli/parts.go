@@ -104,11 +104,8 @@ func documentFlagsExcept(names ...string) []cli.Flag {
 }
 
 func partsAction(c *cli.Context, env *Env) error {
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
-		return err
-	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
 	if err := checkWindowFlags(c); err != nil {
@@ -117,8 +114,7 @@ func partsAction(c *cli.Context, env *Env) error {
 	opt := parts.Options{
 		By: c.String("by"), Tokens: c.Int("tokens"), Stride: c.Int("stride"),
 		MinBytes: c.Int("min-bytes"), MinTokens: c.Int("min-tokens"),
-		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
-		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+		Reading: rd,
 	}
 	return runStream(c, env, &opt, &opt.Common, parts.Run)
 }

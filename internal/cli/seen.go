@@ -6,6 +6,7 @@ import (
 
 	"github.com/neardup/neardup/internal/seen"
 	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/urfave/cli/v2"
 )
 
@@ -138,16 +139,13 @@ EXAMPLES
 }
 
 func seenAction(c *cli.Context, env *Env) error {
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
-		return err
-	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
 	}
 	norm := shingle.DefaultNormalization(shingle.Word)
 	if c.IsSet("normalize") {
-		if norm, err = shingle.ParseNormalization(c.String("normalize")); err != nil {
+		if norm, err = token.ParseNormalization(c.String("normalize")); err != nil {
 			return usagef("--normalize: %v", err)
 		}
 	}
@@ -155,8 +153,7 @@ func seenAction(c *cli.Context, env *Env) error {
 		K: c.Int("k"), Norm: norm, Threshold: c.Float64("threshold"), MinTokens: c.Int("min-tokens"),
 		State: c.String("state"),
 		By:    c.String("by"), Tokens: c.Int("tokens"), Stride: c.Int("stride"),
-		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
-		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+		Reading: rd,
 	}
 	if err := checkWindowFlags(c); err != nil {
 		return err

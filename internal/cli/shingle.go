@@ -9,6 +9,7 @@ import (
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/urfave/cli/v2"
 )
 
@@ -345,31 +346,21 @@ func shingleAction(c *cli.Context, env *Env) error {
 	}
 	norm := shingle.DefaultNormalization(unit)
 	if c.IsSet("normalize") {
-		if norm, err = shingle.ParseNormalization(c.String("normalize")); err != nil {
+		if norm, err = token.ParseNormalization(c.String("normalize")); err != nil {
 			return status.Usage(err)
 		}
 	}
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
 		return err
 	}
-	if rf.Main && rf.Text == "" {
+	if rd.Main && rd.Text == "" {
 		return usagef("--main is for --text html or auto")
 	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
-		return err
-	}
 	opt := shingle.StageOptions{
-		Shingle:    shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},
-		Format:     rf.Format,
-		IDField:    rf.IDField,
-		TextField:  rf.TextField,
-		Number:     rf.Number,
-		NumberFrom: rf.NumberFrom,
-		IDRequired: rf.IDFieldSet,
-		Text:       rf.Text,
-		Main:       rf.Main,
-		Counts:     c.Bool("counts"),
+		Shingle: shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},
+		Reading: rd,
+		Counts:  c.Bool("counts"),
 	}
 	if name := c.String("stopwords"); name != "" {
 		if unit != shingle.Stopword {

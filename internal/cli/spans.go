@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/spans"
+	"github.com/neardup/neardup/internal/token"
 	"github.com/urfave/cli/v2"
 )
 
@@ -111,14 +111,11 @@ EXAMPLES
 }
 
 func spansAction(c *cli.Context, env *Env) error {
-	rf, err := readingFlags(c)
+	rd, err := documentReading(c)
 	if err != nil {
 		return err
 	}
-	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
-		return err
-	}
-	norm, err := shingle.ParseNormalization(c.String("normalize"))
+	norm, err := token.ParseNormalization(c.String("normalize"))
 	if err != nil {
 		return usagef("--normalize: %v", err)
 	}
@@ -131,8 +128,7 @@ func spansAction(c *cli.Context, env *Env) error {
 	}
 	opt := spans.Options{
 		Tokens: c.Int("tokens"), Width: norm.Width, MemoryBytes: mem, TempDir: c.String("temp-dir"),
-		Format: rf.Format, IDField: rf.IDField, TextField: rf.TextField,
-		Number: rf.Number, NumberFrom: rf.NumberFrom, IDRequired: rf.IDFieldSet,
+		Reading: rd,
 	}
 	return runStream(c, env, &opt, &opt.Common, spans.Run)
 }

@@ -12,8 +12,8 @@ import (
 // once (Register, from an init function of its file); everything that
 // names, recognises or reads a format asks the registry: --format and the
 // header's format= (Lookup), the names in messages (FormatNames), the
-// format of a file under --format auto (FormatOf, SniffFormat), and how a
-// stage reads its documents (Records).
+// format of a file under --format auto (FormatOf, SniffFormat), how a
+// stage reads its documents (Records) and what its progress counts (Unit).
 type Format struct {
 	// Name is what --format and the shingle header's format= call it.
 	Name string
@@ -26,6 +26,8 @@ type Format struct {
 	// auto they win over the name. Empty: the format is not recognised by
 	// its content.
 	Magic []string
+	// Unit is what a stage's progress counts of it: "line" when empty.
+	Unit string
 	// Records opens a reader of the records of one input (asked for the
 	// records as stored when stored is set: keep copies them), for a format
 	// that is not read line by line; nil for the line formats (tsv, jsonl,
@@ -92,6 +94,16 @@ func IsRecordFormat(format string) bool {
 	return ok && f.Records != nil
 }
 
+// UnitOf returns what a stage's progress counts of documents in format
+// (Format.Unit): lines for formats read line by line, and under
+// FormatAuto.
+func UnitOf(format string) string {
+	if f, ok := Lookup(format); ok && f.Unit != "" {
+		return f.Unit
+	}
+	return "line"
+}
+
 // maxMagic is the longest prefix a format is recognised by.
 const maxMagic = 16
 
@@ -115,7 +127,7 @@ func SniffFormat(head []byte) (format string, more bool) {
 func init() {
 	Register(&Format{Name: FormatTSV, Extensions: []string{".tsv"}})
 	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}})
-	Register(&Format{Name: FormatFiles})
+	Register(&Format{Name: FormatFiles, Unit: "file"})
 	Register(&Format{Name: FormatLines})
 }
 

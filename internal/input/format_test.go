@@ -75,3 +75,12 @@ func TestSniffFormat(t *testing.T) {
 		t.Errorf("a file no magic matches: read %q, format %q", got, FileFormat(FormatAuto, f))
 	}
 }
+
+func TestUnitOf(t *testing.T) {
+	for format, want := range map[string]string{FormatAuto: "line", FormatTSV: "line", FormatJSONL: "line",
+		FormatLines: "line", FormatWARC: "line", FormatFiles: "file", FormatParquet: "row"} {
+		if got := UnitOf(format); got != want {
+			t.Errorf("UnitOf(%q) = %q, want %q", format, got, want)
+		}
+	}
+}

@@ -240,15 +240,39 @@ func (f ReadingFlags) Resolve(h record.Header, pos record.Pos, hasHeader bool) (
 // ReadingOf returns the reading of options set in code: a format and the
 // JSON fields (empty for the defaults), ids given.
 func ReadingOf(format, idField, textField string) Reading {
-	r := DefaultReading()
-	r.Format = format
-	if idField != "" {
-		r.IDField = idField
+	return Reading{Format: format, IDField: idField, TextField: textField}.WithDefaultFields()
+}
+
+// WithDefaultFields returns r with the default JSON fields for those it
+// leaves empty (options set in code).
+func (r Reading) WithDefaultFields() Reading {
+	if r.IDField == "" {
+		r.IDField = DefaultIDField
 	}
-	if textField != "" {
-		r.TextField = textField
+	if r.TextField == "" {
+		r.TextField = DefaultTextField
 	}
 	return r
+}
+
+// Check validates r for a stage that reads the documents first hand and
+// writes a header line describing them unless noHeader; its errors are
+// usage errors.
+func (r Reading) Check(noHeader bool) error {
+	if r.Number {
+		if r.NumberFrom < 0 {
+			return status.Usagef("--number-from %d: want a number from 0", r.NumberFrom)
+		}
+		if r.Format == FormatFiles {
+			return status.Usagef("--number-from and --files exclude each other: a file's id is its path")
+		}
+	}
+	if !noHeader {
+		if err := r.CheckHeader(); err != nil {
+			return status.Usage(err)
+		}
+	}
+	return nil
 }
 
 // ForStage is how a stage that reads documents again (keep, verify
@@ -266,10 +290,7 @@ func (f ReadingFlags) ForStage(stage string, hs *record.HeaderSet, fallback Read
 	if note != "" {
 		fmt.Fprintf(stderr, "%s: %s\n", stage, note)
 	}
-	if r.Number && r.Format == FormatFiles {
-		return r, status.Usagef("--number-from and --files exclude each other: a file's id is its path")
-	}
-	return r, nil
+	return r, r.Check(true)
 }
 
 // FromHeaders returns how to read the documents after records with the

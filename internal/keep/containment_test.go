@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/testutil"
 )
 
@@ -75,7 +76,7 @@ func TestContainmentRefused(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			opt := Options{Containment: true, Threshold: c.threshold, Prefer: PreferFirst,
-				Pairs: testutil.WriteFileIn(t, dir, "p.tsv", c.pairs), IDField: "id", TextField: "text"}
+				Pairs: testutil.WriteFileIn(t, dir, "p.tsv", c.pairs), Reading: input.Reading{IDField: "id", TextField: "text"}}
 			err := Run(context.Background(), opt, []string{testutil.WriteFileIn(t, dir, "d.tsv", "A\ta\nB\tb\n")}, new(bytes.Buffer), new(bytes.Buffer))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err %v, want %q", err, c.want)

@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -35,11 +35,10 @@ type DropPartsOptions struct {
 	// Report names a file that gets the ranges removed.
 	Report string
 
-	// Format, IDField, TextField and Given read the documents as they do
-	// in Options, by the parts (or spans) header of Parts.
-	Format             string
-	IDField, TextField string
-	Given              input.ReadingFlags
+	// Reading and Given read the documents as they do in Options, by the
+	// parts (or spans) header of Parts.
+	input.Reading
+	Given input.ReadingFlags
 
 	stream.Common
 
@@ -49,8 +48,7 @@ type DropPartsOptions struct {
 
 // dropPartsOptions are the options of keep --drop-parts among keep's.
 func (o *Options) dropPartsOptions() DropPartsOptions {
-	return DropPartsOptions{Parts: o.DropParts, Report: o.Report, Format: o.Format, IDField: o.IDField,
-		TextField: o.TextField, Given: o.Given, Common: o.Common}
+	return DropPartsOptions{Parts: o.DropParts, Report: o.Report, Reading: o.Reading, Given: o.Given, Common: o.Common}
 }
 
 // checkDropParts refuses what does not go with DropParts.
@@ -325,7 +323,7 @@ func cutParts(ctx context.Context, opt *DropPartsOptions, ps *partSet, inputs []
 	if l, ok := src.(*stream.Lines); ok {
 		l.Report(out.Stderr, "keep")
 	}
-	shingle.ReportNoID(out.Stderr, "keep", opt.reading.IDField, noID)
+	document.ReportNoID(out.Stderr, "keep", opt.reading.IDField, noID)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/testutil"
@@ -150,7 +151,7 @@ func TestDropPartsRefused(t *testing.T) {
 		{DropParts: list, Drop: true},
 		{DropParts: list, Pairs: list},
 		{DropParts: list, Annotate: true},
-		{DropParts: list, Format: "parquet"},
+		{DropParts: list, Reading: input.Reading{Format: "parquet"}},
 		{DropParts: "-"},
 	} {
 		if _, _, err := testutil.Run(t, Run, opt, docs); err == nil && opt.DropParts != "-" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/cluster"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
@@ -105,7 +106,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	os.WriteFile(corpus, []byte(strings.Join(lines, "")), 0o644)
 
 	shingles := stageFile(t, dir, "shingles.tsv", func(o, e io.Writer) error {
-		return shingle.Run(ctx, shingle.StageOptions{Shingle: shingle.Options{Unit: shingle.Word, K: 5}, IDField: "id", TextField: "text"}, []string{corpus}, o, e)
+		return shingle.Run(ctx, shingle.StageOptions{Reading: input.Reading{IDField: "id", TextField: "text"}, Shingle: shingle.Options{Unit: shingle.Word, K: 5}}, []string{corpus}, o, e)
 	})
 	sketches := stageFile(t, dir, "sketches.tsv", func(o, e io.Writer) error {
 		return sketch.Run(ctx, sketch.Options{Method: sketch.MinHash, N: 128}, []string{shingles}, o, e)
@@ -124,7 +125,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	})
 	for _, prefer := range []string{PreferFirst, PreferLongest} {
 		var out, stderr bytes.Buffer
-		opt := Options{Clusters: clusters, Prefer: prefer, IDField: "id", TextField: "text", ClusterField: "cluster"}
+		opt := Options{Reading: input.Reading{IDField: "id", TextField: "text"}, Clusters: clusters, Prefer: prefer, ClusterField: "cluster"}
 		if err := Run(ctx, opt, []string{corpus}, &out, &stderr); err != nil {
 			t.Fatal(err)
 		}

@@ -33,9 +33,9 @@ import (
 	"os"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -75,13 +75,13 @@ type Options struct {
 	// dropped and counted.
 	Related bool
 
-	// Format, IDField and TextField read the documents as shingle does.
-	// Given, when set, holds the document flags instead: the documents are
-	// then read as the shingle header of the cluster file says, unless a
-	// flag says otherwise, and a flag that disagrees is refused.
-	Format             string
-	IDField, TextField string
-	Given              input.ReadingFlags
+	// Reading reads the documents as shingle does: its Format, IDField and
+	// TextField (empty for the defaults), set in code. Given, when set,
+	// holds the document flags instead: the documents are then read as the
+	// shingle header of the cluster file says, unless a flag says
+	// otherwise, and a flag that disagrees is refused.
+	input.Reading
+	Given input.ReadingFlags
 	// TempDir holds the copy of standard input for two-pass choices and
 	// the pairs and ids spilled beyond MemoryBytes.
 	TempDir string
@@ -223,7 +223,7 @@ func (k *keeper) writePass(ctx context.Context, inputs []string, stdout, stderr 
 			return err
 		}
 	}
-	shingle.ReportNoID(stderr, "keep", k.opt.reading.IDField, k.noID)
+	document.ReportNoID(stderr, "keep", k.opt.reading.IDField, k.noID)
 	if err := k.checkIDs(stderr, true); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/testutil"
 )
 
@@ -146,7 +147,7 @@ func TestKeepJSONL(t *testing.T) {
 	empty := testutil.WriteFileIn(t, dir, "empty.jsonl", []byte("{}\n"))
 	if _, err := os.Stat(empty); err == nil {
 		var out, errOut bytes.Buffer
-		err := Run(context.Background(), Options{Clusters: clusters, Prefer: PreferFirst, Annotate: true, IDField: "id", TextField: "text"}, []string{empty}, &out, &errOut)
+		err := Run(context.Background(), Options{Reading: input.Reading{IDField: "id", TextField: "text"}, Clusters: clusters, Prefer: PreferFirst, Annotate: true}, []string{empty}, &out, &errOut)
 		if err == nil || !strings.Contains(err.Error(), "empty.jsonl:1: no \"text\" field") {
 			t.Errorf("a document without text: %v", err)
 		}
@@ -159,21 +160,21 @@ func TestKeepLinesAndFiles(t *testing.T) {
 	b := testutil.WriteFileIn(t, dir, "b.txt", []byte("four\r\nfive"))
 	// Lines: ids are line numbers across inputs.
 	clusters := testutil.WriteFileIn(t, dir, "c.tsv", []byte("1\t1\n1\t3\n1\t5\n"))
-	got, _ := runKeep(t, Options{Clusters: clusters, Format: "lines"}, a, b)
+	got, _ := runKeep(t, Options{Reading: input.Reading{Format: "lines"}, Clusters: clusters}, a, b)
 	if want := "one\ntwo\nfour\r\n"; got != want {
 		t.Errorf("lines: got %q want %q", got, want)
 	}
-	got, _ = runKeep(t, Options{Clusters: clusters, Format: "lines", Prefer: PreferLongest}, a, b)
+	got, _ = runKeep(t, Options{Reading: input.Reading{Format: "lines"}, Clusters: clusters, Prefer: PreferLongest}, a, b)
 	if want := "two\nthree\nfour\r\n"; got != want {
 		t.Errorf("lines, longest: got %q want %q", got, want)
 	}
 	// Files: each file a document, the path written.
 	fc := testutil.WriteFileIn(t, dir, "fc.tsv", []byte(a+"\t"+a+"\n"+a+"\t"+b+"\n"))
-	got, _ = runKeep(t, Options{Clusters: fc, Format: "files", Prefer: PreferShortest}, a, b)
+	got, _ = runKeep(t, Options{Reading: input.Reading{Format: "files"}, Clusters: fc, Prefer: PreferShortest}, a, b)
 	if want := b + "\n"; got != want {
 		t.Errorf("files, shortest: got %q want %q", got, want)
 	}
-	got, _ = runKeep(t, Options{Clusters: fc, Format: "files", Annotate: true}, a, b)
+	got, _ = runKeep(t, Options{Reading: input.Reading{Format: "files"}, Clusters: fc, Annotate: true}, a, b)
 	if want := a + "\t" + a + "\n" + b + "\t" + a + "\n"; got != want {
 		t.Errorf("files, annotate: got %q want %q", got, want)
 	}
@@ -206,7 +207,7 @@ func TestKeepBadInput(t *testing.T) {
 	in := testutil.WriteFileIn(t, dir, "docs.tsv", []byte("a\tx\nbad line\n"))
 	clusters := testutil.WriteFileIn(t, dir, "c.tsv", []byte("a\ta\n"))
 	var out, errOut bytes.Buffer
-	opt := Options{Clusters: clusters, Prefer: PreferFirst, IDField: "id", TextField: "text"}
+	opt := Options{Reading: input.Reading{IDField: "id", TextField: "text"}, Clusters: clusters, Prefer: PreferFirst}
 	if err := Run(context.Background(), opt, []string{in}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "docs.tsv:2: want id TAB text") {
 		t.Fatalf("bad document: %v", err)
 	}

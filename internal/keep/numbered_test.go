@@ -69,7 +69,7 @@ func TestNumberedRule(t *testing.T) {
 func TestNumberedBadID(t *testing.T) {
 	dir := t.TempDir()
 	head := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=0\n"
-	opt := Options{Prefer: PreferFirst, IDField: "id", TextField: "text"}
+	opt := Options{Reading: input.Reading{IDField: "id", TextField: "text"}, Prefer: PreferFirst}
 	opt.Pairs = testutil.WriteFileIn(t, dir, "p.tsv", []byte(head+"000000000001\t000000000002\t0.9\n000000000001\tx7\t0.9\n"))
 	opt.Given = input.ReadingFlags{Reading: input.Reading{IDField: "id", TextField: "text"}}
 	docs := testutil.WriteFileIn(t, dir, "d.tsv", []byte("a\tb\n"))
@@ -86,7 +86,7 @@ func TestNumberedLateHeader(t *testing.T) {
 	dir := t.TempDir()
 	h := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=%d\n"
 	pairs := fmt.Sprintf(h, 0) + "000000000001\t000000000002\t0.9\n" + fmt.Sprintf(h, 5) + "000000000005\t000000000006\t0.9\n"
-	opt := Options{Prefer: PreferFirst, IDField: "id", TextField: "text"}
+	opt := Options{Reading: input.Reading{IDField: "id", TextField: "text"}, Prefer: PreferFirst}
 	opt.Pairs = testutil.WriteFileIn(t, dir, "p.tsv", []byte(pairs))
 	opt.Given = input.ReadingFlags{Reading: input.Reading{IDField: "id", TextField: "text"}}
 	docs := testutil.WriteFileIn(t, dir, "d.tsv", []byte("a\tb\n"))
@@ -101,7 +101,7 @@ func TestNumberedLateHeader(t *testing.T) {
 func TestNumberedSparse(t *testing.T) {
 	dir := t.TempDir()
 	head := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=0\n"
-	opt := Options{Prefer: PreferFirst, IDField: "id", TextField: "text", MemoryBytes: 1 << 10}
+	opt := Options{Reading: input.Reading{IDField: "id", TextField: "text"}, Prefer: PreferFirst, MemoryBytes: 1 << 10}
 	opt.Pairs = testutil.WriteFileIn(t, dir, "p.tsv", []byte(head+"000000000001\t900000000000\t0.9\n"))
 	opt.Given = input.ReadingFlags{Reading: input.Reading{IDField: "id", TextField: "text"}}
 	docs := testutil.WriteFileIn(t, dir, "d.tsv", []byte("a\tb\n"))

@@ -78,7 +78,7 @@ func TestKeepParquet(t *testing.T) {
 	pf := filepath.Join(dir, "pairs.tsv")
 	os.WriteFile(pf, []byte(pairs.String()), 0o644)
 	var out, stderr bytes.Buffer
-	opt := Options{Pairs: pf, Prefer: PreferFirst, Format: input.FormatParquet}
+	opt := Options{Reading: input.Reading{Format: input.FormatParquet}, Pairs: pf, Prefer: PreferFirst}
 	if err := Run(context.Background(), opt, []string{docsParquet}, &out, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // benchText is prose and code in paragraphs, some 64 KB.
@@ -22,8 +22,8 @@ func BenchmarkParagraphs(b *testing.B) {
 func BenchmarkWindows(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(benchText)))
-	var tok shingle.Tokenizer
-	var spans []shingle.Span
+	var tok token.Tokenizer
+	var spans []token.Span
 	var rs []Range
 	ns := []int{}
 	for b.Loop() {

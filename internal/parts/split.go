@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // Range is a part of a text: text[Start:End], byte offsets.
@@ -72,7 +72,7 @@ func IsBlank(b []byte) bool {
 // … and end with the first that reaches the last token, which may be
 // shorter; a text of fewer than n tokens is one window of all of them, one
 // of none has none. ns, when not nil, gets each window's number of tokens.
-func Windows(dst []Range, ns []int, spans []shingle.Span, n, stride int) ([]Range, []int) {
+func Windows(dst []Range, ns []int, spans []token.Span, n, stride int) ([]Range, []int) {
 	for i := 0; i < len(spans); i += stride {
 		j := min(i+n, len(spans))
 		dst = append(dst, Range{spans[i].Start, spans[j-1].End})

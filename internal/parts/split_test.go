@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 )
 
 func TestParagraphs(t *testing.T) {
@@ -42,7 +42,7 @@ func TestParagraphs(t *testing.T) {
 
 func TestWindows(t *testing.T) {
 	text := []byte("one two, three four five six seven")
-	spans := new(shingle.Tokenizer).AppendSpans(nil, text)
+	spans := new(token.Tokenizer).AppendSpans(nil, text)
 	for _, c := range []struct {
 		n, stride int
 		want      []string
@@ -57,7 +57,7 @@ func TestWindows(t *testing.T) {
 		var got []string
 		for i, r := range rs {
 			got = append(got, string(text[r.Start:r.End]))
-			if want := len(new(shingle.Tokenizer).AppendSpans(nil, text[r.Start:r.End])); ns[i] != want {
+			if want := len(new(token.Tokenizer).AppendSpans(nil, text[r.Start:r.End])); ns[i] != want {
 				t.Errorf("n %d stride %d: window %d has %d tokens, counted %d", c.n, c.stride, i, want, ns[i])
 			}
 		}
@@ -71,7 +71,7 @@ func TestWindows(t *testing.T) {
 	// Unicode: each Han and kana character is a token; ranges are at rune
 	// boundaries.
 	text = []byte("漢字テスト abc")
-	spans = new(shingle.Tokenizer).AppendSpans(nil, text)
+	spans = new(token.Tokenizer).AppendSpans(nil, text)
 	rs, _ := Windows(nil, nil, spans, 2, 2)
 	var got []string
 	for _, r := range rs {
@@ -114,7 +114,7 @@ func checkRanges(t *testing.T, text []byte, n, stride int) {
 		}
 		i = j
 	}
-	spans := new(shingle.Tokenizer).AppendSpans(nil, text)
+	spans := new(token.Tokenizer).AppendSpans(nil, text)
 	rs, ns := Windows(nil, []int{}, spans, n, stride)
 	start, prevStart := 0, -1
 	for i, r := range rs {

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // How documents are cut into parts (Options.By).
@@ -30,14 +32,9 @@ type Options struct {
 	// MinBytes and MinTokens leave out parts shorter (counted on stderr).
 	MinBytes, MinTokens int
 
-	// Format, IDField, TextField, Number, NumberFrom and IDRequired read
-	// the documents as shingle's StageOptions do (empty fields: the
-	// defaults, id and text).
-	Format             string
-	IDField, TextField string
-	Number             bool
-	NumberFrom         int64
-	IDRequired         bool
+	// Reading is how the documents are read (empty fields: the defaults,
+	// id and text).
+	input.Reading
 
 	stream.Common
 }
@@ -62,8 +59,7 @@ func (o *Options) Check() error {
 	if o.MinBytes < 0 || o.MinTokens < 0 {
 		return status.Usagef("--min-bytes and --min-tokens can't be negative")
 	}
-	so := o.shingleOptions()
-	return so.Check()
+	return o.reading().Check(o.NoHeader)
 }
 
 // stride is the stride of the windows.
@@ -74,11 +70,9 @@ func (o *Options) stride() int {
 	return o.Stride
 }
 
-// shingleOptions are the options of shingle's document reader: the parts
-// stage reads documents exactly as shingle does (shingle.Worker.Documents).
-func (o *Options) shingleOptions() shingle.StageOptions {
-	return shingle.DocumentReader(o.Format, o.IDField, o.TextField, o.Number, o.NumberFrom, o.IDRequired, o.Common)
-}
+// reading is how the stage reads documents: as shingle does, the default
+// fields for those not set.
+func (o *Options) reading() input.Reading { return o.Reading.WithDefaultFields() }
 
 // Header returns the header line the stage writes: how the documents were
 // cut, then how they were read (input.Reading.Params), which keep
@@ -91,8 +85,7 @@ func (o *Options) Header() record.Header {
 	}
 	h.Params = append(h.Params, record.Param{Key: "min-bytes", Value: strconv.Itoa(o.MinBytes)},
 		record.Param{Key: "min-tokens", Value: strconv.Itoa(o.MinTokens)})
-	so := o.shingleOptions()
-	h.Params = append(h.Params, so.Reading().Params()...)
+	h.Params = append(h.Params, o.reading().Params()...)
 	return h
 }
 
@@ -107,26 +100,21 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	so := opt.shingleOptions()
-	so.NoID = new(atomic.Int64)
-	src, unit := shingle.Source(&so, inputs)
+	rd := opt.reading()
+	noID := new(atomic.Int64)
+	src, unit := document.Source(rd, inputs, opt.SkipBad)
 	defer src.Close()
 	out := stream.NewOutput("parts", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
 	n := &counts{}
 	out.Summary = func(stderr io.Writer) {
-		switch s := src.(type) {
-		case *stream.Files:
-			s.Report(stderr, "parts")
-		case *stream.Lines:
-			s.Report(stderr, "parts")
-		}
+		document.Report(src, stderr, "parts")
 		opt.summary(stderr, n)
 	}
 	err := out.RunPool(ctx, src, func() stream.Worker {
-		return &worker{opt: &opt, docs: shingle.NewWorker(&so), n: n}
+		return &worker{opt: &opt, docs: document.NewReader(rd, noID, nil, opt.SkipBad), n: n}
 	})
-	shingle.ReportNoID(stderr, "parts", opt.IDField, so.NoID)
+	document.ReportNoID(stderr, "parts", opt.IDField, noID)
 	return err
 }
 
@@ -151,10 +139,10 @@ func (o *Options) summary(stderr io.Writer, n *counts) {
 // worker cuts the documents of a chunk into parts.
 type worker struct {
 	opt    *Options
-	docs   *shingle.Worker
+	docs   *document.Reader
 	n      *counts
-	tok    shingle.Tokenizer
-	spans  []shingle.Span
+	tok    token.Tokenizer
+	spans  []token.Span
 	ranges []Range
 	ns     []int
 }

@@ -11,11 +11,14 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // Defaults of the options.
@@ -32,7 +35,7 @@ type Options struct {
 	// K is the n-gram length in word tokens; Norm the normalization of
 	// the text before tokens are taken (shingle's, normalize=).
 	K    int
-	Norm shingle.Normalization
+	Norm token.Normalization
 	// Threshold: a paragraph is seen when at least this fraction of its
 	// n-grams is in the filter (0 < Threshold ≤ 1).
 	Threshold float64
@@ -59,13 +62,9 @@ type Options struct {
 	// from it leaves the state as it was.
 	Commit func() error
 
-	// Format, IDField, TextField, Number, NumberFrom and IDRequired read
-	// the documents as shingle's StageOptions do.
-	Format             string
-	IDField, TextField string
-	Number             bool
-	NumberFrom         int64
-	IDRequired         bool
+	// Reading is how the documents are read, as shingle reads them (empty
+	// fields: the defaults, id and text).
+	input.Reading
 
 	stream.Common
 
@@ -146,16 +145,13 @@ func (o *Options) minTokens() int {
 // out.
 func (o *Options) partsOptions() parts.Options {
 	return parts.Options{By: o.by(), Tokens: o.Tokens, Stride: o.Stride, MinTokens: o.minTokens(),
-		Format: o.Format, IDField: o.IDField, TextField: o.TextField,
-		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired, Common: o.Common}
+		Reading: o.Reading, Common: o.Common}
 }
 
-// shingleOptions are the options of shingle's document reader and of the
-// n-grams: word shingles of K tokens, tok64, seed 0.
-func (o *Options) shingleOptions() shingle.StageOptions {
-	so := shingle.DocumentReader(o.Format, o.IDField, o.TextField, o.Number, o.NumberFrom, o.IDRequired, o.Common)
-	so.Shingle = shingle.Options{Unit: shingle.Word, K: o.K, Scheme: shingle.Tok64, Norm: o.Norm}
-	return so
+// ngrams are the options of the n-grams: word shingles of K tokens, tok64,
+// seed 0.
+func (o *Options) ngrams() shingle.Options {
+	return shingle.Options{Unit: shingle.Word, K: o.K, Scheme: shingle.Tok64, Norm: o.Norm}
 }
 
 // ngramHeader is how the n-grams are made: the keys the state records.
@@ -242,9 +238,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	so := opt.shingleOptions()
-	so.NoID = new(atomic.Int64)
-	src, unit := shingle.Source(&so, inputs)
+	rd := opt.Reading.WithDefaultFields()
+	noID := new(atomic.Int64)
+	src, unit := document.Source(rd, inputs, opt.SkipBad)
 	defer src.Close()
 	po := opt.partsOptions()
 	out := stream.NewOutput("seen", opt.Common, stdout, stderr, po.Header(), opt.Header(st.Filter))
@@ -254,7 +250,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		s.keys = st.Filter
 	}
 	out.Summary = func(stderr io.Writer) {
-		shingle.ReportSource(src, stderr)
+		document.Report(src, stderr, "seen")
 		s.summary(stderr)
 	}
 	pool := &sync.Pool{New: func() any { return new(batch) }}
@@ -262,13 +258,13 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	err = func() error {
 		defer out.Watch(src)()
 		if err := stream.Run(ctx, src, opt.Common, func() stream.Worker {
-			return &worker{opt: &opt, docs: shingle.NewWorker(&so), sh: shingle.New(so.Shingle), pool: pool}
+			return &worker{opt: &opt, docs: document.NewReader(rd, noID, nil, opt.SkipBad), sh: shingle.New(opt.ngrams()), pool: pool}
 		}, s.take); err != nil {
 			return err
 		}
 		return out.Finish()
 	}()
-	shingle.ReportNoID(stderr, "seen", opt.IDField, so.NoID)
+	document.ReportNoID(stderr, "seen", opt.IDField, noID)
 	if err == nil && opt.Commit != nil {
 		err = opt.Commit()
 	}

@@ -2,13 +2,14 @@ package seen
 
 import (
 	"fmt"
-	"io"
-	"sync"
-
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/parts"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
+	"io"
+	"sync"
 )
 
 // batch is what a worker makes of a chunk: its documents' paragraphs and
@@ -38,12 +39,12 @@ func (b *batch) reset() {
 // n-grams; it keeps scratch space, one a goroutine.
 type worker struct {
 	opt    *Options
-	docs   *shingle.Worker
+	docs   *document.Reader
 	sh     *shingle.Shingler
 	pool   *sync.Pool
 	ranges []parts.Range
-	tok    shingle.Tokenizer
-	spans  []shingle.Span
+	tok    token.Tokenizer
+	spans  []token.Span
 }
 
 // split returns the parts of text: its paragraphs, or its windows.

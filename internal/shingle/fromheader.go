@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // OptionsFromHeader returns the shingling a shingle header names, so that
@@ -47,7 +48,7 @@ func OptionsFromHeader(h record.Header, custom *Stopwords) (Options, error) {
 	}
 	// Records made before normalize= existed were not normalized.
 	if v, ok := h.Get("normalize"); ok {
-		if o.Norm, err = ParseNormalization(v); err != nil {
+		if o.Norm, err = token.ParseNormalization(v); err != nil {
 			return o, fmt.Errorf("the shingle header has normalize=%s", v)
 		}
 	}

@@ -5,57 +5,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
+	"github.com/neardup/neardup/internal/token"
 )
-
-var fuzzSeeds = []string{
-	"",
-	"Hello, World! Ünïcödé ÉCOLE İstanbul \u212a",
-	"日本語のテキスト 한국어 abc日本def",
-	"a\xffb\xe6\x97 c\u00a0d\u2003\u0085e",
-	"the cat sat on the mat of the house",
-	"cafe\u0301 ǅ ΣΟΦΙΑ ١٢٣ Ⅻ",
-}
-
-// FuzzTokenizer compares the Tokenizer and the char normaliser with the
-// slow reference implementations of the specification.
-func FuzzTokenizer(f *testing.F) {
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, text []byte) {
-		want := refTokens(string(text))
-		if got := tokens(string(text)); !slices.Equal(got, want) {
-			t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
-		}
-		hashes := tokenHashes(string(text))
-		if len(hashes) != len(want) {
-			t.Fatalf("AppendHashes on %q: %d tokens, reference %d", text, len(hashes), len(want))
-		}
-		for i, h := range hashes {
-			if h != tokenHash([]byte(want[i])) {
-				t.Fatalf("AppendHashes on %q: token %d (%q) hashed %x", text, i, want[i], h)
-			}
-		}
-		for _, punct := range []bool{false, true} {
-			want := nextUnits(text, punct)
-			for _, max := range []int{1, 2, 3, maxSpans} {
-				if got := batchUnits(text, punct, max); !slices.Equal(got, want) {
-					t.Fatalf("units of %q (punct %v, %d a batch):\n got %x\nwant %x (next)", text, punct, max, got, want)
-				}
-			}
-		}
-		if got, want := chars(string(text)), refChars(string(text)); !slices.Equal(got, want) {
-			t.Fatalf("chars(%q) = %q, reference %q", text, string(got), string(want))
-		}
-	})
-}
 
 var english = English()
 
 // FuzzShingler checks that both hash schemes give one hash per shingle of
 // the reference, and the hashes the reference computes.
 func FuzzShingler(f *testing.F) {
-	for i, s := range fuzzSeeds {
+	for i, s := range testutil.FuzzTexts {
 		f.Add([]byte(s), uint8(i), uint64(i))
 	}
 	f.Fuzz(func(t *testing.T, text []byte, k uint8, seed uint64) {
@@ -98,7 +58,7 @@ func FuzzStopwords(f *testing.F) {
 			return
 		}
 		words := make([]string, 0, s.Len())
-		var tok Tokenizer
+		var tok token.Tokenizer
 		for w := range s.set {
 			words = append(words, w)
 			tok.Reset([]byte(w))
@@ -118,35 +78,4 @@ func FuzzStopwords(f *testing.F) {
 			t.Fatalf("read again: %s (%d words), want %s (%d)", again.Name(), again.Len(), s.Name(), s.Len())
 		}
 	})
-}
-
-// nextUnits hashes the code points next returns, one by one.
-func nextUnits(text []byte, punct bool) []uint64 {
-	n := charNormalizer{punct: punct}
-	n.reset(text)
-	var units []uint64
-	for {
-		r, ok := n.next()
-		if !ok {
-			return units
-		}
-		units = append(units, runeHash(r))
-	}
-}
-
-// batchUnits hashes them with units, max at a time.
-func batchUnits(text []byte, punct bool, max int) []uint64 {
-	n := charNormalizer{punct: punct}
-	n.reset(text)
-	var units []uint64
-	for {
-		batch := n.units(nil, max)
-		if len(batch) == 0 {
-			return units
-		}
-		if len(batch) > max+1 {
-			panic("units went past max+1")
-		}
-		units = append(units, batch...)
-	}
 }

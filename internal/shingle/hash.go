@@ -12,9 +12,6 @@ func Mix64(x uint64) uint64 { return mix.Murmur(x) }
 // seedKey turns a seed into the key that the final mix of tok64 uses.
 func seedKey(seed uint64) uint64 { return Mix64(seed ^ 0x6a09e667f3bcc909) }
 
-// runeHash hashes one code point for char shingles under tok64.
-func runeHash(r rune) uint64 { return Mix64(uint64(r) ^ 0xbb67ae8584caa73b) }
-
 // window keeps the last k unit hashes and their polynomial combination
 //
 //	poly = u[1]·B^(m-1) + u[2]·B^(m-2) + … + u[m]   (mod 2^64)

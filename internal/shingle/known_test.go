@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/neardup/neardup/internal/token"
 )
 
 // knownShingles are known-answer vectors: the shingle hashes, in text
@@ -87,7 +89,7 @@ func TestKnownNormalized(t *testing.T) {
 	for _, v := range knownNormalized {
 		scheme, _ := ParseScheme(v.hash)
 		unit, _ := ParseUnit(v.unit)
-		norm, err := ParseNormalization(v.norm)
+		norm, err := token.ParseNormalization(v.norm)
 		if err != nil {
 			t.Fatal(err)
 		}

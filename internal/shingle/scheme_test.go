@@ -22,6 +22,7 @@ import (
 
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/testutil"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // deBruijn returns a cyclic sequence over k symbols in which every string
@@ -566,7 +567,7 @@ func goSources(tb testing.TB, n int) [][]byte {
 func shingleStrings(unit Unit, k int, text []byte) map[string]bool {
 	var units []string
 	if unit == Word {
-		var tk Tokenizer
+		var tk token.Tokenizer
 		tk.Reset(text)
 		for n := tk.Scan(); n > 0; n = tk.Scan() {
 			for i := range n {
@@ -574,10 +575,10 @@ func shingleStrings(unit Unit, k int, text []byte) map[string]bool {
 			}
 		}
 	} else {
-		var cn charNormalizer
-		cn.reset(text)
+		var cn token.Chars
+		cn.Reset(text)
 		for {
-			r, ok := cn.next()
+			r, ok := cn.Next()
 			if !ok {
 				break
 			}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // Unit is what a shingle is made of.
@@ -87,7 +88,7 @@ type Options struct {
 	Scheme Scheme
 	Seed   uint64
 	// Norm is the normalization before shingling (the header's normalize=).
-	Norm Normalization
+	Norm token.Normalization
 	// Stopwords is the stop-word list of the Stopword unit.
 	Stopwords *Stopwords
 }
@@ -97,8 +98,8 @@ type Options struct {
 type Shingler struct {
 	opt    Options
 	key    uint64
-	tok    Tokenizer
-	chars  charNormalizer
+	tok    token.Tokenizer
+	chars  token.Chars
 	win    window
 	units  []uint64 // unit hashes (stop-word shingles)
 	stop   []bool
@@ -118,7 +119,7 @@ func New(opt Options) *Shingler {
 		opt.Stopwords = English()
 	}
 	s := &Shingler{opt: opt, key: seedKey(opt.Seed), digest: xxhash.NewWithSeed(opt.Seed)}
-	s.chars.punct = opt.Norm.Punct && opt.Unit == Char
+	s.chars.Punct = opt.Norm.Punct && opt.Unit == Char
 	return s
 }
 
@@ -126,7 +127,7 @@ func New(opt Options) *Shingler {
 // with repetitions.
 func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
 	if s.opt.Norm.Width && bytes.IndexByte(text, 0xef) >= 0 {
-		s.folded = appendFoldWidth(s.folded[:0], text)
+		s.folded = token.FoldWidth(s.folded[:0], text)
 		text = s.folded
 	}
 	switch {
@@ -152,10 +153,10 @@ func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
 
 func (s *Shingler) charsTok64(dst []uint64, text []byte) []uint64 {
 	s.win.reset(s.opt.K)
-	s.chars.reset(text)
+	s.chars.Reset(text)
 	units := s.units
 	for {
-		if units = s.chars.units(units[:0], maxSpans); len(units) == 0 {
+		if units = s.chars.Units(units[:0], token.MaxSpans); len(units) == 0 {
 			break
 		}
 		dst = s.win.add(dst, units, s.key)
@@ -173,9 +174,9 @@ func (s *Shingler) xxh64(b []byte) uint64 {
 func (s *Shingler) charsXXH64(dst []uint64, text []byte) []uint64 {
 	s.bytes = s.bytes[:0]
 	s.ends = s.ends[:0]
-	s.chars.reset(text)
+	s.chars.Reset(text)
 	for {
-		r, ok := s.chars.next()
+		r, ok := s.chars.Next()
 		if !ok {
 			break
 		}
@@ -215,7 +216,7 @@ func (s *Shingler) tokensGeneral(dst []uint64, text []byte) []uint64 {
 				s.bytes = append(s.bytes, t...)
 				s.ends = append(s.ends, len(s.bytes))
 			} else {
-				s.units = append(s.units, tokenHash(t))
+				s.units = append(s.units, token.Hash(t))
 			}
 			if s.opt.Unit == Stopword {
 				s.stop = append(s.stop, s.opt.Stopwords.Contains(t))

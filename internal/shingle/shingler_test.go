@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/testutil"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // xxh64 is XXH64 of s with seed, computed apart from the Shingler.
@@ -47,25 +49,25 @@ func stopWindows(tokens []string, k int, sw *Stopwords) [][]string {
 
 // refShingles computes the shingle hashes of text from the reference
 // tokens and code points: xxh64 of the joined bytes, or tok64 as combine
-// of the unit hashes (XXH64 of a token, runeHash of a code point).
+// of the unit hashes (XXH64 of a token, token.RuneHash of a code point).
 func refShingles(opt Options, text string) []uint64 {
 	key := seedKey(opt.Seed)
 	var out []uint64
 	if opt.Unit == Char {
-		for _, w := range windows(refChars(text), opt.K) {
+		for _, w := range windows(testutil.RefChars(text), opt.K) {
 			if opt.Scheme == XXH64 {
 				out = append(out, xxh64(opt.Seed, string(w)))
 				continue
 			}
 			var units []uint64
 			for _, r := range w {
-				units = append(units, runeHash(r))
+				units = append(units, token.RuneHash(r))
 			}
 			out = append(out, combine(units, key))
 		}
 		return out
 	}
-	toks := refTokens(text)
+	toks := testutil.RefTokens(text)
 	var ws [][]string
 	if opt.Unit == Word {
 		ws = windows(toks, opt.K)
@@ -344,14 +346,14 @@ func TestParseUnitScheme(t *testing.T) {
 	}
 }
 
-// Word shingles are found a Scan of at most maxSpans tokens at a time, and
-// char shingles roll over batches of maxSpans code points: the windows
+// Word shingles are found a Scan of at most token.MaxSpans tokens at a time, and
+// char shingles roll over batches of token.MaxSpans code points: the windows
 // across batches must be those of the reference.
 func TestShinglerAcrossScans(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	words := []string{"a", "Go", "func", "ÉCOLE", "日", "x1", "\xff", "interface", "MixedCase"}
 	var b strings.Builder
-	for b.Len() < 40*maxSpans {
+	for b.Len() < 40*token.MaxSpans {
 		b.WriteString(words[r.IntN(len(words))])
 		b.WriteString(" .\n"[r.IntN(3):][:1])
 	}

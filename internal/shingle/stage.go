@@ -2,13 +2,13 @@ package shingle
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
@@ -16,33 +16,11 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
-// Document formats (input.DocParser reads them).
-const (
-	FormatAuto    = input.FormatAuto
-	FormatTSV     = input.FormatTSV
-	FormatJSONL   = input.FormatJSONL
-	FormatFiles   = input.FormatFiles
-	FormatLines   = input.FormatLines
-	FormatParquet = input.FormatParquet
-)
-
 // StageOptions configure the shingle stage.
 type StageOptions struct {
 	Shingle Options
-	// Format is one of the Format constants; FormatAuto takes it from each
-	// file name (.tsv, .jsonl, .json, also under .gz or .zst) and is TSV for
-	// standard input and other names.
-	Format             string
-	IDField, TextField string
-	// Number makes the ids arrival numbers from NumberFrom (12 digits,
-	// zero-padded); IDRequired makes a JSON Lines document without the id
-	// field a bad line (the field was given explicitly).
-	Number     bool
-	NumberFrom int64
-	IDRequired bool
-	// Text and Main: how a document's text is taken (input.Reading).
-	Text string
-	Main bool
+	// Reading is how the documents are read.
+	input.Reading
 	// NoID counts the documents whose default id field was missing (their
 	// id is their line number); Run sets it.
 	NoID *atomic.Int64
@@ -63,26 +41,7 @@ func (o *StageOptions) Check() error {
 	if o.Shingle.Norm.Punct && o.Shingle.Unit != Char {
 		return status.Usagef("--normalize punct is for --unit char: %s shingles ignore punctuation and spacing already", o.Shingle.Unit)
 	}
-	if o.Number {
-		if o.NumberFrom < 0 {
-			return status.Usagef("--number-from %d: want a number from 0", o.NumberFrom)
-		}
-		if o.Format == FormatFiles {
-			return status.Usagef("--number-from and --files exclude each other: a file's id is its path")
-		}
-	}
-	if !o.NoHeader {
-		if err := o.Reading().CheckHeader(); err != nil {
-			return status.Usage(err)
-		}
-	}
-	return nil
-}
-
-// Reading returns how the stage reads documents.
-func (o *StageOptions) Reading() input.Reading {
-	return input.Reading{Format: o.Format, IDField: o.IDField, TextField: o.TextField,
-		Number: o.Number, NumberFrom: o.NumberFrom, IDRequired: o.IDRequired, Text: o.Text, Main: o.Main}
+	return o.Reading.Check(o.NoHeader)
 }
 
 // Header returns the header line the stage writes.
@@ -101,7 +60,7 @@ func (o *StageOptions) Header() record.Header {
 		}
 		h.Params = append(h.Params, record.Param{Key: "stopwords", Value: sw.Name()})
 	}
-	h.Params = append(h.Params, o.Reading().Params()...)
+	h.Params = append(h.Params, o.Reading.Params()...)
 	return h
 }
 
@@ -112,58 +71,23 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// FormatOf returns the document format of a file name under FormatAuto.
-func FormatOf(name string) string { return input.FormatOf(name) }
-
 // Run reads documents from the named inputs (standard input when there are
 // none) and writes shingle records to stdout.
 func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr io.Writer) error {
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	src, unit := Source(&opt, inputs)
+	src, unit := document.Source(opt.Reading, inputs, opt.SkipBad)
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	out.Summary = func(stderr io.Writer) { ReportSource(src, stderr) }
+	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
 	opt.NoID = new(atomic.Int64)
 	crowded := hashsort.Crowded()
 	err := out.RunPool(ctx, src, Workers(&opt))
-	ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
+	document.ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
 	ReportCrowded(stderr, "shingle", crowded)
 	return err
-}
-
-// Source returns the source of the documents in the named inputs, and the
-// unit progress counts them in.
-func Source(opt *StageOptions, inputs []string) (stream.Source, string) {
-	src, _ := stream.NewDocuments(inputs, opt.Reading(), opt.SkipBad)
-	switch opt.Format {
-	case FormatFiles:
-		return src, "file"
-	case FormatParquet:
-		return src, "row"
-	}
-	return src, "line"
-}
-
-// ReportSource says on stderr what the source did not read: the files a
-// walk left out, the records of a format that are not documents.
-func ReportSource(src stream.Source, stderr io.Writer) {
-	switch s := src.(type) {
-	case *stream.Files:
-		s.Report(stderr, "shingle")
-	case *stream.Lines:
-		s.Report(stderr, "shingle")
-	}
-}
-
-// ReportNoID says on stderr how many documents had no id field, so that
-// their ids became line numbers.
-func ReportNoID(stderr io.Writer, stage, field string, n *atomic.Int64) {
-	if n != nil && n.Load() > 0 {
-		fmt.Fprintf(stderr, "%s: %d document(s) had no %q field: their ids are line numbers\n", stage, n.Load(), field)
-	}
 }
 
 // ReportCrowded says how many documents had shingle hashes that crowded
@@ -186,22 +110,21 @@ func Workers(opt *StageOptions) stream.WorkerFactory {
 // NewWorker returns the stage's worker: it turns a chunk of document lines
 // (or of whole files) into shingle records. The Beam pipeline runs it too.
 func NewWorker(opt *StageOptions) *Worker {
-	doc := input.NewReadingParser(opt.Reading(), opt.NoID)
-	doc.Want = opt.Want
-	return &Worker{opt: opt, sh: New(opt.Shingle), doc: doc}
+	return &Worker{opt: opt, sh: New(opt.Shingle),
+		Reader: document.NewReader(opt.Reading, opt.NoID, opt.Want, opt.SkipBad)}
 }
 
 // Worker is the stage's worker. It keeps scratch space: one per goroutine.
 type Worker struct {
-	opt    *StageOptions
-	sh     *Shingler
-	doc    *input.DocParser
+	opt *StageOptions
+	sh  *Shingler
+	// Reader reads the documents of a chunk (Documents).
+	*document.Reader
 	hashes []uint64
 	set    []uint64 // scratch: the distinct hashes, swapped with hashes
 	sorter hashsort.Sorter
 	// distinct is the scratch table of Distinct.
 	distinct distinctSet
-	id       []byte
 }
 
 // Process appends to r.Out the shingle record of each document of a chunk.
@@ -218,86 +141,6 @@ func (w *Worker) Process(c *stream.Chunk, r *stream.Result) {
 		return nil
 	})
 }
-
-// Documents calls fn with the id (escaped, as records carry it) and the
-// text of each document of a chunk, under the stage's id rules; bad lines
-// go to r as in Process, and so does an error from fn. The slices are valid
-// until fn returns.
-func (w *Worker) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte) error) {
-	if c.Docs != nil || c.Skipped != nil {
-		for _, e := range c.Skipped {
-			r.Fail(e, e.Pos, true)
-		}
-		ordinal := c.FirstOrdinal
-		for _, d := range c.Docs {
-			if d.Record != nil {
-				if d.Record.Kind != input.RecordDocument {
-					continue
-				}
-				r.Records++
-				ordinal++
-				id, text, err := w.doc.Record(c.Format, c.File, d.Record, ordinal-1)
-				if err != nil {
-					if !r.Fail(err, record.Pos{File: c.File}, w.opt.SkipBad) {
-						return
-					}
-					continue
-				}
-				if err := fn(id, text); err != nil && !r.Fail(err, record.Pos{File: c.File}, w.opt.SkipBad) {
-					return
-				}
-				continue
-			}
-			r.Records++
-			w.id = input.FileID(w.id[:0], d.Name)
-			if err := fn(w.id, w.doc.Text(d.Data)); err != nil && !r.Fail(err, record.Pos{File: d.Name}, w.opt.SkipBad) {
-				return
-			}
-		}
-		return
-	}
-	if g, ok := c.Value.(*input.ParquetGroup); ok {
-		w.parquet(c, g, r, fn)
-		return
-	}
-	format := c.Format
-	if format == "" {
-		format = input.ResolveFormat(w.opt.Format, c.File)
-	}
-	c.Lines(r, w.opt.SkipBad, func(line []byte, ordinal int64) error {
-		id, text, err := w.doc.Parse(format, line, ordinal)
-		if err != nil {
-			return err
-		}
-		return fn(id, text)
-	})
-}
-
-// parquet calls fn with each document of a Parquet row group; a row's
-// error has the row's number for its line.
-func (w *Worker) parquet(c *stream.Chunk, g *input.ParquetGroup, r *stream.Result, fn func(id, text []byte) error) {
-	ordinal := c.FirstOrdinal
-	err := g.File.ReadGroup(g.Index, func(d *input.ParquetDocument) error {
-		r.Records++
-		id, text, err := w.doc.ParquetDoc(d, ordinal)
-		ordinal++
-		if err != nil {
-			if r.Fail(err, record.Pos{File: c.File, Line: d.Row}, w.opt.SkipBad) {
-				return nil
-			}
-			return errStopGroup
-		}
-		if err := fn(id, text); err != nil && !r.Fail(err, record.Pos{File: c.File, Line: d.Row}, w.opt.SkipBad) {
-			return errStopGroup
-		}
-		return nil
-	})
-	if err != nil && err != errStopGroup {
-		r.Err = err
-	}
-}
-
-var errStopGroup = errors.New("stop")
 
 // AppendRecord appends the shingle record of one document. It refuses,
 // with out unchanged, a record longer than stream.MaxLine: the stages after

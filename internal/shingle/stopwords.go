@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // Stopwords is a set of stop words, lower-cased.
@@ -70,7 +71,7 @@ func ReadStopwords(r io.Reader) (*Stopwords, error) {
 func readStopwords(r io.Reader) (*Stopwords, error) {
 	s := &Stopwords{set: map[string]struct{}{}}
 	sc := bufio.NewScanner(r)
-	var tok Tokenizer
+	var tok token.Tokenizer
 	line := 0
 	for sc.Scan() {
 		line++

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
@@ -45,7 +46,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 			return err
 		}
 	}
-	src, unit := shingle.Source(&shOpt, inputs)
+	src, unit := document.Source(shOpt.Reading, inputs, shOpt.SkipBad)
 	defer src.Close()
 	all := heads
 	if bands != nil {
@@ -53,7 +54,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	}
 	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, all...)
 	out.Unit = unit
-	out.Summary = func(stderr io.Writer) { shingle.ReportSource(src, stderr) }
+	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
 	shOpt.NoID = new(atomic.Int64)
 	crowded := hashsort.Crowded()
 	family := newFamily(&opt)
@@ -69,7 +70,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	} else {
 		err = out.RunPool(ctx, src, workers)
 	}
-	shingle.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
+	document.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
 	shingle.ReportCrowded(stderr, "shingle", crowded)
 	return err
 }

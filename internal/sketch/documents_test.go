@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
@@ -36,7 +37,7 @@ func TestRunDocumentsIsShinglePipeSketch(t *testing.T) {
 			for _, jobs := range []int{1, 3} {
 				common := stream.Common{Jobs: jobs, SkipBad: true}
 				sh := shingle.StageOptions{Shingle: shingle.Options{Unit: unit, K: shingle.DefaultK(unit), Norm: shingle.DefaultNormalization(unit)},
-					Format: shingle.FormatTSV, IDField: "id", TextField: "text", Common: common}
+					Reading: input.Reading{Format: input.FormatTSV, IDField: "id", TextField: "text"}, Common: common}
 				var records, piped, fused, stderr1, stderr2 strings.Builder
 				if err := shingle.Run(context.Background(), sh, []string{path}, &records, &stderr1); err != nil {
 					t.Fatal(err)
@@ -77,7 +78,7 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 		for _, jobs := range []int{1, 3} {
 			common := stream.Common{Jobs: jobs}
 			sh := shingle.StageOptions{Shingle: shingle.Options{Unit: shingle.Word, K: 3, Norm: shingle.DefaultNormalization(shingle.Word)},
-				Format: shingle.FormatTSV, IDField: "id", TextField: "text", Common: common}
+				Reading: input.Reading{Format: input.FormatTSV, IDField: "id", TextField: "text"}, Common: common}
 			opt := Options{Method: method, N: 32, Seed: 5, Common: common}
 			var sketches, piped, fused, stderr strings.Builder
 			if err := RunDocuments(context.Background(), sh, opt, nil, []string{path}, &sketches, io.Discard); err != nil {

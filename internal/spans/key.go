@@ -3,7 +3,7 @@ package spans
 import (
 	"math/bits"
 
-	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // A window's key is two polynomial hashes modulo the Mersenne prime
@@ -12,7 +12,7 @@ import (
 //	k0 = Σ v1(t_i)·b1^(n-1-i)   k1 = Σ v2(t_i)·b2^(n-1-i)   (mod p, i = 0…n-1)
 //
 // with v1 and v2 a token's two independent 64-bit hashes (XXH64 of its
-// bytes under two seeds, shingle.TokenHash) reduced mod p, rolled along the
+// bytes under two seeds, token.TokenHash) reduced mod p, rolled along the
 // tokens of a document in O(1) a token. Two windows of different tokens
 // get the same key only if both halves collide: for each half, either two
 // different tokens of theirs have hashes equal mod p (at most 2n/2^61 for
@@ -69,7 +69,7 @@ func newKeyer(n int) keyer {
 // appendKeys appends the key of each window of n tokens of toks, the window
 // at token i at index i: len(toks)-n+1 keys, none when there are fewer than
 // n tokens.
-func (k *keyer) appendKeys(dst []key, toks []shingle.TokenHash) []key {
+func (k *keyer) appendKeys(dst []key, toks []token.TokenHash) []key {
 	r := k.roller()
 	for _, t := range toks {
 		if w, _, ok := r.push(t); ok {
@@ -83,13 +83,13 @@ func (k *keyer) appendKeys(dst []key, toks []shingle.TokenHash) []key {
 // a token at a time: it holds n tokens, whatever the document's length.
 type roller struct {
 	k      *keyer
-	ring   []shingle.TokenHash
+	ring   []token.TokenHash
 	i      int // the tokens taken
 	h0, h1 uint64
 }
 
 func (k *keyer) roller() *roller {
-	return &roller{k: k, ring: make([]shingle.TokenHash, k.n)}
+	return &roller{k: k, ring: make([]token.TokenHash, k.n)}
 }
 
 // reset starts a document.
@@ -97,7 +97,7 @@ func (r *roller) reset() { r.i, r.h0, r.h1 = 0, 0, 0 }
 
 // push takes the next token; when it ends a window of n tokens, it returns
 // the window's key and the first byte of its first token.
-func (r *roller) push(t shingle.TokenHash) (w key, start int, ok bool) {
+func (r *roller) push(t token.TokenHash) (w key, start int, ok bool) {
 	n := r.k.n
 	slot := r.i % n
 	if r.i >= n {

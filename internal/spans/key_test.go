@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/neardup/neardup/internal/shingle"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // TestKeysRoll checks the rolled keys against each window's polynomial
@@ -14,7 +14,7 @@ func TestKeysRoll(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	p := new(big.Int).SetUint64(modulus)
 	for _, n := range []int{1, 2, 3, 7, 50} {
-		toks := make([]shingle.TokenHash, 200)
+		toks := make([]token.TokenHash, 200)
 		for i := range toks {
 			toks[i].H1, toks[i].H2 = rng.Uint64(), rng.Uint64()
 			if i%5 == 0 {
@@ -46,7 +46,7 @@ func TestKeysRoll(t *testing.T) {
 			}
 		}
 	}
-	if k := newKeyer(3); len(k.appendKeys(nil, make([]shingle.TokenHash, 2))) != 0 {
+	if k := newKeyer(3); len(k.appendKeys(nil, make([]token.TokenHash, 2))) != 0 {
 		t.Fatal("2 tokens have a window of 3")
 	}
 }

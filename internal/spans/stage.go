@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // DefaultTokens is the default --tokens: Lee et al. (2022) remove repeated
@@ -37,14 +39,9 @@ type Options struct {
 	MemoryBytes int64
 	TempDir     string
 
-	// Format, IDField, TextField, Number, NumberFrom and IDRequired read
-	// the documents as shingle's StageOptions do (empty fields: the
-	// defaults, id and text).
-	Format             string
-	IDField, TextField string
-	Number             bool
-	NumberFrom         int64
-	IDRequired         bool
+	// Reading is how the documents are read (empty fields: the defaults,
+	// id and text).
+	input.Reading
 
 	stream.Common
 }
@@ -57,24 +54,20 @@ func (o *Options) Check() error {
 	if o.MemoryBytes < 0 {
 		return status.Usagef("--memory can't be negative")
 	}
-	so := o.shingleOptions()
-	return so.Check()
+	return o.reading().Check(o.NoHeader)
 }
 
-// shingleOptions are the options of shingle's document reader: the stage
-// reads documents exactly as shingle and parts do.
-func (o *Options) shingleOptions() shingle.StageOptions {
-	return shingle.DocumentReader(o.Format, o.IDField, o.TextField, o.Number, o.NumberFrom, o.IDRequired, o.Common)
-}
+// reading is how the stage reads documents: as shingle and parts do, the
+// default fields for those not set.
+func (o *Options) reading() input.Reading { return o.Reading.WithDefaultFields() }
 
 // Header returns the header line the stage writes: N and the
 // normalization, then how the documents were read (input.Reading.Params),
 // which keep --drop-parts reads them again by.
 func (o *Options) Header() record.Header {
-	norm := shingle.Normalization{Width: o.Width}
+	norm := token.Normalization{Width: o.Width}
 	h := record.NewHeader("spans", "tokens", strconv.Itoa(o.Tokens), "unit", "word", "normalize", norm.String())
-	so := o.shingleOptions()
-	h.Params = append(h.Params, so.Reading().Params()...)
+	h.Params = append(h.Params, o.reading().Params()...)
 	return h
 }
 
@@ -96,21 +89,21 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if mem == 0 {
 		mem = stream.DefaultMemory()
 	}
-	so := opt.shingleOptions()
-	so.NoID = new(atomic.Int64)
-	src, unit := shingle.Source(&so, inputs)
+	rd := opt.reading()
+	noID := new(atomic.Int64)
+	src, unit := document.Source(rd, inputs, opt.SkipBad)
 	defer src.Close()
 	out := stream.NewOutput("spans", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
 	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), jobs(opt.Jobs), opt.TempDir, "windows")}
 	out.Summary = func(stderr io.Writer) {
-		shingle.ReportSource(src, stderr)
+		document.Report(src, stderr, "spans")
 		c.summary(stderr)
 	}
 	stop := out.Watch(src)
 	err := stream.Run(ctx, src, opt.Common, func() stream.Worker {
 		k := newKeyer(opt.Tokens)
-		return &worker{opt: &opt, docs: shingle.NewWorker(&so), roller: k.roller()}
+		return &worker{opt: &opt, docs: document.NewReader(rd, noID, nil, opt.SkipBad), roller: k.roller()}
 	}, func(r *stream.Result) error {
 		if err := c.take(r.Out); err != nil {
 			return err
@@ -125,7 +118,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		err = c.write(ctx, out.W)
 	}
 	stop()
-	shingle.ReportNoID(stderr, "spans", opt.IDField, so.NoID)
+	document.ReportNoID(stderr, "spans", opt.IDField, noID)
 	if err != nil {
 		c.windows.release()
 		if c.repeats != nil {
@@ -145,8 +138,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 // stream.FlushSize, so a long document takes no more.
 type worker struct {
 	opt    *Options
-	docs   *shingle.Worker
-	th     shingle.TokenHasher
+	docs   *document.Reader
+	th     token.TokenHasher
 	roller *roller
 }
 

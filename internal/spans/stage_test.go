@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/token"
 )
 
 // doc is a document of a test corpus.
@@ -88,15 +88,15 @@ func bruteForce(t *testing.T, docs []doc, n int) []string {
 	t.Helper()
 	type place struct{ doc, tok int }
 	var toks [][]string
-	var spans [][]shingle.TokenHash
+	var spans [][]token.TokenHash
 	var texts [][]byte
 	places := map[string][]place{}
-	var h shingle.TokenHasher
+	var h token.TokenHasher
 	for d, dc := range docs {
 		text := record.Unescape(nil, []byte(dc.text))
 		texts = append(texts, text)
-		var tk shingle.Tokenizer
-		tk.Reset(shingle.FoldWidth(nil, text))
+		var tk token.Tokenizer
+		tk.Reset(token.FoldWidth(nil, text))
 		var ts []string
 		for k := tk.Scan(); k > 0; k = tk.Scan() {
 			for i := range k {

@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/s2"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
@@ -72,17 +73,15 @@ const inflightBytes = 4 << 20
 // already resolved), shingled as so says, within opt.MemoryBytes.
 func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbit.File, lines *stream.Lines, out *stream.Output, stderr io.Writer) error {
 	d := opt.Documents
-	r := d.reading
 	v := &docRun{opt: opt, out: out}
-	v.stage = &shingle.StageOptions{Shingle: so, Format: r.Format, IDField: r.IDField, TextField: r.TextField,
-		Number: r.Number, NumberFrom: r.NumberFrom, IDRequired: r.IDRequired, NoID: new(atomic.Int64),
-		Text: r.Text, Main: r.Main, Common: stream.Common{SkipBad: opt.SkipBad}}
+	v.stage = &shingle.StageOptions{Shingle: so, Reading: d.Reading, NoID: new(atomic.Int64),
+		Common: stream.Common{SkipBad: opt.SkipBad}}
 	// A document in no pair of the segment is not decoded (TSV).
 	v.stage.Want = func(id []byte) bool {
 		_, ok := v.t.lookup(id)
 		return ok
 	}
-	defer shingle.ReportNoID(stderr, "verify", r.IDField, v.stage.NoID)
+	defer document.ReportNoID(stderr, "verify", d.IDField, v.stage.NoID)
 	defer shingle.ReportCrowded(stderr, "verify", hashsort.Crowded())
 	mem := opt.MemoryBytes
 	if mem <= 0 {
@@ -100,7 +99,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	defer out.Watch(lines)()
 	var bbc bbit.Counts
 	for eof := false; !eof; {
-		t := newPairTable(r.Number, -1)
+		t := newPairTable(d.Number, -1)
 		if bb != nil {
 			t.extraDocBytes = bbitDocBytes
 		}
@@ -210,7 +209,7 @@ func releaseAll(chunks []*stream.Chunk) {
 func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 	v.pass = 1
 	v.frames = nil
-	src, files := stream.NewDocuments(v.opt.Documents.Paths, v.opt.Documents.reading, v.opt.SkipBad)
+	src, _ := document.Source(v.opt.Documents.Reading, v.opt.Documents.Paths, v.opt.SkipBad)
 	// Of the budget, the first pass keeps what the bins gather, a buffer
 	// past it, and two with the writer (each up to twice a frame), and as
 	// much again for the buffers written and not yet collected.
@@ -223,12 +222,7 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 	}
 	// Each part reads the corpus again: its reports are the first's.
 	if v.segments == 1 {
-		if files != nil {
-			files.Report(stderr, "verify")
-		}
-		if l, ok := src.(*stream.Lines); ok {
-			l.Report(stderr, "verify")
-		}
+		document.Report(src, stderr, "verify")
 	}
 	if err := v.matched(); err != nil {
 		return err

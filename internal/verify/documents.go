@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
@@ -25,15 +26,14 @@ import (
 type DocumentOptions struct {
 	// Paths are the document files (TSV, JSON Lines, lines), or with
 	// Format files the files and directories the documents are under.
-	Paths              []string
-	Format             string
-	IDField, TextField string
+	Paths []string
+	// Reading is how the documents are read: set in code (Format and the
+	// fields, empty for the defaults), or resolved from Given.
+	input.Reading
 	// Given, when set, holds the document flags instead: the documents are
 	// then read as the pairs' shingle header says, unless a flag says
 	// otherwise, and a flag that disagrees is refused.
 	Given input.ReadingFlags
-	// reading is how the documents are read, once resolved.
-	reading input.Reading
 	// Stopwords is the list of a shingle run that read one from a file.
 	Stopwords *shingle.Stopwords
 }
@@ -66,8 +66,7 @@ func (d *DocumentOptions) resolveReading(peeked []stream.HeaderAt, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	d.reading = r
-	d.Format, d.IDField, d.TextField = r.Format, r.IDField, r.TextField
+	d.Reading = r
 	return nil
 }
 
@@ -75,17 +74,14 @@ func (d *DocumentOptions) resolveReading(peeked []stream.HeaderAt, stderr io.Wri
 // needed is nil), shingles them again and returns their shingle sets.
 func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed map[string]struct{}, stderr io.Writer) (*store.Store, error) {
 	d := opt.Documents
-	r := d.reading
-	stage := &shingle.StageOptions{Shingle: so, Format: r.Format, IDField: r.IDField, TextField: r.TextField,
-		Number: r.Number, NumberFrom: r.NumberFrom, IDRequired: r.IDRequired, NoID: new(atomic.Int64),
-		Text: r.Text, Main: r.Main,
+	stage := &shingle.StageOptions{Shingle: so, Reading: d.Reading, NoID: new(atomic.Int64),
 		Common: stream.Common{SkipBad: opt.SkipBad}}
-	defer shingle.ReportNoID(stderr, "verify", r.IDField, stage.NoID)
+	defer document.ReportNoID(stderr, "verify", d.IDField, stage.NoID)
 	defer shingle.ReportCrowded(stderr, "verify", hashsort.Crowded())
-	if d.Format == shingle.FormatFiles && needed != nil {
+	if d.Format == input.FormatFiles && needed != nil {
 		return loadFiles(ctx, opt, stage, needed)
 	}
-	src, files := stream.NewDocuments(d.Paths, r, opt.SkipBad)
+	src, _ := document.Source(d.Reading, d.Paths, opt.SkipBad)
 	defer src.Close()
 	st := store.New()
 	var sample []byte
@@ -107,12 +103,7 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
 		return nil, err
 	}
-	if files != nil {
-		files.Report(stderr, "verify")
-	}
-	if lines, ok := src.(*stream.Lines); ok {
-		lines.Report(stderr, "verify")
-	}
+	document.Report(src, stderr, "verify")
 	if len(needed) > 0 && st.Len() == 0 && sample != nil {
 		var one string
 		for id := range needed {

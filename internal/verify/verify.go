@@ -16,6 +16,7 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
@@ -297,7 +298,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if err := opt.Documents.resolveReading(peeked, stderr); err != nil {
 			return err
 		}
-		if opt.Documents.Format != shingle.FormatFiles {
+		if opt.Documents.Format != input.FormatFiles {
 			var bb *bbit.File
 			if opt.BBit != "" {
 				if bb, err = openBBit(opt.BBit, peeked); err != nil {

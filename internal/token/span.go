@@ -1,4 +1,4 @@
-package shingle
+package token
 
 // Span is the byte range of a word token in its text: text[Start:End],
 // lower-cased, is the token.

@@ -1,12 +1,10 @@
-package shingle
+package token
 
 import (
 	"bytes"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/neardup/neardup/internal/input"
-	"github.com/neardup/neardup/internal/stream"
 )
 
 // TokenHash is a word token of a text: its byte range in the text as given
@@ -78,7 +76,7 @@ func (h *TokenHasher) Next() (th TokenHash, ok bool) {
 	if !ok {
 		return th, false
 	}
-	th = TokenHash{Span: Span{t.start, t.pos}, H1: tokenHash(tok)}
+	th = TokenHash{Span: Span{t.start, t.pos}, H1: Hash(tok)}
 	h.digest.ResetWithSeed(TokenHash2Seed)
 	h.digest.Write(tok)
 	th.H2 = h.digest.Sum64()
@@ -149,16 +147,3 @@ func appendFoldWidthMarks(dst []byte, marks []foldMark, text []byte) ([]byte, []
 // FoldWidth appends text width-folded as word shingles fold it under
 // --normalize width (Normalization.Width).
 func FoldWidth(dst, text []byte) []byte { return appendFoldWidth(dst, text) }
-
-// DocumentReader returns the options of shingle's document reader alone, for
-// a stage that reads documents exactly as shingle does (parts, seen, spans):
-// the documents read by format, fields and arrival numbers, under common.
-func DocumentReader(format, idField, textField string, number bool, numberFrom int64, idRequired bool, common stream.Common) StageOptions {
-	r := input.ReadingOf(format, idField, textField) // (the default fields for "")
-	return StageOptions{
-		Shingle: Options{Unit: Word, K: 1},
-		Format:  r.Format, IDField: r.IDField, TextField: r.TextField,
-		Number: number, NumberFrom: numberFrom, IDRequired: idRequired,
-		Common: common,
-	}
-}

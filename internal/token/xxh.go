@@ -1,4 +1,4 @@
-package shingle
+package token
 
 import (
 	"encoding/binary"
@@ -16,10 +16,10 @@ const (
 	prime5 uint64 = 0x27d4eb2f165667c5
 )
 
-// tokenHash is XXH64 with seed 0 of a token, the same value as
+// Hash is XXH64 with seed 0 of a token (the token hash of word shingles), the same value as
 // xxhash.Sum64. Most tokens are shorter than 32 bytes, where XXH64 is a few
 // steps that Go compiles as well as the assembly does, without the call.
-func tokenHash(b []byte) uint64 {
+func Hash(b []byte) uint64 {
 	n := len(b)
 	if n >= 32 {
 		return xxhash.Sum64(b)
@@ -51,7 +51,7 @@ func avalanche(h uint64) uint64 {
 	return h ^ h>>32
 }
 
-// shortTokenHash is tokenHash of n < 16 ASCII letters and digits
+// shortTokenHash is Hash of n < 16 ASCII letters and digits
 // lower-cased, the first n of the 16 bytes w0 and w1 (little endian; the
 // caller loads them, with one bounds check). Setting bit 5 (0x20) of each
 // byte lower-cases it, so the words are lower-cased as they are loaded; and

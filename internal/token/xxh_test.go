@@ -1,4 +1,4 @@
-package shingle
+package token
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ func TestTokenHashIsXXH64(t *testing.T) {
 			for i := range buf[:n] {
 				buf[i] = byte(r.Uint32())
 			}
-			if got, want := tokenHash(buf[:n]), xxhash.Sum64(buf[:n]); got != want {
-				t.Fatalf("tokenHash(%x) = %x, xxhash.Sum64 %x", buf[:n], got, want)
+			if got, want := Hash(buf[:n]), xxhash.Sum64(buf[:n]); got != want {
+				t.Fatalf("Hash(%x) = %x, xxhash.Sum64 %x", buf[:n], got, want)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package shingle
+package token
 
 import (
 	"encoding/binary"
@@ -122,9 +122,9 @@ func singleRune3(text []byte, i int) int {
 	return i + 3
 }
 
-// maxSpans is the most tokens one Scan finds: their spans stay in the
+// MaxSpans is the most tokens one Scan finds: their spans stay in the
 // cache, and memory is bounded for texts of any length.
-const maxSpans = 1024
+const MaxSpans = 1024
 
 // Reset starts on text. Token and AppendHashes refer to it until the next
 // Reset.
@@ -135,18 +135,18 @@ func (t *Tokenizer) Reset(text []byte) {
 	t.spans = t.spans[:0]
 }
 
-// Scan finds the next tokens of the text, at most maxSpans, and returns
+// Scan finds the next tokens of the text, at most MaxSpans, and returns
 // their number: 0 at the end of the text.
 func (t *Tokenizer) Scan() int {
 	text := t.text
 	t.spans = t.spans[:0]
 	t.slow = t.slow[:0]
 	i := t.pos
-	for len(t.spans) < maxSpans {
+	for len(t.spans) < MaxSpans {
 		if i < len(text) {
 			if t.block(i >> 6); t.high == 0 {
 				i = t.asciiTokens(i)
-				if len(t.spans) == maxSpans {
+				if len(t.spans) == MaxSpans {
 					break
 				}
 			}
@@ -210,7 +210,7 @@ func (t *Tokenizer) Scan() int {
 // byte of each are the bits of its mask of letters and digits whose
 // neighbour below, or above, is not set. A token that reaches the block's
 // end may go on in the next, and is left to Scan's loop, as are those
-// past maxSpans; it returns where that loop goes on.
+// past MaxSpans; it returns where that loop goes on.
 func (t *Tokenizer) asciiTokens(i int) int {
 	base := i &^ 63
 	s := t.alnum >> (i & 63) << (i & 63)
@@ -223,7 +223,7 @@ func (t *Tokenizer) asciiTokens(i int) int {
 		next = base + top
 	}
 	for firsts != 0 {
-		if len(t.spans) == maxSpans {
+		if len(t.spans) == MaxSpans {
 			return base + bits.TrailingZeros64(firsts)
 		}
 		t.spans = append(t.spans, span{base + bits.TrailingZeros64(firsts), base + bits.TrailingZeros64(lasts) + 1})
@@ -313,7 +313,7 @@ func (t *Tokenizer) Token(i int) []byte {
 }
 
 // AppendHashes appends XXH64 (seed 0) of each token of the last Scan,
-// as tokenHash(Token(i)), without copying a short ASCII token to
+// as Hash(Token(i)), without copying a short ASCII token to
 // lower-case it.
 func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 	text := t.text
@@ -328,12 +328,12 @@ func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 			b := text[sp.start : sp.start+16]
 			h = shortTokenHash(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), n)
 		case sp.end < 0:
-			h = tokenHash(text[sp.start:^sp.end])
+			h = Hash(text[sp.start:^sp.end])
 		case sp.start < 0:
-			h = tokenHash(t.slow[^sp.start:sp.end])
+			h = Hash(t.slow[^sp.start:sp.end])
 		default: // long, or too near the end of the text to load 16 bytes
 			t.buf = appendLowerASCII(t.buf[:0], text[sp.start:sp.end])
-			h = tokenHash(t.buf)
+			h = Hash(t.buf)
 		}
 		out[k] = h
 	}
@@ -454,186 +454,6 @@ scan:
 	}
 	t.buf = b
 	return b, true
-}
-
-// charNormalizer yields the code points of a text lower-cased, with every
-// run of white space as one space; with punct, every run of runes that are
-// not letters, digits or marks as one space between two words and nothing
-// next to a single-rune token (Han, kana, Hangul), at the start or the end.
-type charNormalizer struct {
-	text    []byte
-	pos     int
-	inSpace bool
-	punct   bool
-	// punct: a separator run was seen since the last rune returned, and
-	// that rune (0 at the start) is a single-rune token.
-	gap      bool
-	prevCJK  bool
-	started  bool
-	queued   rune
-	hasQueue bool
-}
-
-func (n *charNormalizer) reset(text []byte) {
-	n.text = text
-	n.pos = 0
-	n.inSpace = false
-	n.gap, n.prevCJK, n.started, n.hasQueue = false, false, false, false
-}
-
-// next returns the next normalised code point; ok is false at the end.
-func (n *charNormalizer) next() (r rune, ok bool) {
-	if n.hasQueue {
-		n.hasQueue = false
-		return n.queued, true
-	}
-	for n.pos < len(n.text) {
-		c := n.text[n.pos]
-		var size int
-		var f uint8
-		if c < utf8.RuneSelf {
-			r, size = rune(c), 1
-			if c <= 'Z' && c >= 'A' {
-				r += 'a' - 'A'
-			}
-			f = asciiFlags[c]
-		} else {
-			r, size = decodeRune(n.text[n.pos:])
-			f = runeFlags(r)
-			r = lowerOf(r, f)
-		}
-		n.pos += size
-		if n.punct {
-			if f&rfCharWord == 0 {
-				n.gap = true
-				continue
-			}
-			cjk := f&rfSingle != 0
-			space := n.gap && n.started && !cjk && !n.prevCJK
-			n.gap, n.started, n.prevCJK = false, true, cjk
-			if space {
-				n.queued, n.hasQueue = r, true
-				return ' ', true
-			}
-			return r, true
-		}
-		if f&rfSpace != 0 {
-			if n.inSpace {
-				continue
-			}
-			n.inSpace = true
-			return ' ', true
-		}
-		n.inSpace = false
-		return r, true
-	}
-	return 0, false
-}
-
-// The ASCII runes as units computes them: asciiUnits their unit hashes
-// (runeHash) lower-cased, the space next returns for a white-space rune;
-// asciiWord and asciiSpace their rfCharWord and rfSpace flags as 0 or 1.
-// spaceUnit is the hash of that space.
-var (
-	spaceUnit  = runeHash(' ')
-	asciiUnits = func() (t [0x80]uint64) {
-		for c := range rune(0x80) {
-			switch f := asciiFlags[c]; {
-			case f&rfSpace != 0:
-				t[c] = spaceUnit
-			case c >= 'A' && c <= 'Z':
-				t[c] = runeHash(c + 'a' - 'A')
-			default:
-				t[c] = runeHash(c)
-			}
-		}
-		return t
-	}()
-	asciiWord, asciiSpace = func() (w, s [0x80]uint8) {
-		for c := range 0x80 {
-			w[c] = asciiFlags[c] & rfCharWord / rfCharWord
-			s[c] = asciiFlags[c] & rfSpace / rfSpace
-		}
-		return w, s
-	}()
-)
-
-// units appends to dst the unit hashes (runeHash) of the code points next
-// would return, until the text ends or dst holds max or max+1 of them: the
-// loop of next with its state in locals, and ASCII without a branch on
-// the text, for char shingles under tok64. It returns dst as it was only
-// at the end of the text.
-func (n *charNormalizer) units(dst []uint64, max int) []uint64 {
-	if n.hasQueue {
-		n.hasQueue = false
-		dst = append(dst, runeHash(n.queued))
-	}
-	// State as 0 or 1.
-	inSpace, gap, started, prevCJK := bit(n.inSpace), bit(n.gap), bit(n.started), bit(n.prevCJK)
-	text, pos, punct := n.text, n.pos, n.punct
-	// Room for two units after max: d[j] is written before j tells
-	// whether it counts.
-	dst = slices.Grow(dst, max+2-len(dst))
-	d, j := dst[:cap(dst)], len(dst)
-	for pos < len(text) && j < max {
-		c := text[pos]
-		if c < utf8.RuneSelf {
-			pos++
-			if punct {
-				// A word rune ends a gap (after a start, a space) and
-				// is a unit; any other makes one.
-				w := asciiWord[c]
-				d[j] = spaceUnit
-				j += int(w & gap & started &^ prevCJK)
-				d[j] = asciiUnits[c]
-				j += int(w)
-				gap, started, prevCJK = w^1, started|w, prevCJK&^w
-				continue
-			}
-			// A run of white space is one space.
-			sp := asciiSpace[c]
-			d[j] = asciiUnits[c]
-			j += int(1 - sp&inSpace)
-			inSpace = sp
-			continue
-		}
-		r, size := decodeRune(text[pos:])
-		pos += size
-		f := runeFlags(r)
-		h := runeHash(lowerOf(r, f))
-		if punct {
-			if f&rfCharWord == 0 {
-				gap = 1
-				continue
-			}
-			cjk := bit(f&rfSingle != 0)
-			d[j] = spaceUnit
-			j += int(gap & started &^ prevCJK &^ cjk)
-			d[j] = h
-			j++
-			gap, started, prevCJK = 0, 1, cjk
-			continue
-		}
-		if f&rfSpace != 0 {
-			d[j] = spaceUnit
-			j += int(1 - inSpace)
-			inSpace = 1
-			continue
-		}
-		d[j] = h
-		j++
-		inSpace = 0
-	}
-	n.pos = pos
-	n.inSpace, n.gap, n.started, n.prevCJK = inSpace == 1, gap == 1, started == 1, prevCJK == 1
-	return d[:j]
-}
-
-func bit(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func isSpace(r rune) bool {

@@ -1,4 +1,4 @@
-package shingle
+package token
 
 import (
 	"bytes"

@@ -1,62 +1,14 @@
-package shingle
+package token
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
-
-// refTokens is the specification of word tokens, written the slow and
-// obvious way: lower-case the text as strings.ToLower does (invalid UTF-8
-// becomes U+FFFD), then cut it into maximal runs of letters and digits, each
-// Han, Hiragana, Katakana and Hangul rune a token of its own, and any other
-// rune a separator.
-func refTokens(text string) []string {
-	var tokens []string
-	var run []rune
-	flush := func() {
-		if len(run) > 0 {
-			tokens = append(tokens, string(run))
-			run = nil
-		}
-	}
-	for _, r := range strings.ToLower(text) {
-		switch {
-		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-			unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r):
-			flush()
-			tokens = append(tokens, string(r))
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			run = append(run, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return tokens
-}
-
-// refChars is the specification of the code points of char shingles:
-// lower-cased like strings.ToLower, each run of white space one space.
-func refChars(text string) []rune {
-	var out []rune
-	inSpace := false
-	for _, r := range strings.ToLower(text) {
-		if unicode.IsSpace(r) {
-			if !inSpace {
-				out = append(out, ' ')
-			}
-			inSpace = true
-			continue
-		}
-		inSpace = false
-		out = append(out, r)
-	}
-	return out
-}
 
 func tokens(text string) []string {
 	var t Tokenizer
@@ -81,11 +33,11 @@ func tokenHashes(text string) []uint64 {
 }
 
 func chars(text string) []rune {
-	var n charNormalizer
-	n.reset([]byte(text))
+	var n Chars
+	n.Reset([]byte(text))
 	var out []rune
 	for {
-		r, ok := n.next()
+		r, ok := n.Next()
 		if !ok {
 			return out
 		}
@@ -134,7 +86,7 @@ func TestTokenizer(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("tokens(%q) = %q, want %q", tt.text, got, tt.want)
 		}
-		if ref := refTokens(tt.text); !slices.Equal(got, ref) {
+		if ref := testutil.RefTokens(tt.text); !slices.Equal(got, ref) {
 			t.Errorf("tokens(%q) = %q, but the reference gives %q", tt.text, got, ref)
 		}
 	}
@@ -158,15 +110,15 @@ func TestTokenizerBlocks(t *testing.T) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		text := b.String()
-		if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
+		if got, want := tokens(text), testutil.RefTokens(text); !slices.Equal(got, want) {
 			t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
 		}
-		if got, want := tokenHashes(text), refTokens(text); len(got) != len(want) {
+		if got, want := tokenHashes(text), testutil.RefTokens(text); len(got) != len(want) {
 			t.Fatalf("AppendHashes on %q: %d tokens, reference %d", text, len(got), len(want))
 		} else {
 			for i := range got {
-				if got[i] != tokenHash([]byte(want[i])) {
-					t.Fatalf("AppendHashes on %q: token %d (%q) hashed %x, want %x", text, i, want[i], got[i], tokenHash([]byte(want[i])))
+				if got[i] != Hash([]byte(want[i])) {
+					t.Fatalf("AppendHashes on %q: token %d (%q) hashed %x, want %x", text, i, want[i], got[i], Hash([]byte(want[i])))
 				}
 			}
 		}
@@ -174,7 +126,7 @@ func TestTokenizerBlocks(t *testing.T) {
 	// Lengths around the block size, ending in a token and in a separator.
 	for n := 120; n <= 200; n++ {
 		for _, text := range []string{strings.Repeat("a", n), strings.Repeat("aB c", n)[:n], strings.Repeat("é", n)} {
-			if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
+			if got, want := tokens(text), testutil.RefTokens(text); !slices.Equal(got, want) {
 				t.Fatalf("tokens(%q) = %q, reference %q", text, got, want)
 			}
 		}
@@ -183,7 +135,7 @@ func TestTokenizerBlocks(t *testing.T) {
 
 // Reset starts over, and a token returned from the scratch buffer stays
 // right until the next call.
-// Reset starts over; Scan finds at most maxSpans tokens at a time, and
+// Reset starts over; Scan finds at most MaxSpans tokens at a time, and
 // none at the end; a token returned from the scratch buffer stays right
 // until the next call.
 func TestTokenizerScan(t *testing.T) {
@@ -196,20 +148,20 @@ func TestTokenizerScan(t *testing.T) {
 	if n := tok.Scan(); n != 1 || string(tok.Token(0)) != "three" {
 		t.Errorf("after Reset: %d tokens, the first %q", n, tok.Token(0))
 	}
-	if h := tok.AppendHashes(nil); len(h) != 1 || h[0] != tokenHash([]byte("three")) {
+	if h := tok.AppendHashes(nil); len(h) != 1 || h[0] != Hash([]byte("three")) {
 		t.Errorf("AppendHashes after Reset: %x", h)
 	}
 	if n := tok.Scan(); n != 0 {
 		t.Errorf("Scan at the end: %d tokens", n)
 	}
-	text := strings.Repeat("a Ü ", 2*maxSpans+7)
+	text := strings.Repeat("a Ü ", 2*MaxSpans+7)
 	tok.Reset([]byte(text))
 	var got []int
 	for n := tok.Scan(); n > 0; n = tok.Scan() {
 		got = append(got, n)
 	}
-	if want := []int{maxSpans, maxSpans, maxSpans, maxSpans, 14}; !slices.Equal(got, want) {
-		t.Errorf("Scans of %d tokens found %v", 2*(2*maxSpans+7), got)
+	if want := []int{MaxSpans, MaxSpans, MaxSpans, MaxSpans, 14}; !slices.Equal(got, want) {
+		t.Errorf("Scans of %d tokens found %v", 2*(2*MaxSpans+7), got)
 	}
 }
 
@@ -238,7 +190,7 @@ func TestCharNormalizer(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("chars(%q) = %q, want %q", tt.text, got, tt.want)
 		}
-		if ref := string(refChars(tt.text)); got != ref {
+		if ref := string(testutil.RefChars(tt.text)); got != ref {
 			t.Errorf("chars(%q) = %q, but the reference gives %q", tt.text, got, ref)
 		}
 	}
@@ -307,7 +259,7 @@ func TestScanASCIIBlocks(t *testing.T) {
 	words := []string{"a", "Go", "x1", "func", "interface", "MixedCase"}
 	for trial := range 100 {
 		var b strings.Builder
-		size := r.IntN(24 * maxSpans)
+		size := r.IntN(24 * MaxSpans)
 		for b.Len() < size {
 			switch r.IntN(40) {
 			case 0:
@@ -325,7 +277,7 @@ func TestScanASCIIBlocks(t *testing.T) {
 		if trial%2 == 0 {
 			text = strings.TrimRight(text, " .\n\t-") // a token at the text's end
 		}
-		if got, want := tokens(text), refTokens(text); !slices.Equal(got, want) {
+		if got, want := tokens(text), testutil.RefTokens(text); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: %d tokens, reference %d", trial, len(got), len(want))
 		}
 	}

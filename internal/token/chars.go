@@ -1,0 +1,194 @@
+package token
+
+import (
+	"slices"
+	"unicode/utf8"
+
+	"github.com/neardup/neardup/internal/mix"
+)
+
+// RuneHash hashes one code point: the unit of char shingles under tok64.
+func RuneHash(r rune) uint64 { return mix.Murmur(uint64(r) ^ 0xbb67ae8584caa73b) }
+
+// Chars yields the code points of a text lower-cased, the units of char
+// shingles: every run of white space as one space; with Punct, every run
+// of runes that are not letters, digits or marks as one space between two
+// words and nothing next to a single-rune token (Han, kana, Hangul), at the
+// start or the end.
+type Chars struct {
+	// Punct folds punctuation as above (shingle --normalize punct).
+	Punct   bool
+	text    []byte
+	pos     int
+	inSpace bool
+	// Punct: a separator run was seen since the last rune returned, and
+	// that rune (0 at the start) is a single-rune token.
+	gap      bool
+	prevCJK  bool
+	started  bool
+	queued   rune
+	hasQueue bool
+}
+
+// Reset starts on text.
+func (n *Chars) Reset(text []byte) {
+	n.text = text
+	n.pos = 0
+	n.inSpace = false
+	n.gap, n.prevCJK, n.started, n.hasQueue = false, false, false, false
+}
+
+// Next returns the next normalised code point; ok is false at the end.
+func (n *Chars) Next() (r rune, ok bool) {
+	if n.hasQueue {
+		n.hasQueue = false
+		return n.queued, true
+	}
+	for n.pos < len(n.text) {
+		c := n.text[n.pos]
+		var size int
+		var f uint8
+		if c < utf8.RuneSelf {
+			r, size = rune(c), 1
+			if c <= 'Z' && c >= 'A' {
+				r += 'a' - 'A'
+			}
+			f = asciiFlags[c]
+		} else {
+			r, size = decodeRune(n.text[n.pos:])
+			f = runeFlags(r)
+			r = lowerOf(r, f)
+		}
+		n.pos += size
+		if n.Punct {
+			if f&rfCharWord == 0 {
+				n.gap = true
+				continue
+			}
+			cjk := f&rfSingle != 0
+			space := n.gap && n.started && !cjk && !n.prevCJK
+			n.gap, n.started, n.prevCJK = false, true, cjk
+			if space {
+				n.queued, n.hasQueue = r, true
+				return ' ', true
+			}
+			return r, true
+		}
+		if f&rfSpace != 0 {
+			if n.inSpace {
+				continue
+			}
+			n.inSpace = true
+			return ' ', true
+		}
+		n.inSpace = false
+		return r, true
+	}
+	return 0, false
+}
+
+// The ASCII runes as Units computes them: asciiUnits their unit hashes
+// (RuneHash) lower-cased, the space Next returns for a white-space rune;
+// asciiWord and asciiSpace their rfCharWord and rfSpace flags as 0 or 1.
+// spaceUnit is the hash of that space.
+var (
+	spaceUnit  = RuneHash(' ')
+	asciiUnits = func() (t [0x80]uint64) {
+		for c := range rune(0x80) {
+			switch f := asciiFlags[c]; {
+			case f&rfSpace != 0:
+				t[c] = spaceUnit
+			case c >= 'A' && c <= 'Z':
+				t[c] = RuneHash(c + 'a' - 'A')
+			default:
+				t[c] = RuneHash(c)
+			}
+		}
+		return t
+	}()
+	asciiWord, asciiSpace = func() (w, s [0x80]uint8) {
+		for c := range 0x80 {
+			w[c] = asciiFlags[c] & rfCharWord / rfCharWord
+			s[c] = asciiFlags[c] & rfSpace / rfSpace
+		}
+		return w, s
+	}()
+)
+
+// Units appends to dst the unit hashes (RuneHash) of the code points Next
+// would return, until the text ends or dst holds max or max+1 of them: the
+// loop of Next with its state in locals, and ASCII without a branch on
+// the text, for char shingles under tok64. It returns dst as it was only
+// at the end of the text.
+func (n *Chars) Units(dst []uint64, max int) []uint64 {
+	if n.hasQueue {
+		n.hasQueue = false
+		dst = append(dst, RuneHash(n.queued))
+	}
+	// State as 0 or 1.
+	inSpace, gap, started, prevCJK := bit(n.inSpace), bit(n.gap), bit(n.started), bit(n.prevCJK)
+	text, pos, punct := n.text, n.pos, n.Punct
+	// Room for two units after max: d[j] is written before j tells
+	// whether it counts.
+	dst = slices.Grow(dst, max+2-len(dst))
+	d, j := dst[:cap(dst)], len(dst)
+	for pos < len(text) && j < max {
+		c := text[pos]
+		if c < utf8.RuneSelf {
+			pos++
+			if punct {
+				// A word rune ends a gap (after a start, a space) and
+				// is a unit; any other makes one.
+				w := asciiWord[c]
+				d[j] = spaceUnit
+				j += int(w & gap & started &^ prevCJK)
+				d[j] = asciiUnits[c]
+				j += int(w)
+				gap, started, prevCJK = w^1, started|w, prevCJK&^w
+				continue
+			}
+			// A run of white space is one space.
+			sp := asciiSpace[c]
+			d[j] = asciiUnits[c]
+			j += int(1 - sp&inSpace)
+			inSpace = sp
+			continue
+		}
+		r, size := decodeRune(text[pos:])
+		pos += size
+		f := runeFlags(r)
+		h := RuneHash(lowerOf(r, f))
+		if punct {
+			if f&rfCharWord == 0 {
+				gap = 1
+				continue
+			}
+			cjk := bit(f&rfSingle != 0)
+			d[j] = spaceUnit
+			j += int(gap & started &^ prevCJK &^ cjk)
+			d[j] = h
+			j++
+			gap, started, prevCJK = 0, 1, cjk
+			continue
+		}
+		if f&rfSpace != 0 {
+			d[j] = spaceUnit
+			j += int(1 - inSpace)
+			inSpace = 1
+			continue
+		}
+		d[j] = h
+		j++
+		inSpace = 0
+	}
+	n.pos = pos
+	n.inSpace, n.gap, n.started, n.prevCJK = inSpace == 1, gap == 1, started == 1, prevCJK == 1
+	return d[:j]
+}
+
+func bit(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
