@@ -24,7 +24,7 @@ import (
 // too large for B probe (|B| < ceil(T·|A|) for every A probing it), is in
 // no pair. The first pass ranks every document's shingles and keeps the
 // shingles some document probes, each with its document frequency and
-// the least t = ContainNeed(T, |A|) of the documents A probing it (a
+// the least t = record.ContainNeed(T, |A|) of the documents A probing it (a
 // probeSet), and each document's last shingle of its prefix; the second
 // writes a document's probes and its index entries on those shingles whose
 // least t it reaches. The pairs are exactly those of every index entry.
@@ -184,7 +184,7 @@ func (w *probeWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		n := uint64(len(hashes))
 		w.st.sum.Add(docSum(ordinal, hashes))
-		need := uint32(min(ContainNeed(w.co.Threshold, n), 1<<32-1))
+		need := uint32(min(record.ContainNeed(w.co.Threshold, n), 1<<32-1))
 		last := w.rankDoc(hashes)
 		// Corpus mode: a shingle's rank is its df, and those of df ≥ 2
 		// are written.
@@ -449,7 +449,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // are held until the map is made from them.
 func loadDF(ctx context.Context, co ContainmentOptions, jobs int) (*dfMap, *docfreq.Table, error) {
 	least := uint32(2)
-	if co.Mode == ContainQuery {
+	if co.Mode == record.ContainQuery {
 		least = 1
 	}
 	var runs [][]uint64

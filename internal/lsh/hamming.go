@@ -6,8 +6,57 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
 )
+
+// HammingOptions choose the Hamming scheme that keys SimHash fingerprints.
+type HammingOptions struct {
+	// K is the largest distance searched.
+	K int
+	// Blocks is the number of blocks; 0 means DefaultBlocks(K).
+	Blocks int
+}
+
+// DefaultBlocks is the number of blocks when none is given: K+3, Manku et
+// al.'s choice for K = 3 (6 blocks, 20 tables keyed on 31-33 bits); each
+// table then keys on three blocks.
+func DefaultBlocks(k int) int { return k + 3 }
+
+// Scheme returns the scheme of f-bit fingerprints that o describes.
+func (o *HammingOptions) Scheme(f int) (*Hamming, error) {
+	b := o.Blocks
+	if b == 0 {
+		b = DefaultBlocks(o.K)
+	}
+	return NewHamming(f, o.K, b)
+}
+
+// Params returns what a band header names of h's layout: f, k, the blocks
+// (and their widths) and the number of tables.
+func (h *Hamming) Params() record.HammingParams {
+	return record.HammingParams{F: h.F, K: h.K, Blocks: h.Blocks, Widths: h.WidthList(), Tables: len(h.Tables)}
+}
+
+// HammingFromHeader rebuilds the scheme a band header names, or returns nil
+// when the header is not that of a Hamming band.
+func HammingFromHeader(hd record.Header) (*Hamming, error) {
+	p, ok := record.ParseHammingHeader(hd)
+	if !ok {
+		return nil, nil
+	}
+	h, err := NewHamming(p.F, p.K, p.Blocks)
+	if err != nil {
+		return nil, fmt.Errorf("band header %q: %v", hd.String(), err)
+	}
+	if p.Widths != h.WidthList() {
+		return nil, fmt.Errorf("band header %q: widths %s, this version cuts %d bits in %d blocks as %s", hd.String(), p.Widths, p.F, p.Blocks, h.WidthList())
+	}
+	if p.Tables != len(h.Tables) {
+		return nil, fmt.Errorf("band header %q: %d tables, the scheme has %d", hd.String(), p.Tables, len(h.Tables))
+	}
+	return h, nil
+}
 
 // Hamming is a table scheme for finding the fingerprints within K bits of
 // each other (Manku, Jain and Das Sarma, WWW 2007). The F bits are cut into

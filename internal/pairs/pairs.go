@@ -19,8 +19,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -45,7 +45,7 @@ type Options struct {
 
 	// Hamming gives the Hamming scheme of band records that have no band
 	// header (hamming.go); a header with scheme=hamming gives it otherwise.
-	Hamming *band.HammingOptions
+	Hamming *lsh.HammingOptions
 
 	// Against names a band index (bandindex) that the input, a batch of
 	// new band records, is paired with (against.go).

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
@@ -347,7 +346,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 // stderr.
 func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) error {
 	for _, h := range headers {
-		if s, _ := h.Header.Get("scheme"); h.Header.Stage == "band" && s == band.SchemeContainment && !opt.Containment {
+		if s, _ := h.Header.Get(record.SchemeKey); h.Header.Stage == "band" && s == record.SchemeContainment && !opt.Containment {
 			return record.Errorf(h.Pos, "the pairs are candidates for containment (band --containment): give verify --containment, or the pairs contained one way would be scored by Jaccard only")
 		}
 	}
@@ -358,9 +357,9 @@ func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) er
 		if h.Header.Stage != "band" {
 			continue
 		}
-		key := band.ThresholdKey
-		if s, _ := h.Header.Get("scheme"); s == band.SchemeContainment {
-			key = band.ContainmentKey
+		key := record.ThresholdKey
+		if s, _ := h.Header.Get(record.SchemeKey); s == record.SchemeContainment {
+			key = record.ContainmentKey
 		}
 		v, ok := h.Header.Get(key)
 		if !ok {
