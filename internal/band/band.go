@@ -53,6 +53,11 @@ func (o *Options) Check() error {
 	if o.Containment != nil {
 		return o.Containment.Check()
 	}
+	if o.Hamming != nil {
+		if err := o.Hamming.Check(); err != nil {
+			return status.Usage(err)
+		}
+	}
 	if (o.B == 0) != (o.R == 0) {
 		return status.Usagef("give both -b and -r, or neither (then --threshold chooses them)")
 	}

@@ -25,11 +25,19 @@ func DefaultBlocks(k int) int { return k + 3 }
 
 // Scheme returns the scheme of f-bit fingerprints that o describes.
 func (o *HammingOptions) Scheme(f int) (*Hamming, error) {
-	b := o.Blocks
-	if b == 0 {
-		b = DefaultBlocks(o.K)
+	return NewHamming(f, o.K, o.blocks())
+}
+
+// Check refuses options that make no scheme, whatever the fingerprints.
+func (o *HammingOptions) Check() error {
+	return checkLayout(o.K, o.blocks())
+}
+
+func (o *HammingOptions) blocks() int {
+	if o.Blocks == 0 {
+		return DefaultBlocks(o.K)
 	}
-	return NewHamming(f, o.K, b)
+	return o.Blocks
 }
 
 // Params returns what a band header names of h's layout: f, k, the blocks
@@ -123,17 +131,8 @@ func NewHamming(f, k, blocks int) (*Hamming, error) {
 	if f != 64 && f != 128 {
 		return nil, fmt.Errorf("fingerprints of %d bits: want 64 or 128", f)
 	}
-	if k < 0 {
-		return nil, fmt.Errorf("distance %d: want 0 or more", k)
-	}
-	if blocks <= k {
-		return nil, fmt.Errorf("%d blocks for distance %d: want more blocks than bits of distance (pigeonhole is %d blocks)", blocks, k, k+1)
-	}
-	if blocks > 64 {
-		return nil, fmt.Errorf("%d blocks: at most 64", blocks)
-	}
-	if n := Binomial(blocks, k); n > MaxTables {
-		return nil, fmt.Errorf("%d blocks for distance %d make %d tables: at most %d", blocks, k, n, MaxTables)
+	if err := checkLayout(k, blocks); err != nil {
+		return nil, err
 	}
 	h := &Hamming{F: f, K: k, Blocks: blocks}
 	start := 0
@@ -162,6 +161,24 @@ func NewHamming(f, k, blocks int) (*Hamming, error) {
 	}
 	gen(0, 0)
 	return h, nil
+}
+
+// checkLayout refuses a distance k and a number of blocks that make no
+// scheme, for fingerprints of any width.
+func checkLayout(k, blocks int) error {
+	if k < 0 {
+		return fmt.Errorf("distance %d: want 0 or more", k)
+	}
+	if blocks <= k {
+		return fmt.Errorf("%d blocks for distance %d: want more blocks than bits of distance (pigeonhole is %d blocks)", blocks, k, k+1)
+	}
+	if blocks > 64 {
+		return fmt.Errorf("%d blocks: at most 64", blocks)
+	}
+	if n := Binomial(blocks, k); n > MaxTables {
+		return fmt.Errorf("%d blocks for distance %d make %d tables: at most %d", blocks, k, n, MaxTables)
+	}
+	return nil
 }
 
 // Pigeonhole returns the scheme of k+1 blocks, one table keyed on each.

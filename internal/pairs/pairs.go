@@ -67,6 +67,11 @@ func (o *Options) Check() error {
 	if o.Against != "" && o.Hamming != nil {
 		return status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
 	}
+	if o.Hamming != nil {
+		if err := o.Hamming.Check(); err != nil {
+			return status.Usage(err)
+		}
+	}
 	if o.MaxBucket < 0 {
 		return status.Usagef("--max-bucket %d: want 0 (no cap) or more", o.MaxBucket)
 	}
@@ -171,7 +176,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	switch {
 	case opt.Against != "" && hamming != nil:
 		// The input's band header names a Hamming scheme.
-		return fmt.Errorf("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+		return status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
 	case opt.Against != "":
 		err = runAgainst(ctx, opt, sc, out, &st)
 	case opt.Sorted:
