@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"github.com/neardup/neardup/internal/bbit"
 	"io"
 	"runtime/debug"
 	"slices"
 	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/bbit"
 
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
@@ -265,11 +266,8 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	// What is held is bounded; let the collector keep the heap near it
-	// (with its default pace the heap grows to twice what is live, some
-	// 3.1 GiB under a --memory of 2G at two million crawl documents).
-	if limit < debug.SetMemoryLimit(-1) {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	if opt.HoldLimit != nil {
+		opt.HoldLimit(limit)
 	}
 	br, hold := newBandRuns(&opt, s.h != nil, limit)
 	defer br.runs.Remove()

@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 
@@ -58,6 +57,12 @@ type Options struct {
 	// BBit names the b-bit signatures of band --bbit: the pairs far below
 	// band's threshold by them are not kept (bbit.go).
 	BBit string
+	// HoldLimit, when not nil, is given the bound of what the default
+	// mode holds before it holds it: the command line sets the process's
+	// soft memory limit to it (library code leaves the process's
+	// collector alone).
+	HoldLimit func(bytes int64)
+
 	// aside judges the pairs with BBit.
 	aside *setAside
 }
@@ -126,11 +131,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	// The stage holds most of what it reads: let the heap grow by half of
-	// what is live before collecting, not by all of it, so that the peak
-	// stays near what is held (a quarter less at 250k documents for a few
-	// percent more time).
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()

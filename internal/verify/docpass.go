@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -95,8 +94,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	reserve := int64(3*jobs+2) * inflightBytes
 	score := newScorer(jobs)
 	defer score.close()
-	// What is held is bounded; let the collector keep the heap near it.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
+	if opt.HoldLimit != nil {
+		opt.HoldLimit(mem)
+	}
 	defer out.Watch(lines)()
 	var bbc bbit.Counts
 	for eof := false; !eof; {

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -64,6 +63,11 @@ type Options struct {
 	// BBit, with Documents, is a file of b-bit signatures (band --bbit)
 	// by which the pairs far below the threshold are set aside (bbit.go).
 	BBit string
+	// HoldLimit, when not nil, is given the bound of what verify
+	// --documents holds before it holds it: the command line sets the
+	// process's soft memory limit to it (library code leaves the
+	// process's collector alone).
+	HoldLimit func(bytes int64)
 
 	stream.Common
 }
@@ -249,11 +253,6 @@ func sketchMeasure(file string, headers []stream.HeaderAt, containment bool) (me
 
 // Run reads candidate pairs and writes scored pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	// The stage holds most of what it reads: let the heap grow by half of
-	// what is live before collecting, not by all of it, so that the peak
-	// stays near what is held (a quarter less at 250k documents for a few
-	// percent more time).
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	if err := opt.Check(); err != nil {
 		return err
 	}
