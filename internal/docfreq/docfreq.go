@@ -23,7 +23,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/input"
@@ -68,10 +67,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return nil
 	}
 	defer out.Watch(src)()
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := stream.Jobs(opt.Jobs)
 	c := newCounter(&opt, jobs)
 	defer c.runs.Remove()
 	var docs uint64

@@ -339,8 +339,8 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, br *bandRuns, out *stream.Output, st *stats) (done bool, err error) {
 	ids, entries := h.ids, h.entries
 	h.index = nil
-	order, fps := h.rank(jobs(&opt))
-	sortEntries(entries, jobs(&opt))
+	order, fps := h.rank(stream.Jobs(opt.Jobs))
+	sortEntries(entries, stream.Jobs(opt.Jobs))
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
 	before := st.snapshot()
 	var aside bbit.Counts
@@ -420,7 +420,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 	}
 	h.entries = nil
-	return true, writeRanked(out.W, pairs, ids, order, jobs(&opt))
+	return true, writeRanked(out.W, pairs, ids, order, stream.Jobs(opt.Jobs))
 }
 
 // errFull stops pairing in memory: the pairs would not fit.

@@ -12,6 +12,7 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // DefaultMemoryBytes is the pair buffer of the sorted mode.
@@ -191,7 +192,7 @@ func newSpiller(opt *Options) *spiller {
 	if limit <= 0 {
 		limit = DefaultMemoryBytes
 	}
-	return &spiller{limit: limit, jobs: jobs(opt), aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
+	return &spiller{limit: limit, jobs: stream.Jobs(opt.Jobs), aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
 }
 
 // add keeps the pair a, b (a < b), unless it is set aside (--bbit).

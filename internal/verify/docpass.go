@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -87,10 +86,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	if mem <= 0 {
 		mem = DefaultMemoryBytes
 	}
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := stream.Jobs(opt.Jobs)
 	reserve := int64(3*jobs+2) * inflightBytes
 	score := newScorer(jobs)
 	defer score.close()

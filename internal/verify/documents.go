@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -176,10 +175,7 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 			return nil, &usageError{fmt.Sprintf("document %s%s is not under the --documents paths (%s)", id, where, strings.Join(opt.Documents.Paths, " "))}
 		}
 	}
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := stream.Jobs(opt.Jobs)
 	// Each worker adds its documents to the store as it shingles them, so
 	// that no set is held twice; lookups need no order in the store.
 	st := store.New()
