@@ -30,6 +30,9 @@ type Options struct {
 	// Floor is the least probability that a pair at Threshold becomes a
 	// candidate.
 	Floor float64
+	// ThresholdFlag names Threshold in messages; "" is --threshold
+	// (shingle --band names its own: SketchOptions).
+	ThresholdFlag string
 	// Verbose prints the banding and its S-curve (or the Hamming layout).
 	Verbose bool
 
@@ -48,8 +51,14 @@ type Options struct {
 	BBit string
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults, the one place
+// where both are done: Run and NewSketches call it, so the command line
+// and the Beam pipeline go through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
+	if o.BBit != "" && (o.Containment != nil || o.Hamming != nil) {
+		return status.Usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
+	}
 	if o.Containment != nil {
 		return o.Containment.Check()
 	}
@@ -68,7 +77,11 @@ func (o *Options) Check() error {
 	// not given; given, they are checked all the same (0 is not given).
 	choose := o.B == 0 && o.Hamming == nil
 	if (choose || o.Threshold != 0) && (o.Threshold <= 0 || o.Threshold >= 1) {
-		return status.Usagef("--threshold %g: want a similarity between 0 and 1", o.Threshold)
+		flag := o.ThresholdFlag
+		if flag == "" {
+			flag = "--threshold"
+		}
+		return status.Usagef("%s %g: want a similarity between 0 and 1", flag, o.Threshold)
 	}
 	if (choose || o.FPWeight != 0 || o.FNWeight != 0) && (o.FPWeight < 0 || o.FNWeight < 0 || o.FPWeight+o.FNWeight == 0) {
 		return status.Usagef("--fp-weight and --fn-weight must be non-negative and not both 0")
@@ -85,7 +98,7 @@ func AppendKey(dst []byte, i int, h uint64) []byte {
 
 // Run reads signatures and writes band keys.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	if opt.Hamming != nil {

@@ -197,9 +197,6 @@ func bandAction(c *cli.Context, env *Env) error {
 		// header.
 		opt.Threshold = 0
 	}
-	if c.IsSet("bbit") && (c.IsSet("containment") || c.IsSet("hamming")) {
-		return usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
-	}
 	opt.BBit = c.String("bbit")
 	if c.IsSet("containment") {
 		if opt.B != 0 || opt.R != 0 || c.IsSet("threshold") || c.IsSet("hamming") || c.IsSet("fp-weight") || c.IsSet("fn-weight") || c.IsSet("recall-at-threshold") {
