@@ -260,9 +260,6 @@ func verifyAction(c *cli.Context, env *Env) error {
 		MaxDistance:       c.Int("hamming"),
 		HoldLimit:         holdLimit,
 	}
-	if (opt.Attach || opt.Sorted) && c.IsSet("memory") {
-		return usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
-	}
 	if opt.Attach {
 		for _, f := range []string{"threshold", "containment", "no-header"} {
 			if c.IsSet(f) {

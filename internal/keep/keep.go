@@ -211,9 +211,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	k := &keeper{opt: &opt, noID: new(atomic.Int64)}
 	var twoPass bool
 	var headers *record.HeaderSet
-	if opt.MemoryBytes <= 0 {
-		opt.MemoryBytes = stream.DefaultMemory()
-	}
+	opt.MemoryBytes = stream.Memory(opt.MemoryBytes)
 	if opt.Pairs != "" {
 		g, nr, err := loadPairs(ctx, &opt, stderr)
 		if err != nil {

@@ -263,9 +263,6 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
 	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
 	if opt.HoldLimit != nil {
 		opt.HoldLimit(limit)
 	}
@@ -339,8 +336,8 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, br *bandRuns, out *stream.Output, st *stats) (done bool, err error) {
 	ids, entries := h.ids, h.entries
 	h.index = nil
-	order, fps := h.rank(stream.Jobs(opt.Jobs))
-	sortEntries(entries, stream.Jobs(opt.Jobs))
+	order, fps := h.rank(opt.Jobs)
+	sortEntries(entries, opt.Jobs)
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
 	before := st.snapshot()
 	var aside bbit.Counts
@@ -420,7 +417,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 	}
 	h.entries = nil
-	return true, writeRanked(out.W, pairs, ids, order, stream.Jobs(opt.Jobs))
+	return true, writeRanked(out.W, pairs, ids, order, opt.Jobs)
 }
 
 // errFull stops pairing in memory: the pairs would not fit.

@@ -218,7 +218,7 @@ func checkContainCap(opt *Options) error {
 // from B's), 8 bytes each, sorted and written at the end. The probing
 // documents are shared among jobs goroutines, each with its own stamps.
 func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *Options, out *stream.Output) error {
-	jobs := stream.Jobs(opt.Jobs)
+	jobs := opt.Jobs
 	read, err := containRead(ctx, src, opt, out, c.st)
 	if err != nil {
 		return err

@@ -34,8 +34,9 @@ type Options struct {
 	MaxBucket int
 	// Sorted streams key-sorted input.
 	Sorted bool
-	// MemoryBytes bounds the pair buffer of the sorted mode before it
-	// spills to disk.
+	// MemoryBytes bounds what the default mode holds, and the pair buffer
+	// of the sorted mode and of containment keys, before they spill to
+	// disk; 0 is stream's default (Resolve).
 	MemoryBytes int64
 	// TempDir holds spilled runs ("" is the system's).
 	TempDir string
@@ -67,10 +68,18 @@ type Options struct {
 	aside *setAside
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// errAgainstHamming refuses --against for Hamming band records, given by
+// --hamming or named by the input's band header.
+var errAgainstHamming = status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it, so the command line
+// and the Beam pipeline go through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.Against != "" && o.Hamming != nil {
-		return status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+		return errAgainstHamming
 	}
 	if o.Hamming != nil {
 		if err := o.Hamming.Check(); err != nil {
@@ -128,7 +137,7 @@ func (s *stats) report(w io.Writer, maxBucket int, upstream *record.HeaderSet) {
 
 // Run reads band records and writes candidate pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	src := stream.NewLines(inputs)
@@ -176,7 +185,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	switch {
 	case opt.Against != "" && hamming != nil:
 		// The input's band header names a Hamming scheme.
-		return status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+		return errAgainstHamming
 	case opt.Against != "":
 		err = runAgainst(ctx, opt, sc, out, &st)
 	case opt.Sorted:

@@ -12,11 +12,7 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
-	"github.com/neardup/neardup/internal/stream"
 )
-
-// DefaultMemoryBytes is the pair buffer of the sorted mode.
-const DefaultMemoryBytes = 512 << 20
 
 // maxOpenRuns bounds the spilled runs kept open: when there are that many
 // they are merged into one.
@@ -188,11 +184,7 @@ type spiller struct {
 }
 
 func newSpiller(opt *Options) *spiller {
-	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
-	return &spiller{limit: limit, jobs: stream.Jobs(opt.Jobs), aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
+	return &spiller{limit: opt.MemoryBytes, jobs: opt.Jobs, aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
 }
 
 // add keeps the pair a, b (a < b), unless it is set aside (--bbit).

@@ -19,7 +19,6 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
-	"github.com/neardup/neardup/internal/stream"
 )
 
 // The default mode holds band records (held) within Options.MemoryBytes.
@@ -263,8 +262,8 @@ const runBlock = 64 << 10
 // them and what the collector has not yet freed when it starts (at ten
 // million documents and --memory 2G each spill rose 20 MiB past it).
 func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
-	parts := partsOf(stream.Jobs(opt.Jobs))
-	readers := int64(min(stream.Jobs(opt.Jobs), parts))
+	parts := partsOf(opt.Jobs)
+	readers := int64(min(opt.Jobs, parts))
 	fanIn := int(min(maxOpenRuns, max(4, limit/8/readers/runReaderBytes)))
 	// Each part read at once holds its readers and its batch of pairs;
 	// the batch is counted twice, for its arrays' growth and their
@@ -273,7 +272,7 @@ func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
 	return &bandRuns{
 		runs:    disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-bands-*", What: "band records"},
 		hamming: hamming,
-		jobs:    stream.Jobs(opt.Jobs),
+		jobs:    opt.Jobs,
 		fanIn:   fanIn,
 		parts:   parts,
 	}, max(limit-reserve-limit/64, limit/2)

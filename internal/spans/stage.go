@@ -91,10 +91,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	mem := opt.MemoryBytes
-	if mem == 0 {
-		mem = stream.DefaultMemory()
-	}
+	mem := stream.Memory(opt.MemoryBytes)
 	so := opt.shingleOptions()
 	so.NoID = new(atomic.Int64)
 	src, unit := shingle.Source(&so, inputs)

@@ -83,10 +83,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	defer shingle.ReportNoID(stderr, "verify", r.IDField, v.stage.NoID)
 	defer shingle.ReportCrowded(stderr, "verify", hashsort.Crowded())
 	mem := opt.MemoryBytes
-	if mem <= 0 {
-		mem = DefaultMemoryBytes
-	}
-	jobs := stream.Jobs(opt.Jobs)
+	jobs := opt.Jobs
 	reserve := int64(3*jobs+2) * inflightBytes
 	score := newScorer(jobs)
 	defer score.close()

@@ -55,7 +55,8 @@ type Options struct {
 	// documents to load; past it every document of the file is loaded.
 	// With Documents (not one file a document) it bounds what verify
 	// holds: the pairs (in parts of up to half of it) and the shingle sets
-	// of the documents held in a pass (docpass.go).
+	// of the documents held in a pass (docpass.go). 0 is stream's default
+	// (Resolve); --attach and --sorted hold no pairs and take none.
 	MemoryBytes int64
 	// TempDir holds the scratch file of verify --documents ("": the
 	// system's temporary directory).
@@ -72,8 +73,15 @@ type Options struct {
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it, so the command line
+// goes through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	if (o.Attach || o.Sorted) && o.MemoryBytes != 0 {
+		return status.Usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
+	}
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.Attach && o.Sorted {
 		return status.Usagef("--attach and --sorted are the two steps of one join, with a sort between them: give one")
 	}
@@ -253,7 +261,7 @@ func sketchMeasure(file string, headers []stream.HeaderAt, containment bool) (me
 
 // Run reads candidate pairs and writes scored pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	switch {
