@@ -258,7 +258,7 @@ func (w *probedWorker) Process(c *stream.Chunk, r *stream.Result) {
 // runProbed writes the containment keys of corpus mode in two passes.
 func runProbed(ctx context.Context, opt Options, inputs []string, dfm *dfMap, out *stream.Output, st *containStats) error {
 	co := *opt.Containment
-	sp := &spool{dir: co.TempDir, copied: &st.copied}
+	sp := &spool{tmp: disk.Copies{Dir: co.TempDir, Pattern: "band-input-*"}, copied: &st.copied}
 	defer sp.remove()
 	probes := newProbeSet()
 	var lasts []ranked
@@ -330,10 +330,10 @@ var errChanged = errors.New("the input changed between band's two readings of it
 // spool lets the second pass read again what the first read: a regular
 // file is opened again (standard input redirected from one is sought back
 // to where the first pass began); any other input is copied to a file in
-// dir as the first pass reads it. The inputs are opened in the same order
-// by both passes.
+// tmp (tracked, removed on a signal) as the first pass reads it. The
+// inputs are opened in the same order by both passes.
 type spool struct {
-	dir string
+	tmp disk.Copies
 	// copies holds, for each input the first pass opened, its copy, or
 	// nil when it is read again.
 	copies  []*os.File
@@ -344,21 +344,8 @@ type spool struct {
 	copied *int64
 }
 
-// again says whether the input name can be read a second time.
-func again(name string) bool {
-	var st os.FileInfo
-	var err error
-	if name == "-" {
-		st, err = os.Stdin.Stat()
-	} else {
-		st, err = os.Stat(name)
-	}
-	// An input that can't be looked at fails when it is opened.
-	return err != nil || st.Mode().IsRegular() || st.IsDir()
-}
-
 func (s *spool) first(name string) (*input.File, error) {
-	if again(name) {
+	if disk.Rereadable(name) {
 		s.copies = append(s.copies, nil)
 		if name == "-" {
 			at, err := os.Stdin.Seek(0, io.SeekCurrent)
@@ -379,11 +366,10 @@ func (s *spool) first(name string) (*input.File, error) {
 		s.closers = append(s.closers, f)
 		raw, shown = f, name
 	}
-	c, err := os.CreateTemp(s.dir, "band-input-*")
+	c, err := s.tmp.Create()
 	if err != nil {
 		return nil, fmt.Errorf("copying %s for the second pass: %w", shown, err)
 	}
-	disk.Track(c.Name())
 	s.copies = append(s.copies, c)
 	return input.Wrap(shown, io.TeeReader(raw, &countWriter{w: c, n: s.copied}))
 }
@@ -424,13 +410,7 @@ func (s *spool) second(name string) (*input.File, error) {
 // remove removes the copies.
 func (s *spool) remove() {
 	s.endFirst()
-	for _, c := range s.copies {
-		if c != nil {
-			c.Close()
-			os.Remove(c.Name())
-			disk.Untrack(c.Name())
-		}
-	}
+	s.tmp.Remove()
 }
 
 type countWriter struct {
