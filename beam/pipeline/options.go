@@ -147,15 +147,18 @@ func (o *Options) Check() error {
 	if err := so.Check(); err != nil {
 		return err
 	}
-	if o.B == 0 && o.R == 0 {
-		if o.Threshold <= 0 || o.Threshold >= 1 {
-			return fmt.Errorf("threshold %g: want a similarity between 0 and 1", o.Threshold)
-		}
-	} else if err := (lsh.Banding{B: o.B, R: o.R}).Check(o.N); err != nil {
+	bo := o.bandOptions()
+	if err := bo.Resolve(); err != nil {
 		return err
 	}
-	if o.MaxBucket < 0 {
-		return fmt.Errorf("max bucket %d: want 0 (no cap) or more", o.MaxBucket)
+	if o.B != 0 || o.R != 0 {
+		if err := (lsh.Banding{B: o.B, R: o.R}).Check(o.N); err != nil {
+			return err
+		}
+	}
+	po := o.pairsOptions()
+	if err := po.Resolve(); err != nil {
+		return err
 	}
 	if o.VerifyThreshold < 0 || o.VerifyThreshold > 1 {
 		return fmt.Errorf("verify threshold %g: want a similarity between 0 and 1", o.VerifyThreshold)
@@ -259,6 +262,19 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 	return so, nil
 }
 
+// bandOptions are the options of the band stage: the threshold only when
+// it chooses the banding, as band's -b and -r without --threshold.
+func (o *Options) bandOptions() band.Options {
+	bo := band.Options{B: o.B, R: o.R, FPWeight: o.FPWeight, FNWeight: o.FNWeight, Floor: o.RecallAtThreshold}
+	if o.B == 0 && o.R == 0 {
+		bo.Threshold = o.Threshold
+	}
+	return bo
+}
+
+// pairsOptions are the options of the pairs stage.
+func (o *Options) pairsOptions() pairs.Options { return pairs.Options{MaxBucket: o.MaxBucket} }
+
 func (o *Options) sketchOptions() sketch.Options {
 	return sketch.Options{Method: o.Method, N: o.N, Seed: o.SketchSeed}
 }
@@ -268,17 +284,13 @@ func (o *Options) sketchOptions() sketch.Options {
 func (o *Options) headers() map[string]record.Header {
 	so, _ := o.shingleOptions()
 	sko := o.sketchOptions()
-	po := pairs.Options{MaxBucket: o.MaxBucket}
+	po := o.pairsOptions()
 	co := cluster.Options{Method: cluster.Components}
 	banding, _ := o.Banding()
-	var threshold float64
-	if o.B == 0 && o.R == 0 {
-		threshold = o.Threshold
-	}
 	return map[string]record.Header{
 		OutShingles:   so.Header(),
 		OutSketches:   sko.Header(),
-		OutBands:      band.Header(banding, threshold),
+		OutBands:      band.Header(banding, o.bandOptions().Threshold),
 		OutCandidates: po.Header(),
 		OutPairs:      verify.Header(verify.MeasureExact, o.VerifyThreshold, o.Containment),
 		OutClusters:   co.Header(),

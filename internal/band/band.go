@@ -30,6 +30,9 @@ type Options struct {
 	// Floor is the least probability that a pair at Threshold becomes a
 	// candidate.
 	Floor float64
+	// ThresholdFlag names Threshold in messages; "" is --threshold
+	// (shingle --band names its own: SketchOptions).
+	ThresholdFlag string
 	// Verbose prints the banding and its S-curve (or the Hamming layout).
 	Verbose bool
 
@@ -37,7 +40,7 @@ type Options struct {
 
 	// Hamming, when set, keys SimHash fingerprints by the tables of a
 	// Hamming scheme instead of banding MinHash signatures.
-	Hamming *HammingOptions
+	Hamming *lsh.HammingOptions
 
 	// Containment, when set, writes containment keys of shingle records
 	// instead (contain.go).
@@ -48,10 +51,21 @@ type Options struct {
 	BBit string
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults, the one place
+// where both are done: Run and NewSketches call it, so the command line
+// and the Beam pipeline go through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
+	if o.BBit != "" && (o.Containment != nil || o.Hamming != nil) {
+		return status.Usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
+	}
 	if o.Containment != nil {
 		return o.Containment.Check()
+	}
+	if o.Hamming != nil {
+		if err := o.Hamming.Check(); err != nil {
+			return status.Usage(err)
+		}
 	}
 	if (o.B == 0) != (o.R == 0) {
 		return status.Usagef("give both -b and -r, or neither (then --threshold chooses them)")
@@ -63,7 +77,11 @@ func (o *Options) Check() error {
 	// not given; given, they are checked all the same (0 is not given).
 	choose := o.B == 0 && o.Hamming == nil
 	if (choose || o.Threshold != 0) && (o.Threshold <= 0 || o.Threshold >= 1) {
-		return status.Usagef("--threshold %g: want a similarity between 0 and 1", o.Threshold)
+		flag := o.ThresholdFlag
+		if flag == "" {
+			flag = "--threshold"
+		}
+		return status.Usagef("%s %g: want a similarity between 0 and 1", flag, o.Threshold)
 	}
 	if (choose || o.FPWeight != 0 || o.FNWeight != 0) && (o.FPWeight < 0 || o.FNWeight < 0 || o.FPWeight+o.FNWeight == 0) {
 		return status.Usagef("--fp-weight and --fn-weight must be non-negative and not both 0")
@@ -80,7 +98,7 @@ func AppendKey(dst []byte, i int, h uint64) []byte {
 
 // Run reads signatures and writes band keys.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	if opt.Hamming != nil {
@@ -106,12 +124,12 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	// Every signature has n values: the header's n=, or without a header
 	// the first signature's length.
-	length := Length{N: n, Pos: nPos, FromHeader: n >= 0}
+	length := record.SketchLength{N: n, Pos: nPos, FromHeader: n >= 0}
 	if n < 0 && first != nil {
 		var s record.Sketch
 		if err := record.ParseSketch(&s, first); err == nil {
 			n = len(s.Values)
-			length = Length{N: n, Pos: src.FirstPos()}
+			length = record.SketchLength{N: n, Pos: src.FirstPos()}
 		} else {
 			fmt.Fprintf(stderr, "band: the first signature (%s) is bad and there is no sketch header: the signatures' lengths are not checked against each other\n", src.FirstPos())
 		}
@@ -181,26 +199,6 @@ func (opt *Options) banding(stderr io.Writer, stage string, n int, nPos record.P
 	return banding, nil
 }
 
-// Length is the number of values every signature has: N as the sketch
-// header at Pos says (FromHeader), or as the first signature, at Pos, has
-// when the input has no header. N < 0 checks nothing.
-type Length struct {
-	N          int
-	Pos        record.Pos
-	FromHeader bool
-}
-
-// Check refuses a signature of another length than l.N.
-func (l Length) Check(values int) error {
-	switch {
-	case l.N < 0 || values == l.N:
-		return nil
-	case l.FromHeader:
-		return record.Bad("signature has %d values, the sketch header (%s) says n=%d", values, l.Pos, l.N)
-	}
-	return record.Bad("signature has %d values, the first signature (%s) has %d: without a sketch header the first fixes the length", values, l.Pos, l.N)
-}
-
 // reportEmpty says, as stage, how many documents got no keys.
 func reportEmpty(stderr io.Writer, stage string, empty *atomic.Int64) {
 	if e := empty.Load(); e > 0 {
@@ -212,32 +210,29 @@ func reportEmpty(stderr io.Writer, stage string, empty *atomic.Int64) {
 // 0, the similarity threshold it was chosen for (threshold=T, read by
 // verify as its default).
 func Header(banding lsh.Banding, threshold float64) record.Header {
-	h := record.NewHeader("band", "scheme", "minhash", "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
+	h := record.NewHeader("band", record.SchemeKey, record.SchemeMinHash, "b", strconv.Itoa(banding.B), "r", strconv.Itoa(banding.R), "key", "xxh64")
 	if threshold != 0 {
-		h.Params = append(h.Params, record.Param{Key: ThresholdKey, Value: strconv.FormatFloat(threshold, 'g', -1, 64)})
+		h.Params = append(h.Params, record.Param{Key: record.ThresholdKey, Value: strconv.FormatFloat(threshold, 'g', -1, 64)})
 	}
 	return h
 }
-
-// ThresholdKey is the key of the threshold in band's header.
-const ThresholdKey = "threshold"
 
 // Workers returns the factory of the stage's workers, which turn chunks of
 // signatures into band records and count in empty the documents without
 // shingles, which get no keys. The Beam pipeline runs them too.
 func Workers(banding lsh.Banding, skipBad bool, empty *atomic.Int64) stream.WorkerFactory {
-	return LengthWorkers(banding, Length{N: -1}, skipBad, empty)
+	return LengthWorkers(banding, record.SketchLength{N: -1}, skipBad, empty)
 }
 
 // LengthWorkers returns the workers of Workers that also refuse a
 // signature of another length than length says.
-func LengthWorkers(banding lsh.Banding, length Length, skipBad bool, empty *atomic.Int64) stream.WorkerFactory {
+func LengthWorkers(banding lsh.Banding, length record.SketchLength, skipBad bool, empty *atomic.Int64) stream.WorkerFactory {
 	return func() stream.Worker { return &worker{banding: banding, length: length, skipBad: skipBad, empty: empty} }
 }
 
 type worker struct {
 	banding lsh.Banding
-	length  Length
+	length  record.SketchLength
 	skipBad bool
 	empty   *atomic.Int64
 	sk      record.Sketch

@@ -41,13 +41,6 @@ import (
 //     the shingles of df 1, which the stored corpus may hold without an
 //     index entry, are ordered last, so that the prefix reaches past them.
 
-// Containment modes.
-const (
-	ContainCorpus = "corpus"
-	ContainStored = "stored"
-	ContainQuery  = "query"
-)
-
 // ContainmentOptions configure containment keys.
 type ContainmentOptions struct {
 	// Threshold is T: every pair with c(A,B) ≥ T becomes a candidate.
@@ -55,7 +48,7 @@ type ContainmentOptions struct {
 	// DF names the document-frequency table (docfreq) that orders the
 	// shingles.
 	DF string
-	// Mode is ContainCorpus, ContainStored or ContainQuery.
+	// Mode is record.ContainCorpus, ContainStored or ContainQuery.
 	Mode string
 	// TempDir holds the copy of an input that can't be read twice, which
 	// corpus mode reads twice (probe.go); "" is the system's.
@@ -71,7 +64,7 @@ func (o *ContainmentOptions) Check() error {
 		return status.Usagef("--containment orders the shingles by document frequency: give --df TABLE (docfreq of the shingles)")
 	}
 	switch o.Mode {
-	case ContainCorpus, ContainStored, ContainQuery:
+	case record.ContainCorpus, record.ContainStored, record.ContainQuery:
 	default:
 		return status.Usagef("--containment-mode %q: want corpus, stored or query", o.Mode)
 	}
@@ -81,30 +74,9 @@ func (o *ContainmentOptions) Check() error {
 // ContainmentHeader returns band's header for containment keys ordered by
 // the table df.
 func ContainmentHeader(o ContainmentOptions, df *docfreq.Table) record.Header {
-	return record.NewHeader("band", "scheme", SchemeContainment,
-		ContainmentKey, strconv.FormatFloat(o.Threshold, 'g', -1, 64),
-		"order", "df", "df", df.ID, "df-docs", strconv.FormatUint(df.Docs, 10), ContainModeKey, o.Mode)
-}
-
-// Header keys of containment keys.
-const (
-	SchemeContainment = "containment"
-	ContainmentKey    = "containment"
-	ContainModeKey    = "mode"
-)
-
-// ContainNeed returns t, the least number of shingles a document of size n
-// shares with another that holds it at containment ≥ threshold: the least
-// t with t/n ≥ threshold as verify computes it (in float64).
-func ContainNeed(threshold float64, n uint64) uint64 {
-	t := uint64(math.Ceil(threshold * float64(n)))
-	for t > 0 && float64(t-1)/float64(n) >= threshold {
-		t--
-	}
-	for float64(t)/float64(n) < threshold {
-		t++
-	}
-	return max(t, 1)
+	return record.NewHeader("band", record.SchemeKey, record.SchemeContainment,
+		record.ContainmentKey, strconv.FormatFloat(o.Threshold, 'g', -1, 64),
+		"order", "df", "df", df.ID, "df-docs", strconv.FormatUint(df.Docs, 10), record.ContainModeKey, o.Mode)
 }
 
 func runContainment(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
@@ -125,7 +97,7 @@ func runContainment(ctx context.Context, opt Options, inputs []string, stdout, s
 	}
 	var st containStats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, co, df) }
-	if co.Mode == ContainCorpus {
+	if co.Mode == record.ContainCorpus {
 		return runProbed(ctx, opt, inputs, dfm, out, &st)
 	}
 	src := stream.NewLines(inputs)
@@ -150,10 +122,10 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 	if e := s.empty.Load(); e > 0 {
 		fmt.Fprintf(w, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
 	}
-	if n := s.docs.Load(); co.Mode != ContainQuery && uint64(n) > df.Docs {
+	if n := s.docs.Load(); co.Mode != record.ContainQuery && uint64(n) > df.Docs {
 		fmt.Fprintf(w, "band: warning: %d documents banded, but the --df table counts %d: it can't count them all, and the pairs of a document it does not count may be missed (band the documents the table counts, or --containment-mode query)\n", n, df.Docs)
 	}
-	if co.Mode == ContainCorpus {
+	if co.Mode == record.ContainCorpus {
 		e := s.entries.Load()
 		fmt.Fprintf(w, "band: %d probes on %d shingles and %d index entries written; %d index entries left out: no document that theirs is large enough to hold at %g probes their shingle, so they make no pair\n",
 			s.probes, s.probed, e, s.allEntries-e, co.Threshold)
@@ -174,12 +146,12 @@ func ContainWorkers(co ContainmentOptions, df *dfMap, skipBad bool, st *containS
 
 // newContainWorker returns a worker of containment options co.
 func newContainWorker(co ContainmentOptions, df *dfMap, skipBad bool, st *containStats) containWorker {
-	return containWorker{co: co, query: co.Mode == ContainQuery, df: df, skipBad: skipBad, st: st}
+	return containWorker{co: co, query: co.Mode == record.ContainQuery, df: df, skipBad: skipBad, st: st}
 }
 
 type containWorker struct {
 	co ContainmentOptions
-	// query says co.Mode is ContainQuery.
+	// query says co.Mode is record.ContainQuery.
 	query   bool
 	df      *dfMap
 	skipBad bool
@@ -264,7 +236,7 @@ const touchBlock = 256
 // is one of them; only a larger one is selected among the larger ranks.
 func (w *containWorker) rankDoc(hashes []uint64) ranked {
 	n := uint64(len(hashes))
-	k := int(n - ContainNeed(w.co.Threshold, n)) // the last's place, from 0
+	k := int(n - record.ContainNeed(w.co.Threshold, n)) // the last's place, from 0
 	w.dfs = w.dfs[:0]
 	var hist [rankHist + 1]int
 	for start := 0; start < len(hashes); start += touchBlock {
@@ -360,9 +332,9 @@ func (w *containWorker) rank(df uint64) uint64 {
 // it) is written, as a probe or not.
 func (w *containWorker) written(df uint64, probe bool) bool {
 	switch w.co.Mode {
-	case ContainStored:
+	case record.ContainStored:
 		return df >= 2 || probe
-	case ContainQuery:
+	case record.ContainQuery:
 		return df >= 1
 	}
 	return df >= 2

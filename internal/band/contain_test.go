@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/docfreq"
+	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/testutil"
 )
 
@@ -61,7 +62,7 @@ func TestRankDoc(t *testing.T) {
 	}
 	m := tableDFMap(table)
 	for _, threshold := range []float64{0.5, 0.9, 1} {
-		w := newContainWorker(ContainmentOptions{Threshold: threshold, Mode: ContainCorpus}, m, false, nil)
+		w := newContainWorker(ContainmentOptions{Threshold: threshold, Mode: record.ContainCorpus}, m, false, nil)
 		for range 300 {
 			set := map[uint64]bool{}
 			for range 1 + rng.IntN(100) {
@@ -74,7 +75,7 @@ func TestRankDoc(t *testing.T) {
 			}
 			slices.SortFunc(order, compareRanked)
 			n := uint64(len(hashes))
-			wantLast := order[n-ContainNeed(threshold, n)]
+			wantLast := order[n-record.ContainNeed(threshold, n)]
 			if got := w.rankDoc(hashes); got != wantLast {
 				t.Fatalf("T=%g, %d shingles: last of the prefix %v, want %v", threshold, n, got, wantLast)
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/lsh"
@@ -13,7 +12,6 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
-// HammingOptions choose the Hamming scheme that keys SimHash fingerprints.
 // A Hamming band record is
 //
 //	key TAB id TAB fingerprint
@@ -23,54 +21,6 @@ import (
 // digits, so that byte order groups a table's keys together. The fingerprint
 // rides along so that pairs can drop the pairs beyond K bits and report
 // each pair from its first table only.
-type HammingOptions struct {
-	// K is the largest distance searched.
-	K int
-	// Blocks is the number of blocks; 0 means DefaultBlocks(K).
-	Blocks int
-}
-
-// DefaultBlocks is the number of blocks when none is given: K+3, Manku et
-// al.'s choice for K = 3 (6 blocks, 20 tables keyed on 31-33 bits); each
-// table then keys on three blocks.
-func DefaultBlocks(k int) int { return k + 3 }
-
-// HammingScheme returns the scheme of f-bit fingerprints that o describes.
-func (o *HammingOptions) HammingScheme(f int) (*lsh.Hamming, error) {
-	b := o.Blocks
-	if b == 0 {
-		b = DefaultBlocks(o.K)
-	}
-	return lsh.NewHamming(f, o.K, b)
-}
-
-// HammingHeader returns the header of a band stage keyed by scheme h. It
-// names everything that makes the layout: f, k, the blocks (and their
-// widths) and the number of tables.
-func HammingHeader(h *lsh.Hamming) record.Header {
-	return record.NewHeader("band", "scheme", "hamming", "f", strconv.Itoa(h.F), "k", strconv.Itoa(h.K),
-		"blocks", strconv.Itoa(h.Blocks), "widths", h.WidthList(), "tables", strconv.Itoa(len(h.Tables)))
-}
-
-// HammingFromHeader rebuilds the scheme a band header names, or returns nil
-// when the header is not that of a Hamming band.
-func HammingFromHeader(hd record.Header) (*lsh.Hamming, error) {
-	if s, _ := hd.Get("scheme"); s != "hamming" {
-		return nil, nil
-	}
-	f, k, b := hd.Int("f", -1), hd.Int("k", -1), hd.Int("blocks", -1)
-	h, err := lsh.NewHamming(f, k, b)
-	if err != nil {
-		return nil, fmt.Errorf("band header %q: %v", hd.String(), err)
-	}
-	if w, _ := hd.Get("widths"); w != h.WidthList() {
-		return nil, fmt.Errorf("band header %q: widths %s, this version cuts %d bits in %d blocks as %s", hd.String(), w, f, b, h.WidthList())
-	}
-	if n := hd.Int("tables", -1); n != len(h.Tables) {
-		return nil, fmt.Errorf("band header %q: %d tables, the scheme has %d", hd.String(), n, len(h.Tables))
-	}
-	return h, nil
-}
 
 // AppendHammingKey appends the key of table t with key bits key, for f-bit
 // fingerprints.
@@ -121,14 +71,14 @@ func runHamming(ctx context.Context, opt Options, inputs []string, stdout, stder
 	if f == 0 {
 		f = 64 // empty input: nothing to key
 	}
-	scheme, err := opt.Hamming.HammingScheme(f)
+	scheme, err := opt.Hamming.Scheme(f)
 	if err != nil {
 		return err
 	}
 	if opt.Verbose {
 		fmt.Fprintf(stderr, "band: %s", scheme.Describe())
 	}
-	out := stream.NewOutput("band", opt.Common, stdout, stderr, HammingHeader(scheme))
+	out := stream.NewOutput("band", opt.Common, stdout, stderr, record.HammingHeader(scheme.Params()))
 	out.RecordsOf = "sketch"
 	out.CheckHeader = func(h record.Header, pos record.Pos) error { return checkSimHashSketch(h, pos, f) }
 	var empty atomic.Int64

@@ -24,7 +24,7 @@ import (
 // too large for B probe (|B| < ceil(T·|A|) for every A probing it), is in
 // no pair. The first pass ranks every document's shingles and keeps the
 // shingles some document probes, each with its document frequency and
-// the least t = ContainNeed(T, |A|) of the documents A probing it (a
+// the least t = record.ContainNeed(T, |A|) of the documents A probing it (a
 // probeSet), and each document's last shingle of its prefix; the second
 // writes a document's probes and its index entries on those shingles whose
 // least t it reaches. The pairs are exactly those of every index entry.
@@ -184,7 +184,7 @@ func (w *probeWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		n := uint64(len(hashes))
 		w.st.sum.Add(docSum(ordinal, hashes))
-		need := uint32(min(ContainNeed(w.co.Threshold, n), 1<<32-1))
+		need := uint32(min(record.ContainNeed(w.co.Threshold, n), 1<<32-1))
 		last := w.rankDoc(hashes)
 		// Corpus mode: a shingle's rank is its df, and those of df ≥ 2
 		// are written.
@@ -258,7 +258,7 @@ func (w *probedWorker) Process(c *stream.Chunk, r *stream.Result) {
 // runProbed writes the containment keys of corpus mode in two passes.
 func runProbed(ctx context.Context, opt Options, inputs []string, dfm *dfMap, out *stream.Output, st *containStats) error {
 	co := *opt.Containment
-	sp := &spool{dir: co.TempDir, copied: &st.copied}
+	sp := &spool{tmp: disk.Copies{Dir: co.TempDir, Pattern: "band-input-*"}, copied: &st.copied}
 	defer sp.remove()
 	probes := newProbeSet()
 	var lasts []ranked
@@ -330,10 +330,10 @@ var errChanged = errors.New("the input changed between band's two readings of it
 // spool lets the second pass read again what the first read: a regular
 // file is opened again (standard input redirected from one is sought back
 // to where the first pass began); any other input is copied to a file in
-// dir as the first pass reads it. The inputs are opened in the same order
-// by both passes.
+// tmp (tracked, removed on a signal) as the first pass reads it. The
+// inputs are opened in the same order by both passes.
 type spool struct {
-	dir string
+	tmp disk.Copies
 	// copies holds, for each input the first pass opened, its copy, or
 	// nil when it is read again.
 	copies  []*os.File
@@ -344,21 +344,8 @@ type spool struct {
 	copied *int64
 }
 
-// again says whether the input name can be read a second time.
-func again(name string) bool {
-	var st os.FileInfo
-	var err error
-	if name == "-" {
-		st, err = os.Stdin.Stat()
-	} else {
-		st, err = os.Stat(name)
-	}
-	// An input that can't be looked at fails when it is opened.
-	return err != nil || st.Mode().IsRegular() || st.IsDir()
-}
-
 func (s *spool) first(name string) (*input.File, error) {
-	if again(name) {
+	if disk.Rereadable(name) {
 		s.copies = append(s.copies, nil)
 		if name == "-" {
 			at, err := os.Stdin.Seek(0, io.SeekCurrent)
@@ -379,11 +366,10 @@ func (s *spool) first(name string) (*input.File, error) {
 		s.closers = append(s.closers, f)
 		raw, shown = f, name
 	}
-	c, err := os.CreateTemp(s.dir, "band-input-*")
+	c, err := s.tmp.Create()
 	if err != nil {
 		return nil, fmt.Errorf("copying %s for the second pass: %w", shown, err)
 	}
-	disk.Track(c.Name())
 	s.copies = append(s.copies, c)
 	return input.Wrap(shown, io.TeeReader(raw, &countWriter{w: c, n: s.copied}))
 }
@@ -424,13 +410,7 @@ func (s *spool) second(name string) (*input.File, error) {
 // remove removes the copies.
 func (s *spool) remove() {
 	s.endFirst()
-	for _, c := range s.copies {
-		if c != nil {
-			c.Close()
-			os.Remove(c.Name())
-			disk.Untrack(c.Name())
-		}
-	}
+	s.tmp.Remove()
 }
 
 type countWriter struct {
@@ -449,7 +429,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // are held until the map is made from them.
 func loadDF(ctx context.Context, co ContainmentOptions, jobs int) (*dfMap, *docfreq.Table, error) {
 	least := uint32(2)
-	if co.Mode == ContainQuery {
+	if co.Mode == record.ContainQuery {
 		least = 1
 	}
 	var runs [][]uint64

@@ -32,10 +32,17 @@ type Sketches struct {
 	empty   atomic.Int64
 }
 
+// SketchOptions are the options of shingle --band T, with --bbit FILE
+// when bbit is not "": the banding chosen for T with band's default
+// weights and floor.
+func SketchOptions(threshold float64, bbit string) Options {
+	return Options{Threshold: threshold, ThresholdFlag: "--band", FPWeight: DefaultFPWeight, FNWeight: DefaultFNWeight, Floor: DefaultFloor, BBit: bbit}
+}
+
 // NewSketches chooses the banding of n-value signatures as band does for
 // opt, saying so on stderr as stage.
 func NewSketches(opt Options, n int, stage string, stderr io.Writer) (*Sketches, error) {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return nil, err
 	}
 	banding, err := opt.banding(stderr, stage, n, record.Pos{})

@@ -1,7 +1,6 @@
 package bandindex
 
 import (
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -16,8 +15,8 @@ import (
 
 // isContainment says whether h is band's header of containment keys.
 func isContainment(h record.Header) bool {
-	s, _ := h.Get("scheme")
-	return h.Stage == "band" && s == band.SchemeContainment
+	s, _ := h.Get(record.SchemeKey)
+	return h.Stage == "band" && s == record.SchemeContainment
 }
 
 // checkContainMode refuses containment keys of another mode than stored
@@ -26,7 +25,7 @@ func checkContainMode(h record.Header, pos record.Pos) error {
 	if !isContainment(h) {
 		return nil
 	}
-	if m, _ := h.Get(band.ContainModeKey); m != band.ContainStored {
+	if m, _ := h.Get(record.ContainModeKey); m != record.ContainStored {
 		return record.Errorf(pos, "a band index holds containment keys made with band --containment-mode stored; these were made with mode=%s (corpus keys leave out shingles a query may share, query keys go to pairs --against)", m)
 	}
 	return nil
@@ -38,11 +37,11 @@ func checkContainMode(h record.Header, pos record.Pos) error {
 // parameters otherwise.
 func (ix *Index) CheckQueryHeader(h record.Header, pos record.Pos) error {
 	if isContainment(h) {
-		if m, _ := h.Get(band.ContainModeKey); m == band.ContainQuery {
+		if m, _ := h.Get(record.ContainModeKey); m == record.ContainQuery {
 			q := record.Header{Stage: h.Stage}
 			for _, p := range h.Params {
-				if p.Key == band.ContainModeKey {
-					p.Value = band.ContainStored
+				if p.Key == record.ContainModeKey {
+					p.Value = record.ContainStored
 				}
 				q.Params = append(q.Params, p)
 			}

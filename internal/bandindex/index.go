@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -176,19 +175,19 @@ func (ix *Index) withoutNewThreshold(h record.Header) record.Header {
 	if h.Stage != "band" {
 		return h
 	}
-	if _, ok := h.Get(band.ThresholdKey); !ok {
+	if _, ok := h.Get(record.ThresholdKey); !ok {
 		return h
 	}
 	for _, old := range ix.Headers {
 		if old.Stage != "band" {
 			continue
 		}
-		if _, ok := old.Get(band.ThresholdKey); ok {
+		if _, ok := old.Get(record.ThresholdKey); ok {
 			return h
 		}
 		trimmed := record.Header{Stage: h.Stage}
 		for _, p := range h.Params {
-			if p.Key != band.ThresholdKey {
+			if p.Key != record.ThresholdKey {
 				trimmed.Params = append(trimmed.Params, p)
 			}
 		}
@@ -214,7 +213,7 @@ func checkScheme(h record.Header, pos record.Pos) error {
 	if h.Stage != "band" {
 		return nil
 	}
-	if s, ok := h.Get("scheme"); ok && s != "minhash" && s != band.SchemeContainment {
+	if s, ok := h.Get(record.SchemeKey); ok && s != record.SchemeMinHash && s != record.SchemeContainment {
 		return record.Errorf(pos, "a band index holds MinHash band keys; these band records are of the %s scheme (SimHash fingerprints go to index; containment keys are held too)", s)
 	}
 	return checkContainMode(h, pos)

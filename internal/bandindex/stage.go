@@ -12,10 +12,6 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
-// DefaultMemoryBytes is how much of a batch build and add hold before they
-// write it as a run.
-const DefaultMemoryBytes = 1 << 30
-
 // Options configure the bandindex commands.
 type Options struct {
 	// MemoryBytes bounds the records build and add hold (their bytes and
@@ -37,12 +33,8 @@ func (o *Options) fsys() fileSystem {
 	return o.fs
 }
 
-func (o *Options) limit() int64 {
-	if o.MemoryBytes <= 0 {
-		return DefaultMemoryBytes
-	}
-	return o.MemoryBytes
-}
+// limit is MemoryBytes resolved: 0 is stream's default.
+func (o *Options) limit() int64 { return stream.Memory(o.MemoryBytes) }
 
 // readBatch reads band records, giving each header to onHeader, the place
 // of the first record to onFirst (when not nil), and each record to add.

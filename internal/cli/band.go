@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/record"
 	"github.com/urfave/cli/v2"
 )
 
@@ -173,7 +174,7 @@ EXAMPLES
 			&cli.IntFlag{Name: "blocks", Usage: "Hamming blocks `B` for the manku scheme (default k+3)"},
 			&cli.Float64Flag{Name: "containment", Usage: "read shingle records and write containment keys: every pair with containment at least `T` becomes a candidate"},
 			&cli.StringFlag{Name: "df", Usage: "with --containment, the document-frequency `TABLE` (docfreq) that orders the shingles"},
-			&cli.StringFlag{Name: "containment-mode", Value: band.ContainCorpus, Usage: "with --containment, `MODE`: corpus (the documents the table counts), stored (for a band index that queries are paired with) or query (documents the table does not count, against such an index)"},
+			&cli.StringFlag{Name: "containment-mode", Value: record.ContainCorpus, Usage: "with --containment, `MODE`: corpus (the documents the table counts), stored (for a band index that queries are paired with) or query (documents the table does not count, against such an index)"},
 			&cli.StringFlag{Name: "bbit", Usage: "also write each signature at 4 bits a value (b-bit minwise hashing) to `FILE`, for verify --bbit to drop the candidates far below the threshold"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "with --containment, directory `DIR` for the copy of an input that can't be read twice (standard input from a pipe), which corpus mode reads twice (default: the system's)"},
 		}, commonFlags()),
@@ -195,9 +196,6 @@ func bandAction(c *cli.Context, env *Env) error {
 		// -b and -r alone: no threshold chose them, none goes in the
 		// header.
 		opt.Threshold = 0
-	}
-	if c.IsSet("bbit") && (c.IsSet("containment") || c.IsSet("hamming")) {
-		return usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
 	}
 	opt.BBit = c.String("bbit")
 	if c.IsSet("containment") {

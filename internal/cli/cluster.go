@@ -177,9 +177,6 @@ EXAMPLES
 }
 
 func clusterAction(c *cli.Context, env *Env) error {
-	if c.String("method") != cluster.Components && (c.IsSet("memory") || c.IsSet("temp-dir")) {
-		return usagef("--memory and --temp-dir are for --method components (leader and greedy hold their leaders or clusters)")
-	}
 	mem, err := memoryOption(c)
 	if err != nil {
 		return err

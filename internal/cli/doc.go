@@ -17,7 +17,11 @@
 // action opens its output, runs its stage and finishes the output.
 //
 // Checks: the values of a stage's options are checked by the stage's
-// Options.Check, which its Run calls, with typed usage errors. An action
+// Options.Resolve (band, pairs, verify, cluster, which also fill in the
+// defaults of -j and --memory: the CLI passes 0 for a flag not given) or
+// Options.Check, which its Run calls, with typed usage errors; the Beam
+// pipeline calls the same functions. Process-wide settings of the
+// collector are set here only (tweakGC), never over GOGC or GOMEMLIMIT. An action
 // checks only what the Options can't see: which flags were given together
 // (c.IsSet), flags that are parsed here (--memory sizes, --format with
 // --files and --lines, the Hamming --tables) and the arguments and build

@@ -272,10 +272,11 @@ func memoryFlag(usage string) cli.Flag {
 	return &cli.StringFlag{Name: "memory", Usage: usage + " (K, M, G suffixes)", DefaultText: stream.DefaultMemoryRule}
 }
 
-// memoryOption reads --memory: the size given, else the machine's default.
+// memoryOption reads --memory: the size given, else 0, which the stage's
+// options resolve to the one default (stream.Memory).
 func memoryOption(c *cli.Context) (int64, error) {
 	if !c.IsSet("memory") {
-		return stream.DefaultMemory(), nil
+		return 0, nil
 	}
 	mem, err := parseSize(c.String("memory"))
 	if err != nil {

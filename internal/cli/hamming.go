@@ -1,16 +1,16 @@
 package cli
 
 import (
-	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/urfave/cli/v2"
 )
 
 // hammingOptions reads --tables and --blocks for distance k.
-func hammingOptions(c *cli.Context, k int) (*band.HammingOptions, error) {
+func hammingOptions(c *cli.Context, k int) (*lsh.HammingOptions, error) {
 	if k < 0 {
 		return nil, usagef("--hamming %d: want a distance of 0 bits or more", k)
 	}
-	h := &band.HammingOptions{K: k, Blocks: c.Int("blocks")}
+	h := &lsh.HammingOptions{K: k, Blocks: c.Int("blocks")}
 	switch c.String("tables") {
 	case "pigeonhole":
 		if h.Blocks != 0 && h.Blocks != k+1 {

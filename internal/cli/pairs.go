@@ -201,6 +201,7 @@ func pairsAction(c *cli.Context, env *Env) error {
 		Against:      c.String("against"),
 		MaxBucketSet: c.IsSet("max-bucket"),
 		BBit:         c.String("bbit"),
+		HoldLimit:    holdLimit,
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))
@@ -211,5 +212,6 @@ func pairsAction(c *cli.Context, env *Env) error {
 	} else if c.IsSet("blocks") || c.IsSet("tables") {
 		return usagef("--blocks and --tables describe the tables of --hamming K")
 	}
+	tweakGC(holdingGCPercent, 0)
 	return runStream(c, env, &opt, &opt.Common, pairs.Run)
 }

@@ -383,10 +383,8 @@ func shingleAction(c *cli.Context, env *Env) error {
 	sk := sketch.Options{Method: c.String("sketch"), N: c.Int("n"), S: c.Int("s"), M: c.Uint64("m"), Seed: c.Uint64("sketch-seed")}
 	var bo *band.Options
 	if c.IsSet("band") {
-		if t := c.Float64("band"); t <= 0 || t >= 1 {
-			return usagef("--band %g: want a similarity between 0 and 1", t)
-		}
-		bo = &band.Options{Threshold: c.Float64("band"), FPWeight: band.DefaultFPWeight, FNWeight: band.DefaultFNWeight, Floor: band.DefaultFloor, BBit: c.String("bbit")}
+		o := band.SketchOptions(c.Float64("band"), c.String("bbit"))
+		bo = &o
 	} else if c.IsSet("bbit") {
 		return usagef("--bbit is for --band T")
 	}

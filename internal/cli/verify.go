@@ -258,9 +258,7 @@ func verifyAction(c *cli.Context, env *Env) error {
 		Sorted:            c.Bool("sorted"),
 		Hamming:           c.IsSet("hamming"),
 		MaxDistance:       c.Int("hamming"),
-	}
-	if (opt.Attach || opt.Sorted) && c.IsSet("memory") {
-		return usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
+		HoldLimit:         holdLimit,
 	}
 	if opt.Attach {
 		for _, f := range []string{"threshold", "containment", "no-header"} {
@@ -282,5 +280,6 @@ func verifyAction(c *cli.Context, env *Env) error {
 		}
 		opt.Documents = d
 	}
+	tweakGC(holdingGCPercent, 0)
 	return runStream(c, env, &opt, &opt.Common, verify.Run)
 }

@@ -42,7 +42,8 @@ type Options struct {
 	// smallest of those similarities.
 	Report string
 	// MemoryBytes bounds the documents components holds; beyond it their
-	// pairs spill to sorted runs in TempDir (spill.go). 0: no bound.
+	// pairs spill to sorted runs in TempDir (spill.go). 0 is stream's
+	// default (Resolve).
 	MemoryBytes int64
 	TempDir     string
 
@@ -70,10 +71,14 @@ type Options struct {
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j, --memory of
+// components), the one place where both are done: Run calls it. Its
+// errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
 	switch o.Method {
 	case Components:
+		o.MemoryBytes = stream.Memory(o.MemoryBytes)
 		if o.Singletons != (o.IDs != "") {
 			return status.Usagef("--singletons needs --ids FILE, the list of all documents (and --ids is for --singletons)")
 		}
@@ -84,6 +89,9 @@ func (o *Options) Check() error {
 			return status.Usagef("--state is for --method leader")
 		}
 	case Leader, Greedy:
+		if o.MemoryBytes != 0 || o.TempDir != "" {
+			return status.Usagef("--memory and --temp-dir are for --method components (leader and greedy hold their leaders or clusters)")
+		}
 		if o.Singletons || o.IDs != "" || o.Split || o.Report != "" {
 			return status.Usagef("--singletons, --ids, --min-similarity-to-representative and --report are for --method components (leader and greedy write every document)")
 		}
@@ -138,7 +146,7 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // Components, sketches for Leader and Greedy; it writes cluster records to
 // stdout.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	switch opt.Method {

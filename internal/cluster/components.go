@@ -66,7 +66,7 @@ func runComponents(ctx context.Context, opt Options, inputs []string, stdout, st
 	out := stream.NewOutput("cluster", opt.Common, stdout, stderr, opt.header())
 	w := out.W
 	c := &components{opt: &opt, ids: intern.New()}
-	c.canSpill = opt.MemoryBytes > 0 && !opt.Split && opt.Report == "" && !opt.Singletons
+	c.canSpill = !opt.Split && opt.Report == "" && !opt.Singletons
 	if opt.IDs != "" {
 		if err := c.readIDs(ctx, opt.IDs, w, out); err != nil {
 			return err
@@ -252,7 +252,7 @@ func (c *components) pair(line []byte, needSim bool, bufA, bufB *[]byte) error {
 	if needSim && (!c.opt.Split || sim >= c.opt.MinSimilarity) {
 		c.edges = append(c.edges, edge{ia, ib, float32(sim)})
 	}
-	if c.opt.MemoryBytes > 0 && c.pairs%64 == 1 {
+	if c.pairs%64 == 1 {
 		if held := c.heldBytes(); held > c.opt.MemoryBytes {
 			if c.canSpill {
 				c.spillErr = c.startSpilling()

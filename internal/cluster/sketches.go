@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 
@@ -37,10 +36,7 @@ const releaseGrowth = 8 << 20
 // runtime and the input chunks and parsed batches in flight, about 24 MiB,
 // and 4 MiB per job (measured, examples/degenerate-bench.sh).
 func fixedBytes(jobs int) int64 {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	return 24<<20 + 4<<20*int64(jobs)
+	return 24<<20 + 4<<20*int64(stream.Jobs(jobs))
 }
 
 // memoryLine is what --stats says about memory: what the structures hold,

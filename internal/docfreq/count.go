@@ -70,9 +70,6 @@ type counter struct {
 
 func newCounter(opt *Options, jobs int) *counter {
 	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
 	jobs = min(max(jobs, 1), maxSortJobs)
 	c := &counter{
 		// The whole buffer at once: the pages that are never written

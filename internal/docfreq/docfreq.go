@@ -23,7 +23,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/input"
@@ -34,18 +33,22 @@ import (
 // Stage is the stage name in headers.
 const Stage = "docfreq"
 
-// DefaultMemoryBytes bounds the counting buffer and its sorting scratch.
-const DefaultMemoryBytes = 1 << 30
-
 // Options configure the stage.
 type Options struct {
 	// MemoryBytes bounds the counting buffer and its sorting scratch; 0
-	// means DefaultMemoryBytes.
+	// is stream's default (Resolve).
 	MemoryBytes int64
 	// TempDir holds spilled runs ("" is the system's).
 	TempDir string
 
 	stream.Common
+}
+
+// Resolve fills in the defaults of the options (-j, --memory), the one
+// place where they are: Run calls it.
+func (o *Options) Resolve() {
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 }
 
 // header returns the stage's header line for docs documents.
@@ -56,6 +59,7 @@ func header(docs uint64) record.Header {
 // Run counts the documents of the shingle records read from inputs
 // (standard input when there are none) per hash and writes the table.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	opt.Resolve()
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	out := stream.NewOutput(Stage, opt.Common, stdout, stderr, header(0))
@@ -69,9 +73,6 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	defer out.Watch(src)()
 	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
 	c := newCounter(&opt, jobs)
 	defer c.runs.Remove()
 	var docs uint64

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -312,10 +311,7 @@ func queryBatch(ctx context.Context, opt Options, ix *Index, k int, src stream.S
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := stream.Jobs(opt.Jobs)
 	rs, err := ix.SearchBatch(qs.fps, k, jobs)
 	if err != nil {
 		return err

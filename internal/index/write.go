@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"runtime"
 	"sync"
 
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // valueSeq yields ascending distinct values and returns the first error it
@@ -180,9 +180,7 @@ func encodeIndex(f io.Writer, c *content) (err error) {
 	ft := footer{f: c.scheme.F, k: c.scheme.K, blocks: c.scheme.Blocks, blockSize: c.blockSize, headers: c.headers}
 	ft.tables = make([]tableMeta, len(c.scheme.Tables))
 	var distinct []uint64
-	if c.jobs == 0 {
-		c.jobs = runtime.GOMAXPROCS(0)
-	}
+	c.jobs = stream.Jobs(c.jobs)
 	// With more than one job the ids are encoded into memory meanwhile.
 	type idResult struct {
 		sec     section

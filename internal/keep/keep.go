@@ -34,6 +34,7 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -150,9 +151,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if opt.DropParts != "" {
 		return RunDropParts(ctx, opt.dropPartsOptions(), inputs, stdout, stderr)
 	}
-	if opt.MemoryBytes <= 0 {
-		opt.MemoryBytes = stream.DefaultMemory()
-	}
+	opt.MemoryBytes = stream.Memory(opt.MemoryBytes)
 	r, err := loadRule(ctx, &opt, stderr)
 	if err != nil {
 		return err
@@ -264,8 +263,9 @@ func (k *keeper) checkIDs(stderr io.Writer, last bool) error {
 	return nil
 }
 
-// spool copies standard input to a temporary file when the documents must
-// be read twice, and returns the inputs to read.
+// spool gives the inputs to read when the documents must be read twice:
+// each that can't be read twice (standard input, a pipe) copied to a
+// temporary file, removed by the returned cleanup or on a signal.
 func spool(inputs []string, opt Options) ([]string, func(), error) {
 	cleanup := func() {}
 	if opt.Format == input.FormatFiles && len(inputs) == 0 {
@@ -276,32 +276,23 @@ func spool(inputs []string, opt Options) ([]string, func(), error) {
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
 	}
+	copies := &disk.Copies{Dir: opt.TempDir, Pattern: "keep-stdin-*"}
 	var out []string
 	spooled := false
 	for _, name := range inputs {
-		if name != "-" {
-			out = append(out, name)
-			continue
+		if name == "-" {
+			if spooled {
+				continue // standard input is read once, by the first "-"
+			}
+			spooled = true
 		}
-		if spooled {
-			continue // standard input is read once, by the first "-"
-		}
-		spooled = true
-		f, err := os.CreateTemp(opt.TempDir, "keep-stdin-*")
+		again, err := copies.Reread(name)
 		if err != nil {
-			return nil, cleanup, err
+			return nil, copies.Remove, err
 		}
-		cleanup = func() { os.Remove(f.Name()) }
-		if _, err := io.Copy(f, os.Stdin); err != nil {
-			f.Close()
-			return nil, cleanup, fmt.Errorf("copying standard input to %s: %w", f.Name(), err)
-		}
-		if err := f.Close(); err != nil {
-			return nil, cleanup, err
-		}
-		out = append(out, f.Name())
+		out = append(out, again)
 	}
-	return out, cleanup, nil
+	return out, copies.Remove, nil
 }
 
 func readList(r io.Reader) ([]string, error) {

@@ -6,8 +6,65 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
 )
+
+// HammingOptions choose the Hamming scheme that keys SimHash fingerprints.
+type HammingOptions struct {
+	// K is the largest distance searched.
+	K int
+	// Blocks is the number of blocks; 0 means DefaultBlocks(K).
+	Blocks int
+}
+
+// DefaultBlocks is the number of blocks when none is given: K+3, Manku et
+// al.'s choice for K = 3 (6 blocks, 20 tables keyed on 31-33 bits); each
+// table then keys on three blocks.
+func DefaultBlocks(k int) int { return k + 3 }
+
+// Scheme returns the scheme of f-bit fingerprints that o describes.
+func (o *HammingOptions) Scheme(f int) (*Hamming, error) {
+	return NewHamming(f, o.K, o.blocks())
+}
+
+// Check refuses options that make no scheme, whatever the fingerprints.
+func (o *HammingOptions) Check() error {
+	return checkLayout(o.K, o.blocks())
+}
+
+func (o *HammingOptions) blocks() int {
+	if o.Blocks == 0 {
+		return DefaultBlocks(o.K)
+	}
+	return o.Blocks
+}
+
+// Params returns what a band header names of h's layout: f, k, the blocks
+// (and their widths) and the number of tables.
+func (h *Hamming) Params() record.HammingParams {
+	return record.HammingParams{F: h.F, K: h.K, Blocks: h.Blocks, Widths: h.WidthList(), Tables: len(h.Tables)}
+}
+
+// HammingFromHeader rebuilds the scheme a band header names, or returns nil
+// when the header is not that of a Hamming band.
+func HammingFromHeader(hd record.Header) (*Hamming, error) {
+	p, ok := record.ParseHammingHeader(hd)
+	if !ok {
+		return nil, nil
+	}
+	h, err := NewHamming(p.F, p.K, p.Blocks)
+	if err != nil {
+		return nil, fmt.Errorf("band header %q: %v", hd.String(), err)
+	}
+	if p.Widths != h.WidthList() {
+		return nil, fmt.Errorf("band header %q: widths %s, this version cuts %d bits in %d blocks as %s", hd.String(), p.Widths, p.F, p.Blocks, h.WidthList())
+	}
+	if p.Tables != len(h.Tables) {
+		return nil, fmt.Errorf("band header %q: %d tables, the scheme has %d", hd.String(), p.Tables, len(h.Tables))
+	}
+	return h, nil
+}
 
 // Hamming is a table scheme for finding the fingerprints within K bits of
 // each other (Manku, Jain and Das Sarma, WWW 2007). The F bits are cut into
@@ -74,17 +131,8 @@ func NewHamming(f, k, blocks int) (*Hamming, error) {
 	if f != 64 && f != 128 {
 		return nil, fmt.Errorf("fingerprints of %d bits: want 64 or 128", f)
 	}
-	if k < 0 {
-		return nil, fmt.Errorf("distance %d: want 0 or more", k)
-	}
-	if blocks <= k {
-		return nil, fmt.Errorf("%d blocks for distance %d: want more blocks than bits of distance (pigeonhole is %d blocks)", blocks, k, k+1)
-	}
-	if blocks > 64 {
-		return nil, fmt.Errorf("%d blocks: at most 64", blocks)
-	}
-	if n := Binomial(blocks, k); n > MaxTables {
-		return nil, fmt.Errorf("%d blocks for distance %d make %d tables: at most %d", blocks, k, n, MaxTables)
+	if err := checkLayout(k, blocks); err != nil {
+		return nil, err
 	}
 	h := &Hamming{F: f, K: k, Blocks: blocks}
 	start := 0
@@ -113,6 +161,24 @@ func NewHamming(f, k, blocks int) (*Hamming, error) {
 	}
 	gen(0, 0)
 	return h, nil
+}
+
+// checkLayout refuses a distance k and a number of blocks that make no
+// scheme, for fingerprints of any width.
+func checkLayout(k, blocks int) error {
+	if k < 0 {
+		return fmt.Errorf("distance %d: want 0 or more", k)
+	}
+	if blocks <= k {
+		return fmt.Errorf("%d blocks for distance %d: want more blocks than bits of distance (pigeonhole is %d blocks)", blocks, k, k+1)
+	}
+	if blocks > 64 {
+		return fmt.Errorf("%d blocks: at most 64", blocks)
+	}
+	if n := Binomial(blocks, k); n > MaxTables {
+		return fmt.Errorf("%d blocks for distance %d make %d tables: at most %d", blocks, k, n, MaxTables)
+	}
+	return nil
 }
 
 // Pigeonhole returns the scheme of k+1 blocks, one table keyed on each.

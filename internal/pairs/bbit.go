@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -36,7 +35,7 @@ type setAside struct {
 // load reads the signatures, checked against the input's headers.
 func (s *setAside) load() error {
 	h, ok := s.upstream.Get("band")
-	v, _ := h.Get(band.ThresholdKey)
+	v, _ := h.Get(record.ThresholdKey)
 	least, err := strconv.ParseFloat(v, 64)
 	if !ok || err != nil || least <= 0 || least > 1 {
 		return status.Usagef("--bbit sets aside the pairs far below the threshold band chose its banding for, and band's header names none (band --threshold T)")

@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"github.com/neardup/neardup/internal/bbit"
 	"io"
 	"runtime/debug"
 	"slices"
 	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/bbit"
 
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
@@ -262,14 +263,8 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
 	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
-	// What is held is bounded; let the collector keep the heap near it
-	// (with its default pace the heap grows to twice what is live, some
-	// 3.1 GiB under a --memory of 2G at two million crawl documents).
-	if limit < debug.SetMemoryLimit(-1) {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	if opt.HoldLimit != nil {
+		opt.HoldLimit(limit)
 	}
 	br, hold := newBandRuns(&opt, s.h != nil, limit)
 	defer br.runs.Remove()
@@ -341,8 +336,8 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, br *bandRuns, out *stream.Output, st *stats) (done bool, err error) {
 	ids, entries := h.ids, h.entries
 	h.index = nil
-	order, fps := h.rank(jobs(&opt))
-	sortEntries(entries, jobs(&opt))
+	order, fps := h.rank(opt.Jobs)
+	sortEntries(entries, opt.Jobs)
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
 	before := st.snapshot()
 	var aside bbit.Counts
@@ -422,7 +417,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 	}
 	h.entries = nil
-	return true, writeRanked(out.W, pairs, ids, order, jobs(&opt))
+	return true, writeRanked(out.W, pairs, ids, order, opt.Jobs)
 }
 
 // errFull stops pairing in memory: the pairs would not fit.

@@ -25,6 +25,9 @@ func TestCancelInBucket(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	opt := Options{MaxBucket: 0}
+	if err := opt.Resolve(); err != nil {
+		t.Fatal(err)
+	}
 	sc := stream.NewScanner(stream.NewLines([]string{name}))
 	defer sc.Close()
 	out := stream.NewOutput("pairs", opt.Common, io.Discard, io.Discard)

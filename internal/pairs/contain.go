@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bandindex"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -20,7 +19,7 @@ import (
 // size", are grouped by key like any band records, but a bucket's pairs are
 // those of a probe (role p) with every other record of the bucket whose
 // document is large enough to hold the probe's at T (size ≥ t =
-// ceil(T·|probe|), band.ContainNeed); two records that are not probes make
+// ceil(T·|probe|), record.ContainNeed); two records that are not probes make
 // no pair. Every pair (A, B) with c(A,B) ≥ T is then made in some bucket
 // (the prefix filter, band/contain.go). Within pairs a record's "id" is
 // its tail, "id TAB role TAB size" (ids hold no TAB, so the tails sort as
@@ -45,10 +44,10 @@ func containScheme(src *stream.Lines) (float64, error) {
 		if h.Header.Stage != "band" {
 			continue
 		}
-		if s, _ := h.Header.Get("scheme"); s != band.SchemeContainment {
+		if s, _ := h.Header.Get(record.SchemeKey); s != record.SchemeContainment {
 			continue
 		}
-		v, _ := h.Header.Get(band.ContainmentKey)
+		v, _ := h.Header.Get(record.ContainmentKey)
 		t, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(t > 0 && t <= 1) {
 			return 0, record.Errorf(h.Pos, "band header with containment=%q: want a containment above 0 and at most 1", v)
@@ -96,7 +95,7 @@ func (c *containBuckets) bucket(key []byte, news [][]byte) error {
 			if err := record.ParseContainTail(&r, t); err != nil {
 				return fmt.Errorf("key %s: %v", key, err)
 			}
-			m := containMember{id: r.ID, probe: r.Probe, new: isNew, size: r.Size, need: band.ContainNeed(c.threshold, r.Size)}
+			m := containMember{id: r.ID, probe: r.Probe, new: isNew, size: r.Size, need: record.ContainNeed(c.threshold, r.Size)}
 			c.ms = append(c.ms, m)
 		}
 		return nil
@@ -219,7 +218,7 @@ func checkContainCap(opt *Options) error {
 // from B's), 8 bytes each, sorted and written at the end. The probing
 // documents are shared among jobs goroutines, each with its own stamps.
 func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *Options, out *stream.Output) error {
-	jobs := jobs(opt)
+	jobs := opt.Jobs
 	read, err := containRead(ctx, src, opt, out, c.st)
 	if err != nil {
 		return err
@@ -230,7 +229,7 @@ func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *O
 	ranked := make([]uint64, len(ids))
 	for d, s := range sizes {
 		ranked[rank[d]] = s
-		need[rank[d]] = band.ContainNeed(c.threshold, s)
+		need[rank[d]] = record.ContainNeed(c.threshold, s)
 	}
 	sizes = ranked
 	// About one bucket of the sort per record, as sortEntries does.

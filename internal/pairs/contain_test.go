@@ -177,7 +177,7 @@ func TestContainmentComplete(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(trial), uint64(threshold*100)))
 			c := newContainCorpus(rng, 150, threshold)
 			n := len(c.ids)
-			co := band.ContainmentOptions{Threshold: threshold, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+			co := band.ContainmentOptions{Threshold: threshold, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: record.ContainCorpus}
 			keys := bandContain(t, co, c.shingles(0, n))
 			memory, sorted := modes(t, Options{}, keys)
 			if memory != sorted {
@@ -231,12 +231,12 @@ func TestContainmentProbedExact(t *testing.T) {
 		c := newContainCorpus(rng, 150, threshold)
 		n := len(c.ids)
 		shingles := c.shingles(0, n)
-		co := band.ContainmentOptions{Threshold: threshold, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+		co := band.ContainmentOptions{Threshold: threshold, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: record.ContainCorpus}
 		probed := bandContainJobs(t, co, shingles, 1)
 		if other := bandContainJobs(t, co, shingles, 4); other != probed {
 			t.Fatalf("T=%g: band --containment -j1 and -j4 differ", threshold)
 		}
-		co.Mode = band.ContainStored
+		co.Mode = record.ContainStored
 		all := bandContain(t, co, shingles)
 		if len(records(probed)) >= len(records(all)) {
 			t.Fatalf("T=%g: corpus mode wrote %d records, every entry is %d", threshold, len(records(probed)), len(records(all)))
@@ -283,13 +283,13 @@ func TestContainmentQuery(t *testing.T) {
 		}
 		ns := len(stored)
 		df := testutil.WriteFile(t, "df.tsv", r.docfreq(0, ns))
-		keys := bandContain(t, band.ContainmentOptions{Threshold: threshold, DF: df, Mode: band.ContainStored}, r.shingles(0, ns))
+		keys := bandContain(t, band.ContainmentOptions{Threshold: threshold, DF: df, Mode: record.ContainStored}, r.shingles(0, ns))
 		dir := t.TempDir() + "/idx"
 		var errb bytes.Buffer
 		if err := bandindex.RunBuild(context.Background(), bandindex.Options{}, dir, []string{testutil.WriteFile(t, "stored.tsv", keys)}, &errb); err != nil {
 			t.Fatalf("bandindex build: %v (%s)", err, errb.String())
 		}
-		qkeys := bandContain(t, band.ContainmentOptions{Threshold: threshold, DF: df, Mode: band.ContainQuery}, r.shingles(ns, len(r.ids)))
+		qkeys := bandContain(t, band.ContainmentOptions{Threshold: threshold, DF: df, Mode: record.ContainQuery}, r.shingles(ns, len(r.ids)))
 		out, stderr, err := runStage(t, Options{Against: dir}, testutil.WriteFile(t, "q.tsv", qkeys))
 		if err != nil {
 			t.Fatalf("pairs --against: %v (%s)", err, stderr)
@@ -325,7 +325,7 @@ func TestContainmentRepeatedRecords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c := newContainCorpus(rng, 60, 0.8)
 	n := len(c.ids)
-	co := band.ContainmentOptions{Threshold: 0.8, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: band.ContainCorpus}
+	co := band.ContainmentOptions{Threshold: 0.8, DF: testutil.WriteFile(t, "df.tsv", c.docfreq(0, n)), Mode: record.ContainCorpus}
 	keys := bandContain(t, co, c.shingles(0, n))
 	var b strings.Builder
 	repeats := 0

@@ -3,7 +3,6 @@ package pairs
 import (
 	"fmt"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
@@ -35,7 +34,7 @@ func hammingScheme(src *stream.Lines, opt Options) (*lsh.Hamming, error) {
 		if h.Header.Stage != "band" {
 			continue
 		}
-		s, err := band.HammingFromHeader(h.Header)
+		s, err := lsh.HammingFromHeader(h.Header)
 		if err != nil {
 			return nil, record.Errorf(h.Pos, "%v", err)
 		}
@@ -54,7 +53,7 @@ func hammingScheme(src *stream.Lines, opt Options) (*lsh.Hamming, error) {
 			}
 		}
 	}
-	s, err := opt.Hamming.HammingScheme(f)
+	s, err := opt.Hamming.Scheme(f)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
 	"github.com/neardup/neardup/internal/stream"
@@ -21,7 +22,7 @@ import (
 // the same pairs, within k bits, every variant paired with the group's
 // first ids, and the pairs not made are counted.
 func TestHammingCap(t *testing.T) {
-	opts := &band.HammingOptions{K: 3}
+	opts := &lsh.HammingOptions{K: 3}
 	fps, in := hammingGroup(t, opts, 2, 4, 40, 3, 30)
 	opt := Options{MaxBucket: 5, Hamming: opts, Common: stream.Common{NoHeader: true}, TempDir: t.TempDir()}
 	mem, sorted := modes(t, opt, string(in))
@@ -51,9 +52,9 @@ func TestHammingCap(t *testing.T) {
 // hammingGroup returns fingerprints (a group of group variants within
 // flips-1 bits of one fingerprint, ids g00.., and random ones, ids r..,
 // from the seeds) and their Hamming band records under opts, by id.
-func hammingGroup(t *testing.T, opts *band.HammingOptions, seed1, seed2 uint64, group, flips, random int) (map[string]uint64, []byte) {
+func hammingGroup(t *testing.T, opts *lsh.HammingOptions, seed1, seed2 uint64, group, flips, random int) (map[string]uint64, []byte) {
 	t.Helper()
-	scheme, err := opts.HammingScheme(64)
+	scheme, err := opts.Scheme(64)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -35,8 +34,9 @@ type Options struct {
 	MaxBucket int
 	// Sorted streams key-sorted input.
 	Sorted bool
-	// MemoryBytes bounds the pair buffer of the sorted mode before it
-	// spills to disk.
+	// MemoryBytes bounds what the default mode holds, and the pair buffer
+	// of the sorted mode and of containment keys, before they spill to
+	// disk; 0 is stream's default (Resolve).
 	MemoryBytes int64
 	// TempDir holds spilled runs ("" is the system's).
 	TempDir string
@@ -45,7 +45,7 @@ type Options struct {
 
 	// Hamming gives the Hamming scheme of band records that have no band
 	// header (hamming.go); a header with scheme=hamming gives it otherwise.
-	Hamming *band.HammingOptions
+	Hamming *lsh.HammingOptions
 
 	// Against names a band index (bandindex) that the input, a batch of
 	// new band records, is paired with (against.go).
@@ -58,14 +58,33 @@ type Options struct {
 	// BBit names the b-bit signatures of band --bbit: the pairs far below
 	// band's threshold by them are not kept (bbit.go).
 	BBit string
+	// HoldLimit, when not nil, is given the bound of what the default
+	// mode holds before it holds it: the command line sets the process's
+	// soft memory limit to it (library code leaves the process's
+	// collector alone).
+	HoldLimit func(bytes int64)
+
 	// aside judges the pairs with BBit.
 	aside *setAside
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// errAgainstHamming refuses --against for Hamming band records, given by
+// --hamming or named by the input's band header.
+var errAgainstHamming = status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it, so the command line
+// and the Beam pipeline go through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.Against != "" && o.Hamming != nil {
-		return status.Usagef("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+		return errAgainstHamming
+	}
+	if o.Hamming != nil {
+		if err := o.Hamming.Check(); err != nil {
+			return status.Usage(err)
+		}
 	}
 	if o.MaxBucket < 0 {
 		return status.Usagef("--max-bucket %d: want 0 (no cap) or more", o.MaxBucket)
@@ -118,14 +137,9 @@ func (s *stats) report(w io.Writer, maxBucket int, upstream *record.HeaderSet) {
 
 // Run reads band records and writes candidate pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
-	// The stage holds most of what it reads: let the heap grow by half of
-	// what is live before collecting, not by all of it, so that the peak
-	// stays near what is held (a quarter less at 250k documents for a few
-	// percent more time).
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	src := stream.NewLines(inputs)
 	sc := stream.NewScanner(src)
 	defer sc.Close()
@@ -171,7 +185,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	switch {
 	case opt.Against != "" && hamming != nil:
 		// The input's band header names a Hamming scheme.
-		return fmt.Errorf("--against pairs MinHash band keys with a band index; Hamming band records are looked up with index query")
+		return errAgainstHamming
 	case opt.Against != "":
 		err = runAgainst(ctx, opt, sc, out, &st)
 	case opt.Sorted:

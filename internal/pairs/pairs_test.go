@@ -279,7 +279,11 @@ func TestCapWarnsWithoutArrivalNumbers(t *testing.T) {
 func TestPairBufferWithinLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	for _, limit := range []int64{300, 5000, 1 << 20} {
-		s := newSpiller(&Options{MemoryBytes: limit, TempDir: t.TempDir()})
+		opt := &Options{MemoryBytes: limit, TempDir: t.TempDir()}
+		if err := opt.Resolve(); err != nil {
+			t.Fatal(err)
+		}
+		s := newSpiller(opt)
 		peak := int64(0)
 		for i := range 50000 {
 			a := fmt.Sprintf("doc%0*d", 1+rng.IntN(20), i)

@@ -1,7 +1,6 @@
 package pairs
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -9,14 +8,6 @@ import (
 // minParallelSort is the least number of elements sorted by more than one
 // goroutine: below it the partition costs more than it saves.
 const minParallelSort = 1 << 15
-
-// jobs returns the worker count -j asks for: 0 is one per core.
-func jobs(opt *Options) int {
-	if opt.Jobs > 0 {
-		return opt.Jobs
-	}
-	return runtime.GOMAXPROCS(0)
-}
 
 // parallelSort sorts a by cmp with up to jobs goroutines, in place: a
 // sample of a chooses jobs-1 splitters, the elements are moved (American

@@ -14,9 +14,6 @@ import (
 	"github.com/neardup/neardup/internal/record"
 )
 
-// DefaultMemoryBytes is the pair buffer of the sorted mode.
-const DefaultMemoryBytes = 512 << 20
-
 // maxOpenRuns bounds the spilled runs kept open: when there are that many
 // they are merged into one.
 const maxOpenRuns = 64
@@ -187,11 +184,7 @@ type spiller struct {
 }
 
 func newSpiller(opt *Options) *spiller {
-	limit := opt.MemoryBytes
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
-	return &spiller{limit: limit, jobs: jobs(opt), aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
+	return &spiller{limit: opt.MemoryBytes, jobs: opt.Jobs, aside: opt.aside, runs: disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-*", What: "pairs"}}
 }
 
 // add keeps the pair a, b (a < b), unless it is set aside (--bbit).

@@ -262,8 +262,8 @@ const runBlock = 64 << 10
 // them and what the collector has not yet freed when it starts (at ten
 // million documents and --memory 2G each spill rose 20 MiB past it).
 func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
-	parts := partsOf(jobs(opt))
-	readers := int64(min(jobs(opt), parts))
+	parts := partsOf(opt.Jobs)
+	readers := int64(min(opt.Jobs, parts))
 	fanIn := int(min(maxOpenRuns, max(4, limit/8/readers/runReaderBytes)))
 	// Each part read at once holds its readers and its batch of pairs;
 	// the batch is counted twice, for its arrays' growth and their
@@ -272,7 +272,7 @@ func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
 	return &bandRuns{
 		runs:    disk.Runs{Dir: opt.TempDir, Pattern: "neardup-pairs-bands-*", What: "band records"},
 		hamming: hamming,
-		jobs:    jobs(opt),
+		jobs:    opt.Jobs,
 		fanIn:   fanIn,
 		parts:   parts,
 	}, max(limit-reserve-limit/64, limit/2)

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/simhash"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
@@ -138,7 +138,7 @@ func TestSpillPairsOverflow(t *testing.T) {
 // TestSpillHamming: Hamming band records spill with their tables and
 // fingerprints and give the pairs of the run in memory.
 func TestSpillHamming(t *testing.T) {
-	opts := &band.HammingOptions{K: 3}
+	opts := &lsh.HammingOptions{K: 3}
 	_, in := hammingGroup(t, opts, 7, 9, 60, 5, 100)
 	for _, maxBucket := range []int{0, 5} {
 		opt := Options{MaxBucket: maxBucket, Hamming: opts, Common: stream.Common{NoHeader: true}}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"sync/atomic"
 
@@ -85,17 +84,14 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	mem := opt.MemoryBytes
-	if mem == 0 {
-		mem = stream.DefaultMemory()
-	}
+	mem := stream.Memory(opt.MemoryBytes)
 	rd := opt.reading()
 	noID := new(atomic.Int64)
 	src, unit := document.Source(rd, inputs, opt.SkipBad)
 	defer src.Close()
 	out := stream.NewOutput("spans", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), jobs(opt.Jobs), opt.TempDir, "windows")}
+	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), stream.Jobs(opt.Jobs), opt.TempDir, "windows")}
 	out.Summary = func(stderr io.Writer) {
 		document.Report(src, stderr, "spans")
 		c.summary(stderr)
@@ -112,7 +108,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return out.Sink(r)
 	})
 	if err == nil {
-		err = c.group(ctx, mem, jobs(opt.Jobs), opt.TempDir)
+		err = c.group(ctx, mem, stream.Jobs(opt.Jobs), opt.TempDir)
 	}
 	if err == nil {
 		err = c.write(ctx, out.W)
@@ -503,14 +499,6 @@ func (c *collector) summary(stderr io.Writer) {
 	if r1, r2 := c.windows.spilled(), c.repeatRuns; r1+r2 > 0 {
 		fmt.Fprintf(stderr, "spans: spilled %d run(s) of windows and %d of repeated windows to disk (--memory)\n", r1, r2)
 	}
-}
-
-// jobs is the number of goroutines that sort.
-func jobs(j int) int {
-	if j <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return j
 }
 
 // minBuffer is the fewest records a sort buffer holds, whatever --memory

@@ -27,6 +27,15 @@ const (
 	DefaultMemoryRule = "an eighth of the machine's memory (or of its cgroup limit), at least 64M, at most 2G"
 )
 
+// Memory returns the --memory n asks for: n, or when it is 0 (or less)
+// DefaultMemory, the one default of every stage's --memory.
+func Memory(n int64) int64 {
+	if n > 0 {
+		return n
+	}
+	return DefaultMemory()
+}
+
 // DefaultMemory returns the default --memory of this machine, in bytes.
 func DefaultMemory() int64 { return defaultMemory(os.ReadFile) }
 

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"context"
-	"runtime"
 	"sync"
 )
 
@@ -16,10 +15,7 @@ type Worker interface {
 // newWorker, and calls sink with each result in input order. It stops at the first error
 // from src or sink and returns it; a result's Err is the sink's to handle.
 func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, sink func(*Result) error) error {
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := Jobs(opt.Jobs)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"io"
+	"runtime"
 
 	"github.com/neardup/neardup/internal/record"
 )
@@ -11,7 +12,7 @@ import (
 // and the command line fills it from the flags in one place, so a flag that
 // every stage takes is added here and there only.
 type Common struct {
-	// Jobs is the number of workers; 0 means GOMAXPROCS.
+	// Jobs is the number of workers; 0 means one per core (Jobs).
 	Jobs int
 	// SkipBad skips malformed lines, counting and reporting them, instead
 	// of stopping at the first.
@@ -26,6 +27,16 @@ type Common struct {
 	// Counters writes Hadoop Streaming counters on standard error at the
 	// end: records in and out, lines skipped.
 	Counters bool
+}
+
+// Jobs returns the number of workers -j n asks for: n, or when it is 0 (or
+// less) one per core, GOMAXPROCS. It is the one default of every stage's
+// -j.
+func Jobs(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // WorkerFactory makes the Worker of one pool goroutine. Every stage that

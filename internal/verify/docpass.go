@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -84,18 +82,13 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	defer document.ReportNoID(stderr, "verify", d.IDField, v.stage.NoID)
 	defer shingle.ReportCrowded(stderr, "verify", hashsort.Crowded())
 	mem := opt.MemoryBytes
-	if mem <= 0 {
-		mem = DefaultMemoryBytes
-	}
 	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
 	reserve := int64(3*jobs+2) * inflightBytes
 	score := newScorer(jobs)
 	defer score.close()
-	// What is held is bounded; let the collector keep the heap near it.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
+	if opt.HoldLimit != nil {
+		opt.HoldLimit(mem)
+	}
 	defer out.Watch(lines)()
 	var bbc bbit.Counts
 	for eof := false; !eof; {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -168,9 +167,6 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 		}
 	}
 	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
 	// Each worker adds its documents to the store as it shingles them, so
 	// that no set is held twice; lookups need no order in the store.
 	st := store.New()
@@ -198,7 +194,7 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 				mu.Lock()
 				st.Add([]byte(ids[i]), uint64(len(set)), set)
 				held += storeBytes([]byte(ids[i]), len(set))
-				if held > memoryOf(opt) {
+				if held > opt.MemoryBytes {
 					over.Store(true)
 				}
 				mu.Unlock()
@@ -230,17 +226,10 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 // storeBytes is what a document of n values takes in a store.
 func storeBytes(id []byte, n int) int64 { return int64(n)*8 + 60 + int64(len(id)) }
 
-func memoryOf(opt *Options) int64 {
-	if opt.MemoryBytes <= 0 {
-		return DefaultMemoryBytes
-	}
-	return opt.MemoryBytes
-}
-
 // filesTooLarge refuses documents read one file each whose shingle sets do
 // not fit in --memory: they are held all at once.
 func filesTooLarge(opt *Options) error {
-	return &usageError{fmt.Sprintf("verify --files --documents holds the shingle sets of every document in a pair, and they take more than --memory (%d bytes): give more --memory, or shingle the files (shingle --files -o s.tsv) and verify with --shingles s.tsv, or --attach and --sorted to hold neither side (LARGER THAN MEMORY in verify(1))", memoryOf(opt))}
+	return &usageError{fmt.Sprintf("verify --files --documents holds the shingle sets of every document in a pair, and they take more than --memory (%d bytes): give more --memory, or shingle the files (shingle --files -o s.tsv) and verify with --shingles s.tsv, or --attach and --sorted to hold neither side (LARGER THAN MEMORY in verify(1))", opt.MemoryBytes)}
 }
 
 // root is a --documents path, as given and resolved.

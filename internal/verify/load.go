@@ -3,7 +3,6 @@ package verify
 import (
 	"context"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/store"
 	"github.com/neardup/neardup/internal/stream"
@@ -89,7 +88,7 @@ func load(ctx context.Context, name string, sketches bool, needed map[string]str
 	order := stream.HeaderOrder{Stage: "shingle"}
 	// MinHash and OPH signatures all have the header's n= values, or
 	// without a header the first one's number.
-	length := band.Length{N: -1}
+	length := record.SketchLength{N: -1}
 	fixed := !sketches
 	if sketches {
 		order.Stage = "sketch"
@@ -106,7 +105,7 @@ func load(ctx context.Context, name string, sketches bool, needed map[string]str
 			if sketches && h.Header.Stage == "sketch" && !fixed {
 				fixed = true
 				if m, _ := h.Header.Get("method"); m == "minhash" || m == "oph" {
-					length = band.Length{N: h.Header.Int("n", -1), Pos: h.Pos, FromHeader: true}
+					length = record.SketchLength{N: h.Header.Int("n", -1), Pos: h.Pos, FromHeader: true}
 				}
 			}
 		}
@@ -119,7 +118,7 @@ func load(ctx context.Context, name string, sketches bool, needed map[string]str
 			start = p.ends[i]
 			if !fixed && p.sizes[i] > 0 {
 				fixed = true
-				length = band.Length{N: len(vals), Pos: p.pos[i]}
+				length = record.SketchLength{N: len(vals), Pos: p.pos[i]}
 			}
 			// An empty document's sketch is not read: it scores 0.
 			if err := length.Check(len(vals)); err != nil && p.sizes[i] > 0 {

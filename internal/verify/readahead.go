@@ -9,9 +9,6 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
-// DefaultMemoryBytes is how much of the pair input verify reads ahead.
-const DefaultMemoryBytes = 1 << 30
-
 // readAhead reads the candidate pairs before the shingle or sketch file is
 // loaded, so that only the documents that appear in some pair are loaded
 // (most documents of a corpus are in none). It keeps the chunks it read and
@@ -31,9 +28,6 @@ type readAhead struct {
 }
 
 func newReadAhead(src *stream.Lines, limit int64) *readAhead {
-	if limit <= 0 {
-		limit = DefaultMemoryBytes
-	}
 	return &readAhead{src: src, limit: limit, ids: map[string]struct{}{}}
 }
 

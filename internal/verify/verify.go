@@ -10,11 +10,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
-	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/minhash"
@@ -58,7 +56,8 @@ type Options struct {
 	// documents to load; past it every document of the file is loaded.
 	// With Documents (not one file a document) it bounds what verify
 	// holds: the pairs (in parts of up to half of it) and the shingle sets
-	// of the documents held in a pass (docpass.go).
+	// of the documents held in a pass (docpass.go). 0 is stream's default
+	// (Resolve); --attach and --sorted hold no pairs and take none.
 	MemoryBytes int64
 	// TempDir holds the scratch file of verify --documents ("": the
 	// system's temporary directory).
@@ -66,12 +65,24 @@ type Options struct {
 	// BBit, with Documents, is a file of b-bit signatures (band --bbit)
 	// by which the pairs far below the threshold are set aside (bbit.go).
 	BBit string
+	// HoldLimit, when not nil, is given the bound of what verify
+	// --documents holds before it holds it: the command line sets the
+	// process's soft memory limit to it (library code leaves the
+	// process's collector alone).
+	HoldLimit func(bytes int64)
 
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it, so the command line
+// goes through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	if (o.Attach || o.Sorted) && o.MemoryBytes != 0 {
+		return status.Usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
+	}
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.Attach && o.Sorted {
 		return status.Usagef("--attach and --sorted are the two steps of one join, with a sort between them: give one")
 	}
@@ -251,12 +262,7 @@ func sketchMeasure(file string, headers []stream.HeaderAt, containment bool) (me
 
 // Run reads candidate pairs and writes scored pairs.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	// The stage holds most of what it reads: let the heap grow by half of
-	// what is live before collecting, not by all of it, so that the peak
-	// stays near what is held (a quarter less at 250k documents for a few
-	// percent more time).
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	switch {
@@ -348,7 +354,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 // stderr.
 func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) error {
 	for _, h := range headers {
-		if s, _ := h.Header.Get("scheme"); h.Header.Stage == "band" && s == band.SchemeContainment && !opt.Containment {
+		if s, _ := h.Header.Get(record.SchemeKey); h.Header.Stage == "band" && s == record.SchemeContainment && !opt.Containment {
 			return record.Errorf(h.Pos, "the pairs are candidates for containment (band --containment): give verify --containment, or the pairs contained one way would be scored by Jaccard only")
 		}
 	}
@@ -359,9 +365,9 @@ func bandThreshold(opt *Options, headers []stream.HeaderAt, stderr io.Writer) er
 		if h.Header.Stage != "band" {
 			continue
 		}
-		key := band.ThresholdKey
-		if s, _ := h.Header.Get("scheme"); s == band.SchemeContainment {
-			key = band.ContainmentKey
+		key := record.ThresholdKey
+		if s, _ := h.Header.Get(record.SchemeKey); s == record.SchemeContainment {
+			key = record.ContainmentKey
 		}
 		v, ok := h.Header.Get(key)
 		if !ok {

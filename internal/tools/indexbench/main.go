@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/neardup/neardup/internal/index"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 func main() {
@@ -39,9 +40,7 @@ func main() {
 	batchProfile := flag.String("batchprofile", "", "write a CPU profile of the (first) batch run to `FILE`")
 	runs := flag.Int("runs", 1, "measure online and batch `N` times (the machine may be shared: the spread)")
 	flag.Parse()
-	if *jobs <= 0 {
-		*jobs = runtime.GOMAXPROCS(0)
-	}
+	*jobs = stream.Jobs(*jobs)
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {

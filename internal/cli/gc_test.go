@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+// tweakedGC runs tweakGC(percent, limit) with GOGC and GOMEMLIMIT set to
+// gogc and gomemlimit ("" is not set), from GC percent 100 and no memory
+// limit, and returns what the collector is left with; the test's own
+// settings are put back when it ends.
+func tweakedGC(t *testing.T, gogc, gomemlimit string, percent int, limit int64) (int, int64) {
+	oldPercent := debug.SetGCPercent(100)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	t.Setenv("GOGC", gogc)
+	t.Setenv("GOMEMLIMIT", gomemlimit)
+	tweakGC(percent, limit)
+	return debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+}
+
+func TestTweakGC(t *testing.T) {
+	if p, l := tweakedGC(t, "", "", 50, 1<<30); p != 50 || l != 1<<30 {
+		t.Errorf("GC percent %d, memory limit %d; want 50 and %d", p, l, 1<<30)
+	}
+	tweakGC(0, 2<<30)
+	if l := debug.SetMemoryLimit(-1); l != 1<<30 {
+		t.Errorf("memory limit raised to %d, want %d kept", l, 1<<30)
+	}
+	holdLimit(1 << 29)
+	if l := debug.SetMemoryLimit(-1); l != 1<<29 {
+		t.Errorf("memory limit %d, want %d", l, 1<<29)
+	}
+}
+
+// The user's GOGC and GOMEMLIMIT are theirs: tweakGC leaves both.
+func TestTweakGCLeavesTheUsers(t *testing.T) {
+	if p, l := tweakedGC(t, "100", "8GiB", 50, 1<<20); p != 100 || l != math.MaxInt64 {
+		t.Errorf("GC percent %d, memory limit %d with GOGC and GOMEMLIMIT set; want both untouched", p, l)
+	}
+}
