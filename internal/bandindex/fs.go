@@ -19,4 +19,6 @@ type fileSystem interface {
 
 type osFS struct{ disk.OS }
 
-func (osFS) Lock(dir string) (func(), error) { return lockFile(filepath.Join(dir, lockName)) }
+func (osFS) Lock(dir string) (func(), error) {
+	return disk.Lock(filepath.Join(dir, lockName), "another bandindex command is changing this index")
+}

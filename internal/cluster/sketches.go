@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -171,6 +172,13 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	// An empty input leaves the state alone.
 	useState := lead != nil && opt.State != "" && first != nil
 	if useState {
+		// Held from the load to the save: two runs at once would each
+		// save their own batch over the other's.
+		unlock, err := disk.Lock(opt.State+".lock", "another cluster run is changing this state")
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		if err := restore(opt.State, lead, own, w); err != nil {
 			return err
 		}

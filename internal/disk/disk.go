@@ -8,6 +8,10 @@
 // WriteFile). Those steps go through an FS, which the crash tests replace
 // with one that fails at a chosen step (package disktest).
 //
+// A run that updates a file in place holds its writer lock from the load to
+// the rename, so that two runs at once never each save over the other
+// (Lock).
+//
 // A stage whose data can outgrow memory sorts what it holds into a run in a
 // temporary file when its buffer is full, and merges the runs at the end
 // (Runs, Merge).

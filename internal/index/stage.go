@@ -135,6 +135,13 @@ func RunBuild(ctx context.Context, opt Options, path string, inputs []string, st
 
 // RunAdd adds simhash sketch records to an index.
 func RunAdd(ctx context.Context, opt Options, path string, inputs []string, stderr io.Writer) error {
+	// Held from the batch read to the rename: two adds at once would each
+	// write the old index with their own batch over the other's.
+	unlock, err := disk.Lock(path+".lock", "another index add is changing this index")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	recs, err := readRecords(ctx, &opt, inputs, stderr)
 	if err != nil {
 		return err

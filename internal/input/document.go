@@ -206,7 +206,7 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 		if len(jid.Bytes) == 0 && !p.r.Number {
 			return nil, nil, record.Bad("empty id")
 		}
-		p.id = record.Escape(p.id[:0], jid.Bytes)
+		p.id = record.EscapeID(p.id[:0], jid.Bytes)
 	case jid.Bytes[0] == '-' || jid.Bytes[0] >= '0' && jid.Bytes[0] <= '9':
 		p.id = append(p.id[:0], jid.Bytes...)
 	default:
@@ -250,5 +250,5 @@ func jsonKind(lit []byte) string {
 // FileID appends the id of a document read whole from a file: its path,
 // escaped.
 func FileID(dst []byte, name string) []byte {
-	return record.Escape(dst, []byte(name))
+	return record.EscapeID(dst, []byte(name))
 }

@@ -703,7 +703,7 @@ func (p *DocParser) ParquetDoc(d *ParquetDocument, ordinal int64) (id, text []by
 		}
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
 	default:
-		p.id = record.Escape(p.id[:0], d.ID)
+		p.id = record.EscapeID(p.id[:0], d.ID)
 	}
 	return p.id, d.Text, nil
 }

@@ -470,7 +470,7 @@ func warcDocument(rec *Record, r Reading, s *Scratch) (id, text []byte, err erro
 		// WARC/1.0 writes them in angle brackets: <urn:uuid:…>.
 		v = bytes.TrimSuffix(bytes.TrimPrefix(v, []byte("<")), []byte(">"))
 	}
-	s.ID = record.Escape(s.ID[:0], v)
+	s.ID = record.EscapeID(s.ID[:0], v)
 	block := rec.Data[h.blockStart : h.blockStart+h.length]
 	typ, _ := h.get("WARC-Type")
 	contentType, _ := h.get("Content-Type")

@@ -33,8 +33,8 @@ import (
 	"os"
 	"sync/atomic"
 
-	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"

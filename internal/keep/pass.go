@@ -361,7 +361,7 @@ func (k *keeper) annotate(line, eol, name []byte, jsonl bool) []byte {
 		}
 		dst = appendJSONString(dst, []byte(k.opt.ClusterField))
 		dst = append(dst, ':')
-		k.name = record.Unescape(k.name[:0], name)
+		k.name = record.UnescapeID(k.name[:0], name)
 		dst = appendJSONString(dst, k.name)
 		dst = append(dst, line[j:]...)
 	} else {

@@ -59,6 +59,9 @@
 //
 //	#neardup stage=sketch method=minhash n=128 seed=0 family=mixmuladd64
 //
+// No record begins so: an id that begins "#neardup" is written \#neardup
+// (EscapeID, UnescapeID), and CheckID refuses it unescaped.
+//
 // Each stage copies the headers it reads and adds its own line, so the headers
 // of a file name the parameters of every stage that made it. Identical header
 // lines are one; two different lines for the same stage mean that records made

@@ -94,6 +94,34 @@ func Unescape(dst, b []byte) []byte {
 	return dst[:k]
 }
 
+// EscapeID appends id, a document id as the user's data gives it, in the
+// escaped form records carry: Escape, and an id that begins with
+// HeaderPrefix has its '#' written \#, so that a record whose first field
+// it is never reads as a header line. Any other '#' is written as it is.
+func EscapeID(dst, id []byte) []byte {
+	if len(id) > 0 && id[0] == '#' && isHeaderPrefixed(id) {
+		dst = append(dst, '\\', '#')
+		id = id[1:]
+	}
+	return Escape(dst, id)
+}
+
+// UnescapeID appends to dst the id that field, an id as a record carries
+// it, stands for: a leading \# is '#' (EscapeID), the rest as Unescape
+// reads it.
+func UnescapeID(dst, field []byte) []byte {
+	if len(field) > 1 && field[0] == '\\' && field[1] == '#' {
+		dst = append(dst, '#')
+		field = field[2:]
+	}
+	return Unescape(dst, field)
+}
+
+// isHeaderPrefixed says whether b begins with HeaderPrefix.
+func isHeaderPrefixed(b []byte) bool {
+	return len(b) >= len(HeaderPrefix) && string(b[:len(HeaderPrefix)]) == HeaderPrefix
+}
+
 // unescapeSteps[c] is what a backslash followed by c becomes: the first byte
 // written, then how many are written (c is the second): 1 for \t, \n, \r
 // and \\, 2 for a backslash that stands for itself.
@@ -118,7 +146,10 @@ func backslashes(w uint64) uint64 {
 
 // CheckID says what is wrong with an id field as a record carries it: an
 // empty id, a backslash followed by anything but t, n, r or a backslash (a\qb
-// is not the id a\\qb), or a lone backslash at its end. The error is a
+// is not the id a\\qb), or a lone backslash at its end; \# is an escape only
+// where EscapeID writes it, first, before "neardup", and there an
+// unescaped '#' is refused (#neardup x is not the id \#neardup x, and a
+// record beginning with it would read as a header). The error is a
 // *LineError. Every parse function of a record with ids calls it, and so do
 // the document readers (package input), so that an id is refused at the
 // first stage that reads it.
@@ -126,12 +157,19 @@ func CheckID(id []byte) error {
 	if len(id) == 0 {
 		return Bad("empty id")
 	}
+	if id[0] == '#' && isHeaderPrefixed(id) {
+		return Bad("id %s: an id that begins %s is written \\%[2]s, so that its records are not read as headers", clip(id), HeaderPrefix)
+	}
 	for i := bytes.IndexByte(id, '\\'); i >= 0; {
 		if i+1 == len(id) {
 			return Bad("id %s: a lone backslash ends it (a backslash is written \\\\)", clip(id))
 		}
 		switch id[i+1] {
 		case 't', 'n', 'r', '\\':
+		case '#':
+			if i > 0 || !isHeaderPrefixed(id[1:]) {
+				return Bad("id %s: \\# is an escape only at the start of an id that begins %s", clip(id), HeaderPrefix)
+			}
 		default:
 			_, size := utf8.DecodeRune(id[i+1:])
 			return Bad("id %s: \\%s is not an escape (a backslash is written \\\\, a TAB, LF and CR \\t, \\n, \\r)", clip(id), id[i+1:i+1+size])
@@ -146,12 +184,17 @@ func CheckID(id []byte) error {
 }
 
 // CanonicalID appends to dst the canonical escaped form of an id field as it
-// was written in a record: the field is unescaped and escaped again. An id
-// that CheckID accepts is its own canonical form (every record parser
-// refuses the others, so that a\qb and a\\qb are never one document).
+// was written in a record: the field is unescaped and escaped again, a
+// leading \# kept. An id that CheckID accepts is its own canonical form
+// (every record parser refuses the others, so that a\qb and a\\qb are
+// never one document).
 func CanonicalID(dst, field []byte) []byte {
 	if bytes.IndexByte(field, '\\') < 0 {
 		return append(dst, field...)
+	}
+	if field[0] == '\\' && len(field) > 1 && field[1] == '#' {
+		dst = append(dst, field[:2]...)
+		field = field[2:]
 	}
 	var tmp [256]byte
 	raw := Unescape(tmp[:0], field)

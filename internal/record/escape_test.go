@@ -46,6 +46,32 @@ func TestEscapeAppends(t *testing.T) {
 	}
 }
 
+// TestEscapeID: an id that begins #neardup has its '#' escaped, so that a
+// record it starts is not a header line; any other '#' stays.
+func TestEscapeID(t *testing.T) {
+	for _, tt := range []struct{ raw, escaped string }{
+		{"doc", "doc"},
+		{"#neardup stage=pairs", `\#neardup stage=pairs`},
+		{"#neardup", `\#neardup`},
+		{"#neardupx\tb", `\#neardupx\tb`},
+		{"#x y", "#x y"},
+		{"#", "#"},
+		{"a#neardup", "a#neardup"},
+		{`\#neardup`, `\\#neardup`},
+		{"", ""},
+	} {
+		if got := string(record.EscapeID(nil, []byte(tt.raw))); got != tt.escaped {
+			t.Errorf("EscapeID(%q) = %q, want %q", tt.raw, got, tt.escaped)
+		}
+		if got := string(record.UnescapeID(nil, []byte(tt.escaped))); got != tt.raw {
+			t.Errorf("UnescapeID(%q) = %q, want %q", tt.escaped, got, tt.raw)
+		}
+		if tt.raw != "" && record.IsHeader(record.EscapeID(nil, []byte(tt.raw))) {
+			t.Errorf("EscapeID(%q) reads as a header", tt.raw)
+		}
+	}
+}
+
 // Unescape is lenient: a backslash before any other byte, or at the end of
 // the field, stands for itself.
 func TestUnescapeLenient(t *testing.T) {
@@ -79,6 +105,7 @@ func TestCanonicalID(t *testing.T) {
 		{`a\qb`, `a\\qb`}, // an unknown escape is a backslash and the byte
 		{`a\`, `a\\`},     // so is a trailing backslash
 		{`\n\\\q`, `\n\\\\q`},
+		{`\#neardup\q`, `\#neardup\\q`}, // the leading \# is EscapeID's
 	}
 	for _, tt := range tests {
 		if got := string(record.CanonicalID(nil, []byte(tt.field))); got != tt.want {
@@ -102,7 +129,12 @@ func TestCheckID(t *testing.T) {
 		{`a\tb\n\r\\`, ""},
 		{`\\`, ""},
 		{`#x y`, ""},
+		{`\#neardup x`, ""},
 		{"", "empty id"},
+		{"#neardup x", `id #neardup x: an id that begins #neardup is written \#neardup`},
+		{"#neardup", `is written \#neardup`},
+		{`\#x`, `\# is an escape only at the start of an id that begins #neardup`},
+		{`a\#neardup`, `\# is an escape only at the start`},
 		{`x\qy`, `id x\qy: \q is not an escape`},
 		{`x\\\qy`, `\q is not an escape`},
 		{`x\`, `id x\: a lone backslash ends it`},

@@ -234,6 +234,15 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Check(); err != nil {
 		return err
 	}
+	if opt.State != "" {
+		// Held from the load to the save: two runs at once would each
+		// save their own batch over the other's.
+		unlock, err := disk.Lock(opt.State+".lock", "another seen run is changing this state")
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	st, err := opt.open(stderr)
 	if err != nil {
 		return err

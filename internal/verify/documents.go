@@ -157,7 +157,7 @@ func loadFiles(ctx context.Context, opt *Options, stage *shingle.StageOptions, n
 	paths := make([]string, len(ids))
 	roots := resolveRoots(opt.Documents.Paths)
 	for i, id := range ids {
-		paths[i] = string(record.Unescape(nil, []byte(id)))
+		paths[i] = string(record.UnescapeID(nil, []byte(id)))
 		if real, ok := under(paths[i], roots); !ok {
 			where := ""
 			if real != "" {

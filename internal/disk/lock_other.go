@@ -1,7 +1,7 @@
 //go:build !unix
 
-package bandindex
+package disk
 
 // lockFile does nothing where flock is missing: one writer at a time is
 // then the user's to ensure.
-func lockFile(name string) (func(), error) { return func() {}, nil }
+func lockFile(name, holding string) (func(), error) { return func() {}, nil }
