@@ -144,7 +144,7 @@ func (o *Options) Check() error {
 		return fmt.Errorf("sketch method %q: the pipeline bands minhash or oph signatures", o.Method)
 	}
 	so := o.sketchOptions()
-	if err := so.Check(); err != nil {
+	if err := so.Resolve(); err != nil {
 		return err
 	}
 	bo := o.bandOptions()
@@ -256,7 +256,7 @@ func (o *Options) shingleOptions() (shingle.StageOptions, error) {
 		}
 		so.Shingle.Stopwords = sw
 	}
-	if err := so.Check(); err != nil {
+	if err := so.Resolve(); err != nil {
 		return shingle.StageOptions{}, err
 	}
 	return so, nil

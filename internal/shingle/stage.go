@@ -33,8 +33,12 @@ type StageOptions struct {
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *StageOptions) Check() error {
+// Resolve checks the options and fills in their defaults (-j), the one
+// place where both are done: Run and sketch.RunDocuments call it, so the
+// command line and the Beam pipeline go through it. Its errors are usage
+// errors.
+func (o *StageOptions) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
 	if o.Shingle.K < 1 {
 		return status.Usagef("-k %d: want at least 1", o.Shingle.K)
 	}
@@ -74,7 +78,7 @@ func yesNo(b bool) string {
 // Run reads documents from the named inputs (standard input when there are
 // none) and writes shingle records to stdout.
 func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	src, unit := document.Source(opt.Reading, inputs, opt.SkipBad)

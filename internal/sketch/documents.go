@@ -22,10 +22,10 @@ import (
 // records instead, and the b-bit file of bandOpt.BBit: what shingle |
 // sketch | band writes.
 func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, bandOpt *band.Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := shOpt.Check(); err != nil {
+	if err := shOpt.Resolve(); err != nil {
 		return err
 	}
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	switch {

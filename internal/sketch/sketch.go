@@ -48,8 +48,11 @@ type Options struct {
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j), the one
+// place where both are done: Run and RunDocuments call it, so the command
+// line and the Beam pipeline go through it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
 	switch o.Method {
 	case MinHash, OPH:
 		if o.N < 1 || o.N > 1<<16 {
@@ -145,7 +148,7 @@ func (o *Options) newSketcher(family *minhash.Family) sketcher {
 // Run reads shingle records from the named inputs (standard input when there
 // are none) and writes sketch records to stdout.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	if opt.Method == SimHash {

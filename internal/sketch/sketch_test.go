@@ -145,9 +145,9 @@ func TestCheck(t *testing.T) {
 		{Options{Method: "lsh"}, "unknown method"},
 		{Options{Method: MinHash, N: 128}, ""},
 	} {
-		err := c.opt.Check()
+		err := c.opt.Resolve()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
-			t.Errorf("%+v: Check() = %v, want %q", c.opt, err, c.want)
+			t.Errorf("%+v: Resolve() = %v, want %q", c.opt, err, c.want)
 		}
 	}
 }
