@@ -39,8 +39,11 @@ type Options struct {
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j), the one
+// place where both are done: Run and seen's Resolve call it. Its errors
+// are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
 	switch o.By {
 	case ByParagraph:
 		if o.Tokens != 0 || o.Stride != 0 {
@@ -97,7 +100,7 @@ type counts struct {
 // Run reads documents from the named inputs (standard input when there are
 // none) and writes their parts to stdout.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	rd := opt.reading()

@@ -83,8 +83,10 @@ type keySet interface {
 	AddAll(keys []uint64) int
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j), the one
+// place where both are done: Run calls it. Its errors are usage errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
 	if o.K < 1 {
 		return status.Usagef("-k %d: want at least 1", o.K)
 	}
@@ -107,7 +109,7 @@ func (o *Options) Check() error {
 		return status.Usagef("--memory %d: a filter is at most %d bytes", o.Memory, o.bitsCap()/8)
 	}
 	po := o.partsOptions()
-	if err := po.Check(); err != nil {
+	if err := po.Resolve(); err != nil {
 		return err
 	}
 	if po.By == parts.ByWindow && o.Tokens < o.minTokens() {
@@ -231,7 +233,7 @@ func (o *Options) open(stderr io.Writer) (*State, error) {
 // file it continues its filter and saves it at the end (not when the run
 // fails: the file stays as it was).
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	if opt.State != "" {
