@@ -33,7 +33,8 @@ type Options struct {
 	// Width folds the width forms before tokenizing, as word shingles do
 	// by default (shingle --normalize width).
 	Width bool
-	// MemoryBytes bounds the sort buffers (0: stream.DefaultMemory);
+	// MemoryBytes bounds the sort buffers (0: stream.DefaultMemory, filled
+	// in by Resolve);
 	// TempDir holds the runs spilled beyond it.
 	MemoryBytes int64
 	TempDir     string
@@ -45,14 +46,18 @@ type Options struct {
 	stream.Common
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it. Its errors are usage
+// errors.
+func (o *Options) Resolve() error {
 	if o.Tokens < 1 || o.Tokens > MaxTokens {
 		return status.Usagef("--tokens %d: want 1 to %d", o.Tokens, MaxTokens)
 	}
 	if o.MemoryBytes < 0 {
 		return status.Usagef("--memory can't be negative")
 	}
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	return o.reading().Check(o.NoHeader)
 }
 
@@ -81,17 +86,17 @@ const (
 // none) and writes a record for each occurrence of a repeated span to
 // stdout.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
-	mem := stream.Memory(opt.MemoryBytes)
+	mem := opt.MemoryBytes
 	rd := opt.reading()
 	noID := new(atomic.Int64)
 	src, unit := document.Source(rd, inputs, opt.SkipBad)
 	defer src.Close()
 	out := stream.NewOutput("spans", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), stream.Jobs(opt.Jobs), opt.TempDir, "windows")}
+	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), opt.Jobs, opt.TempDir, "windows")}
 	out.Summary = func(stderr io.Writer) {
 		document.Report(src, stderr, "spans")
 		c.summary(stderr)
@@ -108,7 +113,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return out.Sink(r)
 	})
 	if err == nil {
-		err = c.group(ctx, mem, stream.Jobs(opt.Jobs), opt.TempDir)
+		err = c.group(ctx, mem, opt.Jobs, opt.TempDir)
 	}
 	if err == nil {
 		err = c.write(ctx, out.W)
