@@ -88,7 +88,7 @@ type Options struct {
 	TempDir string
 	// MemoryBytes bounds the pairs held while they are read (numbered.go
 	// for arrival numbers, ranked.go for other ids; not with Containment):
-	// beyond it they spill to TempDir. 0 means stream.DefaultMemory.
+	// beyond it they spill to TempDir. 0 means stream.DefaultMemory (Resolve).
 	MemoryBytes int64
 
 	Stats bool
@@ -110,8 +110,12 @@ type Options struct {
 	generalRule bool
 }
 
-// Check validates the options; its errors are usage errors. Run calls it.
-func (o *Options) Check() error {
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it. Its errors are usage
+// errors.
+func (o *Options) Resolve() error {
+	o.Jobs = stream.Jobs(o.Jobs)
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.DropParts != "" {
 		return o.checkDropParts()
 	}
@@ -145,13 +149,12 @@ func (o *Options) Check() error {
 // inputs (standard input when there are none) and writes the documents to
 // stdout; with DropParts it is RunDropParts.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	if err := opt.Check(); err != nil {
+	if err := opt.Resolve(); err != nil {
 		return err
 	}
 	if opt.DropParts != "" {
 		return RunDropParts(ctx, opt.dropPartsOptions(), inputs, stdout, stderr)
 	}
-	opt.MemoryBytes = stream.Memory(opt.MemoryBytes)
 	r, err := loadRule(ctx, &opt, stderr)
 	if err != nil {
 		return err
