@@ -56,6 +56,18 @@ type Options struct {
 // and the Beam pipeline go through it. Its errors are usage errors.
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
+	flag := o.ThresholdFlag
+	if flag == "" {
+		flag = "--threshold"
+	}
+	for _, f := range []struct {
+		flag string
+		v    float64
+	}{{flag, o.Threshold}, {"--fp-weight", o.FPWeight}, {"--fn-weight", o.FNWeight}, {"--recall-at-threshold", o.Floor}} {
+		if err := status.Finite(f.flag, f.v); err != nil {
+			return err
+		}
+	}
 	if o.BBit != "" && (o.Containment != nil || o.Hamming != nil) {
 		return status.Usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
 	}
@@ -77,10 +89,6 @@ func (o *Options) Resolve() error {
 	// not given; given, they are checked all the same (0 is not given).
 	choose := o.B == 0 && o.Hamming == nil
 	if (choose || o.Threshold != 0) && (o.Threshold <= 0 || o.Threshold >= 1) {
-		flag := o.ThresholdFlag
-		if flag == "" {
-			flag = "--threshold"
-		}
 		return status.Usagef("%s %g: want a similarity between 0 and 1", flag, o.Threshold)
 	}
 	if (choose || o.FPWeight != 0 || o.FNWeight != 0) && (o.FPWeight < 0 || o.FNWeight < 0 || o.FPWeight+o.FNWeight == 0) {

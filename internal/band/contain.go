@@ -57,6 +57,9 @@ type ContainmentOptions struct {
 
 // Check validates the options.
 func (o *ContainmentOptions) Check() error {
+	if err := status.Finite("--containment", o.Threshold); err != nil {
+		return err
+	}
 	if !(o.Threshold > 0 && o.Threshold <= 1) {
 		return status.Usagef("--containment %g: want a containment above 0 and at most 1", o.Threshold)
 	}

@@ -76,6 +76,12 @@ type Options struct {
 // errors are usage errors.
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
+	if err := status.Finite("--threshold", o.Threshold); err != nil {
+		return err
+	}
+	if err := status.Finite("--min-similarity-to-representative", o.MinSimilarity); err != nil {
+		return err
+	}
 	switch o.Method {
 	case Components:
 		o.MemoryBytes = stream.Memory(o.MemoryBytes)

@@ -116,6 +116,9 @@ type Options struct {
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
+	if err := status.Finite("--threshold", o.Threshold); err != nil {
+		return err
+	}
 	if o.DropParts != "" {
 		return o.checkDropParts()
 	}

@@ -6,6 +6,7 @@ package status
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Class is what an error says about the run that failed.
@@ -57,4 +58,17 @@ func Usage(err error) error {
 		return nil
 	}
 	return &UsageError{err}
+}
+
+// Finite returns a usage error naming flag when v, the value of a float
+// option, is NaN or infinite, and nil otherwise. The range checks of the
+// options come after it: NaN fails no comparison that asks v < lo.
+func Finite(flag string, v float64) error {
+	if math.IsNaN(v) {
+		return Usagef("%s %g: not a number", flag, v)
+	}
+	if math.IsInf(v, 0) {
+		return Usagef("%s %g: want a finite number", flag, v)
+	}
+	return nil
 }

@@ -78,6 +78,9 @@ type Options struct {
 // the one place where both are done: Run calls it, so the command line
 // goes through it. Its errors are usage errors.
 func (o *Options) Resolve() error {
+	if err := status.Finite("--threshold", o.Threshold); err != nil {
+		return err
+	}
 	if (o.Attach || o.Sorted) && o.MemoryBytes != 0 {
 		return status.Usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
 	}
@@ -106,7 +109,7 @@ func (o *Options) Resolve() error {
 	} else if (o.Shingles == "") == (o.Sketches == "") {
 		return status.Usagef("give --shingles FILE (exact), --documents FILE (exact, shingled again) or --sketches FILE (estimate)")
 	}
-	if o.Threshold < 0 || o.Threshold > 1 {
+	if !(o.Threshold >= 0 && o.Threshold <= 1) {
 		return status.Usagef("--threshold %g: want a similarity between 0 and 1", o.Threshold)
 	}
 	return nil
