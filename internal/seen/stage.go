@@ -87,8 +87,14 @@ type keySet interface {
 // place where both are done: Run calls it. Its errors are usage errors.
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
-	if o.K < 1 {
-		return status.Usagef("-k %d: want at least 1", o.K)
+	if err := status.Finite("--threshold", o.Threshold); err != nil {
+		return err
+	}
+	if err := status.Finite("--fp", o.Rate); err != nil {
+		return err
+	}
+	if err := shingle.CheckK(o.K); err != nil {
+		return err
 	}
 	if !(o.Threshold > 0 && o.Threshold <= 1) {
 		return status.Usagef("--threshold %g: want more than 0, at most 1", o.Threshold)

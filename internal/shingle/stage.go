@@ -39,13 +39,31 @@ type StageOptions struct {
 // errors.
 func (o *StageOptions) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
-	if o.Shingle.K < 1 {
-		return status.Usagef("-k %d: want at least 1", o.Shingle.K)
+	if err := CheckK(o.Shingle.K); err != nil {
+		return err
 	}
 	if o.Shingle.Norm.Punct && o.Shingle.Unit != Char {
 		return status.Usagef("--normalize punct is for --unit char: %s shingles ignore punctuation and spacing already", o.Shingle.Unit)
 	}
 	return o.Reading.Check(o.NoHeader)
+}
+
+// MaxK is the greatest -k: a worker holds the hashes of the last K units,
+// and each document's window starts with K steps, so a K of millions
+// would hold megabytes a worker and spend milliseconds a document for
+// shingles no document of that few units has (they get one shingle, the
+// whole text).
+const MaxK = 1 << 16
+
+// CheckK refuses a shingle length below 1 or above MaxK, as a usage error.
+func CheckK(k int) error {
+	if k < 1 {
+		return status.Usagef("-k %d: want at least 1", k)
+	}
+	if k > MaxK {
+		return status.Usagef("-k %d: want at most %d units (a worker holds the last k units' hashes)", k, MaxK)
+	}
+	return nil
 }
 
 // Header returns the header line the stage writes.
