@@ -17,9 +17,9 @@
 // action opens its output, runs its stage and finishes the output.
 //
 // Checks: the values of a stage's options are checked by the stage's
-// Options.Resolve (band, pairs, verify, cluster, which also fill in the
-// defaults of -j and --memory: the CLI passes 0 for a flag not given) or
-// Options.Check, which its Run calls, with typed usage errors; the Beam
+// Options.Resolve, which its Run calls, with typed usage errors (NaN and
+// infinite floats too, status.Finite), and which fills in the defaults of
+// -j and --memory (the CLI passes 0 for a flag not given); the Beam
 // pipeline calls the same functions. Process-wide settings of the
 // collector are set here only (tweakGC), never over GOGC or GOMEMLIMIT. An action
 // checks only what the Options can't see: which flags were given together
