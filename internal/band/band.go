@@ -60,13 +60,9 @@ func (o *Options) Resolve() error {
 	if flag == "" {
 		flag = "--threshold"
 	}
-	for _, f := range []struct {
-		flag string
-		v    float64
-	}{{flag, o.Threshold}, {"--fp-weight", o.FPWeight}, {"--fn-weight", o.FNWeight}, {"--recall-at-threshold", o.Floor}} {
-		if err := status.Finite(f.flag, f.v); err != nil {
-			return err
-		}
+	if err := status.Finite(status.Float{Flag: flag, Value: o.Threshold}, status.Float{Flag: "--fp-weight", Value: o.FPWeight},
+		status.Float{Flag: "--fn-weight", Value: o.FNWeight}, status.Float{Flag: "--recall-at-threshold", Value: o.Floor}); err != nil {
+		return err
 	}
 	if o.BBit != "" && (o.Containment != nil || o.Hamming != nil) {
 		return status.Usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")

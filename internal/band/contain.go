@@ -57,7 +57,7 @@ type ContainmentOptions struct {
 
 // Check validates the options.
 func (o *ContainmentOptions) Check() error {
-	if err := status.Finite("--containment", o.Threshold); err != nil {
+	if err := status.Finite(status.Float{Flag: "--containment", Value: o.Threshold}); err != nil {
 		return err
 	}
 	if !(o.Threshold > 0 && o.Threshold <= 1) {

@@ -76,10 +76,8 @@ type Options struct {
 // errors are usage errors.
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
-	if err := status.Finite("--threshold", o.Threshold); err != nil {
-		return err
-	}
-	if err := status.Finite("--min-similarity-to-representative", o.MinSimilarity); err != nil {
+	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold},
+		status.Float{Flag: "--min-similarity-to-representative", Value: o.MinSimilarity}); err != nil {
 		return err
 	}
 	switch o.Method {

@@ -116,7 +116,7 @@ type Options struct {
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
-	if err := status.Finite("--threshold", o.Threshold); err != nil {
+	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold}); err != nil {
 		return err
 	}
 	if o.DropParts != "" {

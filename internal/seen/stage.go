@@ -87,10 +87,7 @@ type keySet interface {
 // place where both are done: Run calls it. Its errors are usage errors.
 func (o *Options) Resolve() error {
 	o.Jobs = stream.Jobs(o.Jobs)
-	if err := status.Finite("--threshold", o.Threshold); err != nil {
-		return err
-	}
-	if err := status.Finite("--fp", o.Rate); err != nil {
+	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold}, status.Float{Flag: "--fp", Value: o.Rate}); err != nil {
 		return err
 	}
 	if err := shingle.CheckK(o.K); err != nil {

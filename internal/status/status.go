@@ -60,15 +60,23 @@ func Usage(err error) error {
 	return &UsageError{err}
 }
 
-// Finite returns a usage error naming flag when v, the value of a float
-// option, is NaN or infinite, and nil otherwise. The range checks of the
-// options come after it: NaN fails no comparison that asks v < lo.
-func Finite(flag string, v float64) error {
-	if math.IsNaN(v) {
-		return Usagef("%s %g: not a number", flag, v)
-	}
-	if math.IsInf(v, 0) {
-		return Usagef("%s %g: want a finite number", flag, v)
+// Float is the value of a float option and the flag that gives it.
+type Float struct {
+	Flag  string
+	Value float64
+}
+
+// Finite returns a usage error naming the flag of the first value that is
+// NaN or infinite, and nil when none is. The range checks of the options
+// come after it: NaN fails no comparison that asks v < lo.
+func Finite(values ...Float) error {
+	for _, f := range values {
+		if math.IsNaN(f.Value) {
+			return Usagef("%s %g: not a number", f.Flag, f.Value)
+		}
+		if math.IsInf(f.Value, 0) {
+			return Usagef("%s %g: want a finite number", f.Flag, f.Value)
+		}
 	}
 	return nil
 }

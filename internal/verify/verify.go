@@ -78,7 +78,7 @@ type Options struct {
 // the one place where both are done: Run calls it, so the command line
 // goes through it. Its errors are usage errors.
 func (o *Options) Resolve() error {
-	if err := status.Finite("--threshold", o.Threshold); err != nil {
+	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold}); err != nil {
 		return err
 	}
 	if (o.Attach || o.Sorted) && o.MemoryBytes != 0 {
