@@ -29,14 +29,16 @@ type Format struct {
 	Magic []string
 	// Unit is what a stage's progress counts of it: "line" when empty.
 	Unit string
+	// Files says that each file is one document, read whole.
+	Files bool
 	// Line reads the id and the text of a document from one line of an
 	// input (DocParser.Parse), for a format read line by line; nil for the
-	// formats read as records or whole files.
+	// formats read as records and Files.
 	Line LineFunc
 	// Records opens a reader of the records of one input (asked for the
 	// records as stored when stored is set: keep copies them), for a format
 	// that is not read line by line; nil for the line formats (Line) and
-	// files (one document per file).
+	// Files.
 	Records func(f *File, r Reading, stored bool) (RecordReader, error)
 	// Document returns the id (escaped, as records carry it) and the text
 	// of a record that Records read (Kind RecordDocument), in workers;
@@ -76,12 +78,20 @@ func Lookup(name string) (*Format, bool) {
 	return nil, false
 }
 
-// FormatNames lists the formats for messages: "tsv, jsonl, files, lines or
-// warc".
+// FormatNames lists the formats for messages: "tsv, jsonl, files, lines,
+// parquet or warc".
 func FormatNames() string {
+	return NamesOf(func(*Format) bool { return true })
+}
+
+// NamesOf lists for messages the formats for which keep is true, in the
+// order of registration: "tsv, jsonl, files or lines".
+func NamesOf(keep func(*Format) bool) string {
 	var names []string
 	for _, f := range formats {
-		names = append(names, f.Name)
+		if keep(f) {
+			names = append(names, f.Name)
+		}
 	}
 	if len(names) < 2 {
 		return strings.Join(names, "")
@@ -140,7 +150,7 @@ func SniffFormat(head []byte) (format string, more bool) {
 func init() {
 	Register(&Format{Name: FormatTSV, Extensions: []string{".tsv"}, Line: (*DocParser).tsvLine})
 	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}, Line: (*DocParser).jsonLine})
-	Register(&Format{Name: FormatFiles, Unit: "file"})
+	Register(&Format{Name: FormatFiles, Unit: "file", Files: true})
 	Register(&Format{Name: FormatLines, Line: (*DocParser).numberedLine})
 }
 
