@@ -31,6 +31,9 @@ type Format struct {
 	Unit string
 	// Files says that each file is one document, read whole.
 	Files bool
+	// Fields says that its documents have named fields, which --id-field
+	// and --text-field name (JSON Lines keys, WARC headers, columns).
+	Fields bool
 	// Line reads the id and the text of a document from one line of an
 	// input (DocParser.Parse), for a format read line by line; nil for the
 	// formats read as records and Files.
@@ -149,7 +152,7 @@ func SniffFormat(head []byte) (format string, more bool) {
 
 func init() {
 	Register(&Format{Name: FormatTSV, Extensions: []string{".tsv"}, Line: (*DocParser).tsvLine})
-	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}, Line: (*DocParser).jsonLine})
+	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}, Fields: true, Line: (*DocParser).jsonLine})
 	Register(&Format{Name: FormatFiles, Unit: "file", Files: true})
 	Register(&Format{Name: FormatLines, Line: (*DocParser).numberedLine})
 }
