@@ -2,14 +2,13 @@ package document
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // A format registered here, and nowhere else, is read by Source and
@@ -29,11 +28,7 @@ func init() {
 }
 
 func TestRegisteredLineFormat(t *testing.T) {
-	dir := t.TempDir()
-	name := filepath.Join(dir, "docs.csvish")
-	if err := os.WriteFile(name, []byte("a,one two\nb,three\tfour\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	name := testutil.WriteFile(t, "docs.csvish", "a,one two\nb,three\tfour\n")
 	for _, format := range []string{"csvish", input.FormatAuto} {
 		if _, err := input.ParseFormat(format); err != nil {
 			t.Fatal(err)
