@@ -124,6 +124,10 @@ func Defaults() Options {
 	}
 }
 
+// Reads says whether the pipeline reads documents in format f: formats
+// read line by line (Format.Line) and whole files.
+func Reads(f *input.Format) bool { return f.Line != nil || f.Files }
+
 // Check validates the options.
 func (o *Options) Check() error {
 	if len(o.Inputs) == 0 {
@@ -132,10 +136,8 @@ func (o *Options) Check() error {
 	if o.Output == "" {
 		return fmt.Errorf("no output prefix")
 	}
-	switch o.Format {
-	case input.FormatAuto, input.FormatTSV, input.FormatJSONL, input.FormatLines, input.FormatFiles:
-	default:
-		return fmt.Errorf("unknown format %q: want tsv, jsonl, lines or files", o.Format)
+	if f, ok := input.Lookup(o.Format); o.Format != input.FormatAuto && (!ok || !Reads(f)) {
+		return fmt.Errorf("unknown format %q: want %s", o.Format, input.NamesOf(Reads))
 	}
 	if _, err := o.shingleOptions(); err != nil {
 		return err

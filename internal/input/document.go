@@ -33,7 +33,11 @@ type DocParser struct {
 	// with Reading.Number) before its text is unescaped: a line it does
 	// not want is returned with a nil text, so that a stage that needs a
 	// few documents' texts (verify --documents) does not decode the others.
-	Want    func(id []byte) bool
+	Want func(id []byte) bool
+	// format is the format of the lines Parse read last, and line its
+	// Format.Line: chosen when the format changes, not for each line.
+	format  string
+	line    LineFunc
 	id      []byte
 	text    []byte
 	scratch Scratch
@@ -81,10 +85,11 @@ func ParseNumber(id []byte) (uint64, bool) {
 	return record.ParseUint(id)
 }
 
-// Parse returns the id, in the escaped form records carry, and the text of
-// the document in line (without its line end) in format (TSV, JSONL or
-// lines); ordinal is the line's number counted across all inputs. Both are
-// valid until the next call. Errors are *record.LineError.
+// Parse returns the id, in the escaped form records carry, and the text
+// of the document in line (without its line end) in format, a format read
+// line by line (Format.Line; TSV for one that is not); ordinal is the
+// line's number counted across all inputs. Both are valid until the next
+// call. Errors are *record.LineError.
 //
 //	tsv    id TAB text, both escaped; the id is taken as written, and
 //	       refused when empty or with an escape other than \t, \n, \r, \\
@@ -98,7 +103,10 @@ func ParseNumber(id []byte) (uint64, bool) {
 // With arrival numbers (Reading.Number) the id is always the number of the
 // ordinal (AppendNumber), whatever the line holds.
 func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text []byte, err error) {
-	id, text, escaped, err := p.parse(format, line, ordinal)
+	if p.line == nil || format != p.format {
+		p.format, p.line = format, lineFunc(format)
+	}
+	id, text, escaped, err := p.line(p, line, ordinal)
 	if err != nil {
 		return id, text, err
 	}
@@ -114,6 +122,15 @@ func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text [
 		text = p.text
 	}
 	return id, p.Text(text), err
+}
+
+// lineFunc returns how a line of format is read: its Format.Line, TSV's
+// for a format that is not read line by line.
+func lineFunc(format string) LineFunc {
+	if f, ok := Lookup(format); ok && f.Line != nil {
+		return f.Line
+	}
+	return (*DocParser).tsvLine
 }
 
 // Record returns the id (escaped) and the text of a document that the
@@ -148,17 +165,15 @@ func (p *DocParser) Text(content []byte) []byte {
 	return TextOf(content, nil, p.r, &p.scratch)
 }
 
-// parse returns the id and the text of a line; a TSV line's text as it is
-// written (escaped, which Parse undoes).
-func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text []byte, escaped bool, err error) {
-	switch format {
-	case FormatLines:
-		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
-		return p.id, line, false, nil
-	case FormatJSONL:
-		id, text, err := p.jsonLine(line, ordinal)
-		return id, text, false, err
-	}
+// numberedLine reads a line of FormatLines: its id is the ordinal.
+func (p *DocParser) numberedLine(line []byte, ordinal int64) (id, text []byte, escaped bool, err error) {
+	p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
+	return p.id, line, false, nil
+}
+
+// tsvLine reads a line of FormatTSV; its text as it is written (escaped,
+// which Parse undoes).
+func (p *DocParser) tsvLine(line []byte, ordinal int64) (id, text []byte, escaped bool, err error) {
 	rawID, rawText, ok := record.Cut(line)
 	if !ok {
 		return nil, nil, false, record.Bad("want id TAB text, found no TAB%s", tsvHint(line))
@@ -176,19 +191,20 @@ func (p *DocParser) parse(format string, line []byte, ordinal int64) (id, text [
 	return p.id, rawText, true, nil
 }
 
-func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err error) {
+// jsonLine reads a line of FormatJSONL.
+func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, escaped bool, err error) {
 	if len(bytes.TrimSpace(line)) == 0 {
-		return nil, nil, record.Bad("empty line: want a JSON object")
+		return nil, nil, false, record.Bad("empty line: want a JSON object")
 	}
 	jid, jtext, err := p.json.Parse(line)
 	if err != nil {
-		return nil, nil, record.Bad("%v%s", err, jsonHint(line))
+		return nil, nil, false, record.Bad("%v%s", err, jsonHint(line))
 	}
 	if !jtext.Found {
-		return nil, nil, record.Bad("no %q field", p.json.TextKey)
+		return nil, nil, false, record.Bad("no %q field", p.json.TextKey)
 	}
 	if !jtext.IsString {
-		return nil, nil, record.Bad("field %q is %s, want a string", p.json.TextKey, jsonKind(jtext.Bytes))
+		return nil, nil, false, record.Bad("field %q is %s, want a string", p.json.TextKey, jsonKind(jtext.Bytes))
 	}
 	switch {
 	case !jid.Found || string(jid.Bytes) == "null" && !jid.IsString:
@@ -196,7 +212,7 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 			break // the id is the arrival number
 		}
 		if p.r.IDRequired {
-			return nil, nil, record.Bad("no %q field (the id field given)", p.json.IDKey)
+			return nil, nil, false, record.Bad("no %q field (the id field given)", p.json.IDKey)
 		}
 		if p.NoID != nil {
 			p.NoID.Add(1)
@@ -204,15 +220,15 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, err e
 		p.id = strconv.AppendInt(p.id[:0], ordinal, 10)
 	case jid.IsString:
 		if len(jid.Bytes) == 0 && !p.r.Number {
-			return nil, nil, record.Bad("empty id")
+			return nil, nil, false, record.Bad("empty id")
 		}
 		p.id = record.EscapeID(p.id[:0], jid.Bytes)
 	case jid.Bytes[0] == '-' || jid.Bytes[0] >= '0' && jid.Bytes[0] <= '9':
 		p.id = append(p.id[:0], jid.Bytes...)
 	default:
-		return nil, nil, record.Bad("field %q is %s, want a string or a number", p.json.IDKey, jsonKind(jid.Bytes))
+		return nil, nil, false, record.Bad("field %q is %s, want a string or a number", p.json.IDKey, jsonKind(jid.Bytes))
 	}
-	return p.id, jtext.Bytes, nil
+	return p.id, jtext.Bytes, false, nil
 }
 
 // tsvHint is what a TSV line without a TAB adds to its error when it looks

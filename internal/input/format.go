@@ -13,7 +13,8 @@ import (
 // names, recognises or reads a format asks the registry: --format and the
 // header's format= (Lookup), the names in messages (FormatNames), the
 // format of a file under --format auto (FormatOf, SniffFormat), how a
-// stage reads its documents (Records) and what its progress counts (Unit).
+// stage reads its documents (Line, Records) and what its progress counts
+// (Unit). Adding a format is one Register call: nothing else names it.
 type Format struct {
 	// Name is what --format and the shingle header's format= call it.
 	Name string
@@ -28,10 +29,19 @@ type Format struct {
 	Magic []string
 	// Unit is what a stage's progress counts of it: "line" when empty.
 	Unit string
+	// Files says that each file is one document, read whole.
+	Files bool
+	// Fields says that its documents have named fields, which --id-field
+	// and --text-field name (JSON Lines keys, WARC headers, columns).
+	Fields bool
+	// Line reads the id and the text of a document from one line of an
+	// input (DocParser.Parse), for a format read line by line; nil for the
+	// formats read as records and Files.
+	Line LineFunc
 	// Records opens a reader of the records of one input (asked for the
 	// records as stored when stored is set: keep copies them), for a format
-	// that is not read line by line; nil for the line formats (tsv, jsonl,
-	// lines: DocParser) and files (one document per file).
+	// that is not read line by line; nil for the line formats (Line) and
+	// Files.
 	Records func(f *File, r Reading, stored bool) (RecordReader, error)
 	// Document returns the id (escaped, as records carry it) and the text
 	// of a record that Records read (Kind RecordDocument), in workers;
@@ -39,6 +49,14 @@ type Format struct {
 	// *record.Error that names its place.
 	Document func(rec *Record, r Reading, scratch *Scratch) (id, text []byte, err error)
 }
+
+// A LineFunc returns the id, in the escaped form records carry, and the
+// text of the document in line (without its line end); ordinal is the
+// line's number counted across all inputs. escaped says that the text is
+// written escaped, as in a record, for DocParser.Parse to unescape. The
+// slices may point into line.
+// Errors are *record.LineError.
+type LineFunc func(p *DocParser, line []byte, ordinal int64) (id, text []byte, escaped bool, err error)
 
 // formats are the registered formats, in the order of registration; the
 // first is the default (TSV).
@@ -63,12 +81,20 @@ func Lookup(name string) (*Format, bool) {
 	return nil, false
 }
 
-// FormatNames lists the formats for messages: "tsv, jsonl, files, lines or
-// warc".
+// FormatNames lists the formats for messages: "tsv, jsonl, files, lines,
+// parquet or warc".
 func FormatNames() string {
+	return NamesOf(func(*Format) bool { return true })
+}
+
+// NamesOf lists for messages the formats for which keep is true, in the
+// order of registration: "tsv, jsonl, files or lines".
+func NamesOf(keep func(*Format) bool) string {
 	var names []string
 	for _, f := range formats {
-		names = append(names, f.Name)
+		if keep(f) {
+			names = append(names, f.Name)
+		}
 	}
 	if len(names) < 2 {
 		return strings.Join(names, "")
@@ -125,10 +151,10 @@ func SniffFormat(head []byte) (format string, more bool) {
 }
 
 func init() {
-	Register(&Format{Name: FormatTSV, Extensions: []string{".tsv"}})
-	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}})
-	Register(&Format{Name: FormatFiles, Unit: "file"})
-	Register(&Format{Name: FormatLines})
+	Register(&Format{Name: FormatTSV, Extensions: []string{".tsv"}, Line: (*DocParser).tsvLine})
+	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}, Fields: true, Line: (*DocParser).jsonLine})
+	Register(&Format{Name: FormatFiles, Unit: "file", Files: true})
+	Register(&Format{Name: FormatLines, Line: (*DocParser).numberedLine})
 }
 
 // FormatOf returns the document format of a file name under FormatAuto:

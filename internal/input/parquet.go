@@ -31,7 +31,7 @@ var parquetMagic = []byte("PAR1")
 // (its index is at its end), by stream.Parquet, not by a record reader over
 // a stream, and recognised by content on the command line (IsParquet: PAR1
 // at both ends) before a source is chosen.
-func init() { Register(&Format{Name: FormatParquet, Unit: "row"}) }
+func init() { Register(&Format{Name: FormatParquet, Unit: "row", Fields: true}) }
 
 // What a Parquet file may declare before anything it declares is
 // allocated: a malformed file is an error, never a huge allocation.

@@ -54,11 +54,11 @@ func (r Reading) formatName() string {
 	return r.Format
 }
 
-// readsJSON says whether documents with named fields may be read: format
-// jsonl, warc (the id field names a WARC header field), parquet (columns)
-// or auto.
+// readsJSON says whether documents with named fields may be read: a
+// format with Fields, or auto.
 func (r Reading) readsJSON() bool {
-	return r.Format == FormatAuto || r.Format == FormatJSONL || r.Format == FormatWARC || r.Format == FormatParquet
+	f, ok := Lookup(r.Format)
+	return r.Format == FormatAuto || ok && f.Fields
 }
 
 // textMode is the text mode, TextRaw for "".

@@ -31,6 +31,7 @@ func init() {
 		Name:       FormatWARC,
 		Extensions: []string{".warc"},
 		Magic:      []string{"WARC/1.0\r\n", "WARC/1.1\r\n"},
+		Fields:     true,
 		Records:    openWARC,
 		Document:   warcDocument,
 	})

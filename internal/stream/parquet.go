@@ -88,16 +88,16 @@ func (p *Parquet) Close() error {
 }
 
 // NewDocuments returns the source of documents in the named inputs read as
-// r says: whole files (FormatFiles; the *Files is returned too, for its
-// report), Parquet row groups, or lines (and the records of the formats
-// read as records, which Lines reads as r says).
+// r says: whole files (a format with Files; the *Files is returned too,
+// for its report), Parquet row groups, or lines (and the records of the
+// formats read as records, which Lines reads as r says).
 func NewDocuments(names []string, r input.Reading, skipBad bool) (Source, *Files) {
-	switch r.Format {
-	case input.FormatFiles:
-		f := NewFiles(names)
-		f.SkipBad = skipBad
-		return f, f
-	case input.FormatParquet:
+	if f, ok := input.Lookup(r.Format); ok && f.Files {
+		files := NewFiles(names)
+		files.SkipBad = skipBad
+		return files, files
+	}
+	if r.Format == input.FormatParquet {
 		return NewParquet(names, r), nil
 	}
 	l := NewLines(names)

@@ -43,6 +43,7 @@ import (
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/neardup/neardup/beam/pipeline"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/lsh"
 )
 
@@ -92,7 +93,7 @@ func run() int {
 	flag.StringVar(&opt.Output, "output", "", "`PREFIX` of the files written (local, gs://, s3://)")
 	flag.StringVar(&write, "write", strings.Join(opt.Write, ","), "outputs to write: shingles, sketches, bands, candidates, pairs, clusters; with -number-from also kept, dropped, report (keep --pairs)")
 	flag.IntVar(&opt.Shards, "shards", opt.Shards, "shards per output; each is sorted in one worker's memory")
-	flag.StringVar(&opt.Format, "format", "", "document format: tsv, jsonl, lines or files (default: from each file name, as shingle)")
+	flag.StringVar(&opt.Format, "format", "", "document format: "+input.NamesOf(pipeline.Reads)+" (default: from each file name, as shingle)")
 	flag.StringVar(&opt.IDField, "id-field", opt.IDField, "JSON Lines: the id field")
 	flag.StringVar(&opt.TextField, "text-field", opt.TextField, "JSON Lines: the text field")
 	flag.Int64Var(&numberFrom, "number-from", -1, "the ids are the documents' arrival numbers, `N` for the first line read (counted across all inputs), as shingle --number-from (default: the documents' own ids)")
