@@ -75,9 +75,10 @@ came before (the arrival rule), and keep --drop-parts cuts them:
    keep --pairs scored.tsv --drop parts.tsv > dropped.tsv
    keep --drop-parts dropped.tsv corpus.jsonl > clean.jsonl
 
-The output is the same for any -j. Memory: a document and its parts per
-worker, and up to 2×workers+2 chunks of about 1 MiB of input and their
-output (passed on whenever it reaches 1 MiB); it streams.
+The output is the same for any -j. Memory: a document per worker (and
+the starts of its windows under way: parts are written as they are cut,
+however many), and up to 2×workers+2 chunks of about 1 MiB of input and
+their output (passed on whenever it reaches 1 MiB); it streams.
 
 EXAMPLES
    parts corpus.jsonl > parts.tsv

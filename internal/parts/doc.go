@@ -13,6 +13,7 @@
 // Splitting (split.go) is a pure function of a document's text: Paragraphs
 // (runs of non-blank lines) and Windows (of n tokens, every stride tokens,
 // by shingle's word tokenizer). The stage runs on the stream pool, so its
-// output is the same for any number of workers; memory is a document and
-// its parts per worker.
+// output is the same for any number of workers; memory is a document per
+// worker: its parts are written as they are cut (EachParagraph, Windower),
+// not held, however many they are.
 package parts

@@ -20,6 +20,16 @@ type Range struct{ Start, End int }
 // blank lines between paragraphs are in none. A paragraph is never white
 // space only.
 func Paragraphs(dst []Range, text []byte) []Range {
+	EachParagraph(text, func(r Range) error {
+		dst = append(dst, r)
+		return nil
+	})
+	return dst
+}
+
+// EachParagraph calls fn with each paragraph of text (Paragraphs's), in
+// order, holding none of them. It stops at fn's first error and returns it.
+func EachParagraph(text []byte, fn func(Range) error) error {
 	start := -1 // the start of the paragraph under way, -1 between them
 	for i := 0; i < len(text); {
 		end := len(text)
@@ -28,7 +38,9 @@ func Paragraphs(dst []Range, text []byte) []Range {
 		}
 		if IsBlank(text[i:end]) {
 			if start >= 0 {
-				dst = append(dst, Range{start, i})
+				if err := fn(Range{start, i}); err != nil {
+					return err
+				}
 				start = -1
 			}
 		} else if start < 0 {
@@ -37,9 +49,9 @@ func Paragraphs(dst []Range, text []byte) []Range {
 		i = end
 	}
 	if start >= 0 {
-		dst = append(dst, Range{start, len(text)})
+		return fn(Range{start, len(text)})
 	}
-	return dst
+	return nil
 }
 
 // asciiSpace marks the ASCII bytes that are white space.
@@ -84,4 +96,56 @@ func Windows(dst []Range, ns []int, spans []token.Span, n, stride int) ([]Range,
 		}
 	}
 	return dst, ns
+}
+
+// A Windower cuts the windows of texts as Windows does, finding their
+// tokens as it goes: it holds the starts of the windows under way (about
+// n/stride of them), not a span per token, so that its memory does not grow
+// with the text. The zero value is ready to use.
+type Windower struct {
+	tok    token.Tokenizer
+	starts []int // the byte starts of the windows under way, in order
+}
+
+// Each calls fn with each window of text that Windows gives for the
+// tokens of text (Tokenizer.NextSpan), in order, and its number of tokens.
+// It stops at fn's first error and returns it.
+func (w *Windower) Each(text []byte, n, stride int, fn func(r Range, tokens int) error) error {
+	w.tok.Reset(text)
+	w.starts = w.starts[:0]
+	head := 0    // w.starts[head] is the window under way that started first
+	first := 0   // the token it starts at
+	tokens := 0  // tokens found so far
+	reached := 0 // tokens when a window last ended: the last token, at the end
+	var last token.Span
+	for {
+		sp, ok := w.tok.NextSpan()
+		if !ok {
+			break
+		}
+		if tokens%stride == 0 {
+			w.starts = append(w.starts, sp.Start)
+		}
+		tokens++
+		last = sp
+		if tokens-first < n {
+			continue
+		}
+		if err := fn(Range{w.starts[head], sp.End}, n); err != nil {
+			return err
+		}
+		head++
+		first += stride
+		reached = tokens
+		if head >= 1024 && 2*head >= len(w.starts) {
+			w.starts = w.starts[:copy(w.starts, w.starts[head:])]
+			head = 0
+		}
+	}
+	if tokens == 0 || reached == tokens {
+		return nil
+	}
+	// The first window that reaches the last token, shorter than n (each
+	// that started before it ended before the last token).
+	return fn(Range{w.starts[head], last.End}, tokens-first)
 }

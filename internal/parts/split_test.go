@@ -1,8 +1,10 @@
 package parts
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/token"
@@ -82,6 +84,46 @@ func TestWindows(t *testing.T) {
 	}
 }
 
+// checkEach checks that a Windower cuts text into the windows rs of ns
+// tokens.
+func checkEach(t *testing.T, w *Windower, text []byte, n, stride int, rs []Range, ns []int) {
+	t.Helper()
+	i := 0
+	err := w.Each(text, n, stride, func(r Range, tokens int) error {
+		if i >= len(rs) || r != rs[i] || tokens != ns[i] {
+			t.Fatalf("%.40q n %d stride %d: Each's window %d is %v of %d tokens, Windows's %v", text, n, stride, i, r, tokens, rs[i:min(i+1, len(rs))])
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(rs) {
+		t.Fatalf("%.40q n %d stride %d: Each gave %d windows (%v), Windows %d", text, n, stride, i, err, len(rs))
+	}
+}
+
+// A Windower cuts the windows of Windows, however many are under way,
+// reused from text to text, and stops at its function's error.
+func TestWindowerEach(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "w%d, ", i%37)
+	}
+	long := []byte(b.String())
+	var w Windower
+	for _, text := range [][]byte{long, []byte("one two three"), nil, long} {
+		spans := new(token.Tokenizer).AppendSpans(nil, text)
+		for _, c := range []struct{ n, stride int }{{1, 1}, {10, 1}, {10, 3}, {3000, 1}, {3000, 7}, {4999, 4999}, {5000, 5000}, {5001, 2}} {
+			rs, ns := Windows(nil, []int{}, spans, c.n, c.stride)
+			checkEach(t, &w, text, c.n, c.stride, rs, ns)
+		}
+	}
+	stop := errors.New("stop")
+	calls := 0
+	if err := w.Each(long, 10, 1, func(Range, int) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("Each after an error: %v, %d calls", err, calls)
+	}
+}
+
 // checkRanges checks the splitter's invariants: ranges in bounds, in order,
 // not empty, never white space only; paragraphs do not overlap and every
 // byte left out is on a blank line; windows cover every token.
@@ -116,6 +158,7 @@ func checkRanges(t *testing.T, text []byte, n, stride int) {
 	}
 	spans := new(token.Tokenizer).AppendSpans(nil, text)
 	rs, ns := Windows(nil, []int{}, spans, n, stride)
+	checkEach(t, new(Windower), text, n, stride, rs, ns)
 	start, prevStart := 0, -1
 	for i, r := range rs {
 		if r.Start <= prevStart || r.End <= r.Start || r.End > len(text) || ns[i] < 1 || ns[i] > n {

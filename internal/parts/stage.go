@@ -141,26 +141,29 @@ func (o *Options) summary(stderr io.Writer, n *counts) {
 
 // worker cuts the documents of a chunk into parts.
 type worker struct {
-	opt    *Options
-	docs   *document.Reader
-	n      *counts
-	tok    token.Tokenizer
-	spans  []token.Span
-	ranges []Range
-	ns     []int
+	opt   *Options
+	docs  *document.Reader
+	n     *counts
+	win   Windower
+	tok   token.Tokenizer
+	spans []token.Span
 }
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	var docs, empty, parts, short, shortBytes int64
 	w.docs.Documents(c, r, func(id, text []byte) error {
 		docs++
-		w.ranges, w.ns = w.split(text)
-		written := 0
-		for i, rg := range w.ranges {
-			if w.tooShort(text[rg.Start:rg.End], i) {
+		cut := false
+		// Each part is written as it is cut, and the output passed on as
+		// it grows (Flush): many parts can make output many times the
+		// document (windows of 1000 tokens, one every token: a thousand
+		// times), which is never held whole.
+		write := func(rg Range, tokens int) error {
+			cut = true
+			if w.tooShort(text[rg.Start:rg.End], tokens) {
 				short++
 				shortBytes += int64(rg.End - rg.Start)
-				continue
+				return nil
 			}
 			start := len(r.Out)
 			r.Out = record.AppendPartID(r.Out, id, rg.Start, rg.End)
@@ -171,16 +174,22 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 				r.Out = r.Out[:start]
 				return record.Bad("part %d-%d would be a line of %d bytes, more than the longest line the stages read, %d bytes", rg.Start, rg.End, n, stream.MaxLine)
 			}
-			written++
+			parts++
+			// An error is the run being stopped, which the pool reports.
+			return r.Flush()
 		}
-		parts += int64(written)
-		if len(w.ranges) == 0 {
+		var err error
+		if w.opt.By == ByParagraph {
+			err = EachParagraph(text, func(rg Range) error { return write(rg, -1) })
+		} else {
+			err = w.win.Each(text, w.opt.Tokens, w.opt.stride(), write)
+		}
+		if err != nil {
+			return err
+		}
+		if !cut {
 			empty++
 		}
-		// Many parts can make output several times the chunk: pass it on
-		// as it grows (an error is the run being stopped, which the pool
-		// reports).
-		_ = r.Flush()
 		return nil
 	})
 	w.n.docs.Add(docs)
@@ -190,30 +199,18 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	w.n.shortBytes.Add(shortBytes)
 }
 
-// split returns the parts of text, and with windows their numbers of
-// tokens.
-func (w *worker) split(text []byte) ([]Range, []int) {
-	if w.opt.By == ByParagraph {
-		return Paragraphs(w.ranges[:0], text), nil
-	}
-	w.spans = w.tok.AppendSpans(w.spans[:0], text)
-	if w.ns == nil {
-		w.ns = make([]int, 0, 64) // (nil would count nothing)
-	}
-	return Windows(w.ranges[:0], w.ns[:0], w.spans, w.opt.Tokens, w.opt.stride())
-}
-
-// tooShort says whether part i, p, is under the minimums.
-func (w *worker) tooShort(p []byte, i int) bool {
+// tooShort says whether part p, of tokens tokens (-1: not counted yet), is
+// under the minimums.
+func (w *worker) tooShort(p []byte, tokens int) bool {
 	if len(p) < w.opt.MinBytes {
 		return true
 	}
 	if w.opt.MinTokens == 0 {
 		return false
 	}
-	if w.ns != nil {
-		return w.ns[i] < w.opt.MinTokens
+	if tokens < 0 {
+		w.spans = w.tok.AppendSpans(w.spans[:0], p)
+		tokens = len(w.spans)
 	}
-	w.spans = w.tok.AppendSpans(w.spans[:0], p)
-	return len(w.spans) < w.opt.MinTokens
+	return tokens < w.opt.MinTokens
 }
