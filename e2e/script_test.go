@@ -81,6 +81,7 @@ func TestScript(t *testing.T) {
 			"samecanon":   cmdSameCanon,
 			"headone":     cmdHeadOne,
 			"interrupt":   cmdInterrupt,
+			"warcbomb":    cmdWARCBomb,
 		},
 	})
 }

@@ -162,7 +162,10 @@
 //
 //	A line read (a document line, a record) is at most 1 GiB (1073741824
 //	bytes) before its newline, and so is a document read whole (--files),
-//	once decompressed; a longer one is bad input, reported with its place.
+//	once decompressed, a WARC record (a gzip member once decompressed) and
+//	an HTTP body once its Content-Encoding is undone; a longer one is bad
+//	input, reported with its place, so that no small compressed input
+//	expands without bound.
 //	No stage writes a longer record: shingle refuses (with --skip-bad,
 //	skips and counts) a document whose record would be longer, so every
 //	stage reads what the one before it wrote.

@@ -206,6 +206,13 @@ const (
 	RecordRelated
 )
 
+// MaxRecord bounds a record of a format read as records, as read and
+// decoded, and so the memory one takes: a WARC record (its Content-Length,
+// a gzip member once decompressed) and an HTTP body once its content
+// encoding is undone. A record over it is bad input. It is the pipeline's
+// one limit, stream.MaxLine, which stream.SetMaxLine sets with it.
+var MaxRecord = 1 << 30
+
 // Record is one record of a format read as records. Its slices are valid
 // as long as the buffer the reader appended them to.
 type Record struct {

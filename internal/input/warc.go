@@ -50,10 +50,6 @@ func WARCIDField(idField string) string {
 	return idField
 }
 
-// maxWARCMember bounds the decompressed size of one gzip member (a record,
-// or several when a tool compressed them together), held whole.
-const maxWARCMember = 1 << 30
-
 // WARCReader reads the records of a WARC file as stored: plain, or a
 // concatenation of gzip members.
 type WARCReader struct {
@@ -155,8 +151,8 @@ func (w *WARCReader) nextPlain(buf []byte) (Record, []byte, error) {
 		return Record{}, buf, w.errorf(off, "%v", err)
 	}
 	need := int64(h.length) + 4
-	if need > maxWARCMember {
-		return Record{}, buf, w.errorf(off, "Content-Length %d exceeds %d bytes", h.length, maxWARCMember)
+	if need > int64(MaxRecord) {
+		return Record{}, buf, w.errorf(off, "Content-Length %d exceeds %d bytes, the longest record a stage reads", h.length, MaxRecord)
 	}
 	body := len(buf)
 	buf = append(buf, make([]byte, need)...)
@@ -254,14 +250,14 @@ func (w *WARCReader) readMember() error {
 	}
 	w.zr.Multistream(false)
 	w.member = w.member[:0]
-	lr := &io.LimitedReader{R: w.zr, N: maxWARCMember + 1}
+	lr := &io.LimitedReader{R: w.zr, N: int64(MaxRecord) + 1}
 	bb := bytes.NewBuffer(w.member)
 	if _, err := bb.ReadFrom(lr); err != nil {
 		return w.errorf(off, "gzip: %v", err)
 	}
 	w.member = bb.Bytes()
-	if len(w.member) > maxWARCMember {
-		return w.errorf(off, "a gzip member holds more than %d bytes", maxWARCMember)
+	if len(w.member) > MaxRecord {
+		return w.errorf(off, "a gzip member holds more than %d bytes (decompressed), the longest record a stage reads", MaxRecord)
 	}
 	data := w.member
 	first := w.n
@@ -328,8 +324,8 @@ func parseWARCHeader(b []byte) (warcHeader, error) {
 		return h, fmt.Errorf("no Content-Length in the WARC header")
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(string(v)))
-	if err != nil || n < 0 || n > maxWARCMember {
-		return h, fmt.Errorf("Content-Length %q: want a number of bytes up to %d", clip(v), maxWARCMember)
+	if err != nil || n < 0 || n > MaxRecord {
+		return h, fmt.Errorf("Content-Length %q: want a number of bytes up to %d, the longest record a stage reads", clip(v), MaxRecord)
 	}
 	h.length = n
 	return h, nil
@@ -550,10 +546,6 @@ func dechunk(dst, b []byte) ([]byte, error) {
 	}
 }
 
-// maxDecoded bounds a decoded HTTP body: a small compressed body can
-// expand without end.
-const maxDecoded = 256 << 20
-
 func decodeContent(enc string, b []byte) ([]byte, error) {
 	var r io.Reader
 	switch enc {
@@ -572,15 +564,17 @@ func decodeContent(enc string, b []byte) ([]byte, error) {
 		}
 		r = zr
 	}
-	out, err := io.ReadAll(io.LimitReader(r, maxDecoded+1))
+	// A small compressed body can expand without end: it is decoded up to
+	// the limit of a record.
+	out, err := io.ReadAll(io.LimitReader(r, int64(MaxRecord)+1))
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, err
 	}
 	if err == io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("the body is cut short")
 	}
-	if len(out) > maxDecoded {
-		return nil, fmt.Errorf("the body decodes to more than %d bytes", maxDecoded)
+	if len(out) > MaxRecord {
+		return nil, fmt.Errorf("the body decodes to more than %d bytes, the longest document a stage reads", MaxRecord)
 	}
 	return out, nil
 }

@@ -29,6 +29,13 @@ const DefaultMaxLine = 1 << 30
 // it wrote. Tests lower it (cli reads NEARDUP_MAX_LINE).
 var MaxLine = DefaultMaxLine
 
+// SetMaxLine sets MaxLine, and with it the bound of a record of input as
+// decoded, input.MaxRecord (a WARC record, an HTTP body).
+func SetMaxLine(n int) {
+	MaxLine = n
+	input.MaxRecord = n
+}
+
 // Source yields chunks in input order; Next returns nil, nil at the end.
 type Source interface {
 	Next() (*Chunk, error)
