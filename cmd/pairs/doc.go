@@ -193,7 +193,12 @@
 //	file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
 //	SIGTERM: a stage not done 2 seconds later, or at a second signal, is
 //	ended, and its temporary files are removed; a stage killed outright
-//	leaves .NAME.tmp-* beside an -o file, safe to delete).
+//	leaves .NAME.tmp-* beside an -o file, safe to delete). A stage out of
+//	memory is ended by the Go runtime under a hard limit (ulimit -d), with
+//	status 2 but "fatal error: out of memory" on stderr, not file:line, or
+//	by the kernel's OOM killer (137). What one line or record takes is
+//	bounded (LIMITS), and what a stage holds by its --memory where it has
+//	one.
 //
 // # Options
 //
