@@ -151,36 +151,39 @@ type worker struct {
 
 func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 	var docs, empty, parts, short, shortBytes int64
-	w.docs.Documents(c, r, func(id, text []byte) error {
-		docs++
-		cut := false
-		// Each part is written as it is cut, and the output passed on as
-		// it grows (Flush): many parts can make output many times the
-		// document (windows of 1000 tokens, one every token: a thousand
-		// times), which is never held whole.
-		write := func(rg Range, tokens int) error {
-			cut = true
-			if w.tooShort(text[rg.Start:rg.End], tokens) {
-				short++
-				shortBytes += int64(rg.End - rg.Start)
-				return nil
-			}
-			start := len(r.Out)
-			r.Out = record.AppendPartID(r.Out, id, rg.Start, rg.End)
-			r.Out = append(r.Out, '\t')
-			r.Out = record.Escape(r.Out, text[rg.Start:rg.End])
-			r.Out = append(r.Out, '\n')
-			if n := len(r.Out) - start - 1; n > stream.MaxLine {
-				r.Out = r.Out[:start]
-				return record.Bad("part %d-%d would be a line of %d bytes, more than the longest line the stages read, %d bytes", rg.Start, rg.End, n, stream.MaxLine)
-			}
-			parts++
-			// An error is the run being stopped, which the pool reports.
-			return r.Flush()
+	var id, text []byte // the document being cut
+	cut := false        // whether it had a part
+	// Each part is written as it is cut, and the output passed on as it
+	// grows (Flush): many parts can make output many times the document
+	// (windows of 1000 tokens, one every token: a thousand times), which
+	// is never held whole.
+	write := func(rg Range, tokens int) error {
+		cut = true
+		if w.tooShort(text[rg.Start:rg.End], tokens) {
+			short++
+			shortBytes += int64(rg.End - rg.Start)
+			return nil
 		}
+		start := len(r.Out)
+		r.Out = record.AppendPartID(r.Out, id, rg.Start, rg.End)
+		r.Out = append(r.Out, '\t')
+		r.Out = record.Escape(r.Out, text[rg.Start:rg.End])
+		r.Out = append(r.Out, '\n')
+		if n := len(r.Out) - start - 1; n > stream.MaxLine {
+			r.Out = r.Out[:start]
+			return record.Bad("part %d-%d would be a line of %d bytes, more than the longest line the stages read, %d bytes", rg.Start, rg.End, n, stream.MaxLine)
+		}
+		parts++
+		// An error is the run being stopped, which the pool reports.
+		return r.Flush()
+	}
+	paragraph := func(rg Range) error { return write(rg, -1) }
+	w.docs.Documents(c, r, func(docID, docText []byte) error {
+		docs++
+		id, text, cut = docID, docText, false
 		var err error
 		if w.opt.By == ByParagraph {
-			err = EachParagraph(text, func(rg Range) error { return write(rg, -1) })
+			err = EachParagraph(text, paragraph)
 		} else {
 			err = w.win.Each(text, w.opt.Tokens, w.opt.stride(), write)
 		}
