@@ -17,9 +17,9 @@
 // no FILE the paths are read from standard input, one a line; see SYMLINKS)
 // or one line per document (--lines; the id is the line number, counted
 // across all inputs). Without --format the format comes from each file's
-// first bytes (WARC: see below), else from its name (.tsv, .jsonl, .json,
-// .warc, also under .gz or .zst); standard input is TSV unless its first bytes
-// say otherwise. gzip
+// first bytes (WARC; JSON Lines: a first line starting {"), else from its
+// name (.tsv, .jsonl, .json, .warc, also under .gz or .zst); standard input
+// is TSV unless its first bytes say otherwise. gzip
 // and zstd input is recognised by its first bytes and read transparently. A
 // TSV line without a TAB that starts with '{' is reported with the hint "the
 // input looks like JSON Lines: give --format jsonl", and a line read as JSON

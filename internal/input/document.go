@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -201,7 +202,7 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, escap
 		return nil, nil, false, record.Bad("%v%s", err, jsonHint(line))
 	}
 	if !jtext.Found {
-		return nil, nil, false, record.Bad("no %q field", p.json.TextKey)
+		return nil, nil, false, record.Bad("no %q field%s", p.json.TextKey, fieldsHint(line, "--text-field"))
 	}
 	if !jtext.IsString {
 		return nil, nil, false, record.Bad("field %q is %s, want a string", p.json.TextKey, jsonKind(jtext.Bytes))
@@ -212,7 +213,7 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, escap
 			break // the id is the arrival number
 		}
 		if p.r.IDRequired {
-			return nil, nil, false, record.Bad("no %q field (the id field given)", p.json.IDKey)
+			return nil, nil, false, record.Bad("no %q field (the id field given)%s", p.json.IDKey, fieldsHint(line, "--id-field"))
 		}
 		if p.NoID != nil {
 			p.NoID.Add(1)
@@ -247,6 +248,41 @@ func jsonHint(line []byte) string {
 		return "; the input looks like TSV (id TAB text): give --format tsv (or name the file .tsv)"
 	}
 	return ""
+}
+
+// maxFieldsHint is how many field names fieldsHint lists.
+const maxFieldsHint = 8
+
+// fieldsHint lists the names of the fields of the JSON object in line, in
+// their order, for a message that the field wanted is not there.
+func fieldsHint(line []byte, flag string) string {
+	d := json.NewDecoder(bytes.NewReader(line))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	var names []string
+	n := 0
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		if name, ok := t.(string); ok && n < maxFieldsHint {
+			names = append(names, strconv.Quote(name))
+		}
+		n++
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	switch {
+	case n == 0:
+		return "; the object has no fields"
+	case n > maxFieldsHint:
+		names = append(names, fmt.Sprintf("and %d more", n-maxFieldsHint))
+	}
+	return fmt.Sprintf("; the line has %s: give %s NAME", strings.Join(names, ", "), flag)
 }
 
 func jsonKind(lit []byte) string {

@@ -152,7 +152,9 @@ func SniffFormat(head []byte) (format string, more bool) {
 
 func init() {
 	Register(&Format{Name: FormatTSV, Extensions: []string{".tsv"}, Line: (*DocParser).tsvLine})
-	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}, Fields: true, Line: (*DocParser).jsonLine})
+	// A JSON object's first bytes name JSON Lines on standard input and in
+	// a file whose name does not say (an id of TSV starts so only by design).
+	Register(&Format{Name: FormatJSONL, Extensions: []string{".jsonl", ".json", ".ndjson"}, Magic: []string{`{"`, `{ "`}, Fields: true, Line: (*DocParser).jsonLine})
 	Register(&Format{Name: FormatFiles, Unit: "file", Files: true})
 	Register(&Format{Name: FormatLines, Line: (*DocParser).numberedLine})
 }
