@@ -145,7 +145,9 @@
 // old documents and those of --against together are the pairs of everything.
 // Memory: the batch as above (with --sorted, its largest bucket), per run of
 // the index the first key of each block and one block of about 64 KiB, and
-// the pair buffer (--memory), spilled to disk past it.
+// the pair buffer (--memory), spilled to disk past it. An index of more runs
+// than files can be open at once (see bandindex(1)) has its newest runs
+// merged into a temporary run in --temp-dir first, as standard error says.
 //
 // # B-bit signatures
 //

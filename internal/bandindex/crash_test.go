@@ -14,7 +14,7 @@ import (
 // error when it can't be opened.
 func state(t *testing.T, fsys fileSystem, dir string) (records string, runs int, err error) {
 	t.Helper()
-	ix, err := open(fsys, dir)
+	ix, err := open(fsys, dir, fileBudget())
 	if err != nil {
 		return "", 0, err
 	}

@@ -19,6 +19,10 @@
 // Records are never removed: a record stored twice (in two runs) counts
 // once when looked up, and merge keeps it once.
 //
+// An index may have more runs than files can be open at once: merge then
+// merges in rounds, and the readers merge the newest runs into a temporary
+// run first (rounds.go).
+//
 // Reading: an open index holds the block index of each run (the first key
 // and place of every block, about 70 bytes per block of some 3000 records).
 // A Lookup answers keys asked for in ascending order, each run read forward

@@ -28,19 +28,42 @@ type Index struct {
 	Headers []record.Header
 	fs      fileSystem
 	m       *manifest
-	runs    []*run
+	// runs are the runs the manifest names, each checked against it;
+	// their files are held open when no more than budget.runs.
+	runs   []*run
+	held   bool
+	budget budget
+	// temp is the temporary run that the newest runs were merged into
+	// (OpenAll), removed by Close.
+	temp string
 }
 
-// Open opens the index in dir.
-func Open(dir string) (*Index, error) { return open(osFS{}, dir) }
+// budget is how many runs a command holds open at once: the process's
+// open-file limit (files) less what else it may hold open. pairs holds up
+// to 65 spilled runs, and its inputs, output and standard streams; the Go
+// runtime a few: 128 are left for them, or half of a limit below 256.
+type budget struct {
+	files int
+	runs  int
+}
 
-func open(fsys fileSystem, dir string) (*Index, error) {
+func fileBudget() budget {
+	n := fileLimit()
+	return budget{files: n, runs: max(2, n-min(128, n/2))}
+}
+
+// Open opens the index in dir: its manifest, and the block index of every
+// run, the run files held open when they all can be (an index of more runs
+// than the open-file limit allows is read by OpenAll, or merged).
+func Open(dir string) (*Index, error) { return open(osFS{}, dir, fileBudget()) }
+
+func open(fsys fileSystem, dir string, b budget) (*Index, error) {
 	for attempt := 1; ; attempt++ {
 		m, err := readManifest(fsys, dir)
 		if err != nil {
 			return nil, err
 		}
-		ix := &Index{Dir: dir, Headers: m.headers, fs: fsys, m: m}
+		ix := &Index{Dir: dir, Headers: m.headers, fs: fsys, m: m, budget: b, held: len(m.runs) <= b.runs}
 		err = ix.openRuns()
 		if err == nil {
 			return ix, nil
@@ -74,20 +97,38 @@ func readManifest(fsys fileSystem, dir string) (*manifest, error) {
 	return parseManifest(data, path)
 }
 
+// openRuns opens and checks every run; unless the index holds them, each
+// file is closed once its footer is read.
 func (ix *Index) openRuns() error {
 	for _, e := range ix.m.runs {
-		path := filepath.Join(ix.Dir, e.name)
-		r, err := openRun(ix.fs, path, e.name)
+		r, err := openEntry(ix.fs, filepath.Join(ix.Dir, e.name), e)
 		if err != nil {
 			return err
 		}
+		if !ix.held {
+			err = r.f.Close()
+			r.f = nil
+		}
 		ix.runs = append(ix.runs, r)
-		if r.footer != e.footer || r.records != e.records || uint64(r.f.Size()) != e.bytes {
-			return damaged(path, "%d records, %d bytes, footer checksum %016x; the manifest names one of %d records, %d bytes, %016x: not the run it names",
-				r.records, r.f.Size(), r.footer, e.records, e.bytes, e.footer)
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// openEntry opens the run at path and checks it is the one e names.
+func openEntry(fsys fileSystem, path string, e runEntry) (*run, error) {
+	r, err := openRun(fsys, path, e.name)
+	if err != nil {
+		return nil, err
+	}
+	if r.footer != e.footer || r.records != e.records || uint64(r.f.Size()) != e.bytes {
+		r.f.Close()
+		return nil, damaged(path, "%d records, %d bytes, footer checksum %016x; the manifest names one of %d records, %d bytes, %016x: not the run it names",
+			r.records, r.f.Size(), r.footer, e.records, e.bytes, e.footer)
+	}
+	return r, nil
 }
 
 // damaged returns the error for a damaged file of the index, "path:
@@ -96,15 +137,22 @@ func damaged(path, format string, args ...any) error {
 	return &record.Error{Pos: record.Pos{File: path}, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Close closes the run files.
+// Close closes the run files, and removes the temporary run.
 func (ix *Index) Close() error {
 	var err error
 	for _, r := range ix.runs {
+		if r.f == nil {
+			continue
+		}
 		if cerr := r.f.Close(); err == nil {
 			err = cerr
 		}
 	}
 	ix.runs = nil
+	if ix.temp != "" {
+		removeTemp(ix.fs, ix.temp)
+		ix.temp = ""
+	}
 	return err
 }
 
@@ -228,7 +276,8 @@ type Lookup struct {
 	ids   [][]byte
 }
 
-// NewLookup returns a Lookup over every run of the index.
+// NewLookup returns a Lookup over every run of the index, opened by
+// OpenAll.
 func (ix *Index) NewLookup() *Lookup {
 	l := &Lookup{}
 	for _, r := range ix.runs {

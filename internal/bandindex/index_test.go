@@ -42,7 +42,7 @@ func batch(rng *rand.Rand, first, docs, bands int) (string, []string) {
 // dump returns the records of the index at dir of fsys, without headers.
 func dump(t *testing.T, fsys fileSystem, dir string) string {
 	t.Helper()
-	ix, err := open(fsys, dir)
+	ix, err := open(fsys, dir, fileBudget())
 	if err != nil {
 		t.Fatal(err)
 	}

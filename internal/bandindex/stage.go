@@ -24,6 +24,17 @@ type Options struct {
 	stream.Common
 
 	fs fileSystem
+	// atOnce, when above 0, is the runs held open at once in place of
+	// what the open-file limit allows.
+	atOnce int
+}
+
+// budget returns the runs the command holds open at once.
+func (o *Options) budget() budget {
+	if o.atOnce > 0 {
+		return budget{files: o.atOnce, runs: o.atOnce}
+	}
+	return fileBudget()
 }
 
 func (o *Options) fsys() fileSystem {
@@ -148,7 +159,7 @@ func RunAdd(ctx context.Context, opt Options, dir string, inputs []string, stder
 		return err
 	}
 	defer unlock()
-	ix, err := open(fsys, dir)
+	ix, err := open(fsys, dir, opt.budget())
 	if err != nil {
 		return err
 	}
@@ -191,7 +202,8 @@ func RunMerge(ctx context.Context, opt Options, dir string, stderr io.Writer) er
 		return err
 	}
 	defer unlock()
-	ix, err := open(fsys, dir)
+	b := opt.budget()
+	ix, err := open(fsys, dir, b)
 	if err != nil {
 		return err
 	}
@@ -199,12 +211,15 @@ func RunMerge(ctx context.Context, opt Options, dir string, stderr io.Writer) er
 		ix.Close()
 		return err
 	}
-	_, err = ix.merge(opt.MaxRuns)
+	merged, rounds, err := ix.merge(opt.MaxRuns)
+	if err == nil && rounds > 1 {
+		fmt.Fprintf(stderr, "bandindex: merged %d runs in %d rounds, at most %d open at once (open-file limit %d)\n", merged, rounds, b.runs, b.files)
+	}
 	return err
 }
 
-// Dump writes every record of the index once, in (key, id) order, after
-// the index's header lines.
+// Dump writes every record of the index, opened by OpenAll, once, in (key,
+// id) order, after the index's header lines.
 func Dump(ctx context.Context, ix *Index, noHeader bool, stdout io.Writer) error {
 	w := record.NewWriter(stdout, noHeader, false)
 	for i, h := range ix.Headers {
@@ -276,38 +291,63 @@ func Stats(ix *Index, check bool, w io.Writer) error {
 }
 
 // Check reads every block of every run and verifies checksums, the order of
-// the records, the first key of each block and the counts.
+// the records, the first key of each block and the counts. Runs the index
+// does not hold open are opened one at a time.
 func (ix *Index) Check() error {
 	for _, r := range ix.runs {
-		c := newCursor(r)
-		var n uint64
-		var prevKey, prevID []byte
-		block := -1
-		for c.next() {
-			if c.block != block {
-				block = c.block
-				if string(c.key) != string(r.blocks[block].first) {
-					return damaged(r.path, "block %d: first key %q, the footer says %q: damaged", block, c.key, r.blocks[block].first)
-				}
+		if r.f != nil {
+			if err := checkRun(r); err != nil {
+				return err
 			}
-			if n > 0 {
-				if cmp := compareEntry(c.key, c.id, prevKey, prevID); cmp <= 0 {
-					return damaged(r.path, "block %d: record %q %q out of order: damaged", block, c.key, c.id)
-				}
+			continue
+		}
+		f, err := ix.fs.Open(r.path)
+		if err != nil {
+			return err
+		}
+		r.f = f
+		err = checkRun(r)
+		r.f = nil
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRun reads every block of r and checks it.
+func checkRun(r *run) error {
+	c := newCursor(r)
+	var n uint64
+	var prevKey, prevID []byte
+	block := -1
+	for c.next() {
+		if c.block != block {
+			block = c.block
+			if string(c.key) != string(r.blocks[block].first) {
+				return damaged(r.path, "block %d: first key %q, the footer says %q: damaged", block, c.key, r.blocks[block].first)
 			}
-			prevKey = append(prevKey[:0], c.key...)
-			prevID = append(prevID[:0], c.id...)
-			n++
 		}
-		if c.err != nil {
-			return c.err
+		if n > 0 {
+			if cmp := compareEntry(c.key, c.id, prevKey, prevID); cmp <= 0 {
+				return damaged(r.path, "block %d: record %q %q out of order: damaged", block, c.key, c.id)
+			}
 		}
-		if n != r.records {
-			return damaged(r.path, "%d records read, the footer says %d: damaged", n, r.records)
-		}
-		if n > 0 && string(prevKey) != string(r.last) {
-			return damaged(r.path, "last key %q, the footer says %q: damaged", prevKey, r.last)
-		}
+		prevKey = append(prevKey[:0], c.key...)
+		prevID = append(prevID[:0], c.id...)
+		n++
+	}
+	if c.err != nil {
+		return c.err
+	}
+	if n != r.records {
+		return damaged(r.path, "%d records read, the footer says %d: damaged", n, r.records)
+	}
+	if n > 0 && string(prevKey) != string(r.last) {
+		return damaged(r.path, "last key %q, the footer says %q: damaged", prevKey, r.last)
 	}
 	return nil
 }

@@ -64,7 +64,13 @@ lists the first key of every block. add writes a batch as a new run (a
 batch larger than --memory as several); lookups read every run, so merge
 from time to time: it merges the newest runs into one, leaving --max-runs
 (1 by default: the whole index in one run). A record stored twice counts
-once.
+once. An index of more runs than files can be open at once (the open-file
+limit, ulimit -n, less 128 kept for other files, or less half of a limit
+below 256) still works: merge merges in rounds, the newest runs first,
+each round committed as a merge of its own, to the run one merge would
+write; pairs --against and dump first merge the newest runs into a
+temporary run (in pairs' --temp-dir; dump's in the system's temporary
+directory), removed when done. Each says so on standard error.
 
 The manifest (IDX/MANIFEST, text) names the format version, the parameters
 (the header lines of the records the index was built from: shingle, sketch
@@ -225,7 +231,7 @@ func bandIndexDumpAction(c *cli.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ix, err := bandindex.Open(dir)
+	ix, err := bandindex.OpenAll(dir, "", "bandindex", env.Stderr)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 // through.
 func openAgainst(opt *Options, sc *stream.Scanner, out *stream.Output, check func(*bandindex.Index, record.Header, record.Pos) error,
 	parse func([]byte, *bandRecord) error) (*bandindex.Index, func([]byte, *bandRecord) error, error) {
-	ix, err := bandindex.Open(opt.Against)
+	ix, err := bandindex.OpenAll(opt.Against, opt.TempDir, "pairs", out.Stderr)
 	if err != nil {
 		return nil, nil, err
 	}
