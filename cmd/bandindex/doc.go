@@ -72,7 +72,13 @@
 // --against refuse records made under other parameters, or without their
 // header lines, naming both values; a batch whose band header adds only
 // threshold=T to the index's (an index built before band wrote the threshold,
-// or from -b and -r) is accepted, as the keys are the same. Every block has a checksum, checked when
+// or from -b and -r) is accepted, as the keys are the same. With arrival
+// numbers (shingle --number-from) the manifest holds a line for each batch,
+// batch from=F next=N inputs=... (the shingle header's from= and inputs=, one
+// past the largest id); add refuses a batch numbered over them, naming both,
+// and adds nothing, said on standard error, for one it holds already (the
+// same from= and inputs=): a job that stopped after its add can run again.
+// Every block has a checksum, checked when
 // it is read (stats --check reads them all), and so have each run's footer
 // and the manifest, checked when the index is opened: damage is reported,
 // never read as records.

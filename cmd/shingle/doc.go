@@ -101,8 +101,11 @@
 // each file's first bytes or name), id-field= and text-field= (when JSON
 // Lines can be read: jsonl or auto; and for warc and parquet), and
 // ids=given (the id field, TSV first field, path or line number) or
-// ids=number from=N. keep and verify --documents read the documents again the
-// same way by default, and refuse a flag that disagrees. These keys say how
+// ids=number from=N inputs=SIZE:HEX,... (each input's size and a digest of its
+// size and first and last 64 KiB, in the order read; - for standard input).
+// keep and verify --documents read the documents again the same way by
+// default, refuse a flag that disagrees, and refuse files that are not the
+// inputs numbered, in their order. These keys say how
 // ids were made, not how any value was computed: records, indexes and --state
 // files whose shingle headers differ only in them (or that lack them, written
 // before they were added) still compare (pairs --against, bandindex add). A

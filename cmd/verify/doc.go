@@ -43,7 +43,11 @@
 // path. The
 // documents are read as the pairs' shingle header says shingle read them
 // (format, id-field, text-field, ids=number from=N), unless a flag says
-// otherwise; a flag that disagrees is refused (status 2) naming both. When
+// otherwise; a flag that disagrees is refused (status 2) naming both. With
+// arrival numbers the files are checked against the inputs numbered (the
+// shingle header's inputs=, and with pairs --against the index's batches=),
+// in order: one that is not the input numbered there is refused (status 2),
+// naming both. When
 // none of the documents the pairs name is found, verify stops with status 2
 // ("the ids do not match"), showing an id from each side.
 //

@@ -3,10 +3,13 @@ package bandindex
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/disk/disktest"
+	"github.com/neardup/neardup/internal/record"
 )
 
 // runBytes returns a run file of records written by a runWriter.
@@ -132,4 +135,36 @@ func TestRunRoundTrip(t *testing.T) {
 			t.Errorf("%q after b 1: accepted", r)
 		}
 	}
+}
+
+// FuzzManifestBatch: a manifest whose batch line is any text opens or is
+// refused as malformed, never a panic; one that opens is written back the
+// same. A manifest without batch lines (written before they were kept)
+// opens, with none.
+func FuzzManifestBatch(f *testing.F) {
+	f.Add("from=0 next=400 inputs=139671:278e608e8fdf584f,-")
+	f.Add("from=400 next=600")
+	f.Add("from=4 next=1")
+	f.Fuzz(func(t *testing.T, batch string) {
+		if strings.ContainsAny(batch, "\n") {
+			return
+		}
+		old := &manifest{headers: []record.Header{record.NewHeader("band", "b", "2")}, next: 1}
+		m, err := parseManifest(old.marshal(), "MANIFEST")
+		if err != nil || len(m.batches) != 0 {
+			t.Fatalf("a manifest without batch lines: %v, %d batches", err, len(m.batches))
+		}
+		body := "neardup-bandindex 1\n#neardup stage=band b=2\nbatch " + batch + "\nnext 1\n"
+		data := []byte(body + fmt.Sprintf("checksum %016x\n", xxhash.Sum64String(body)))
+		m, err = parseManifest(data, "MANIFEST")
+		if err != nil {
+			if !strings.Contains(err.Error(), "MANIFEST:3: malformed batch line") {
+				t.Fatalf("batch %q: %v", batch, err)
+			}
+			return
+		}
+		if again, err := parseManifest(m.marshal(), "MANIFEST"); err != nil || !bytes.Equal(again.marshal(), m.marshal()) {
+			t.Fatalf("batch %q written back as %q: %v", batch, m.marshal(), err)
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -15,6 +16,8 @@ import (
 //	neardup-bandindex 1
 //	#neardup stage=shingle …            the header lines of the records
 //	#neardup stage=band …               the index was built from
+//	batch from=F next=N inputs=…        the numbered batches it holds
+//	                                    (batches.go), oldest first
 //	run 000001.run records=N bytes=N footer=XXH64
 //	run …                               the runs, oldest first
 //	next 3                              the number of the next run file
@@ -39,6 +42,9 @@ type runEntry struct {
 
 type manifest struct {
 	headers []record.Header
+	// batches are the numbered batches added (none in a manifest written
+	// before they were kept, or of ids not numbered).
+	batches []input.Batch
 	runs    []runEntry
 	next    int
 }
@@ -49,6 +55,9 @@ func (m *manifest) marshal() []byte {
 	for _, h := range m.headers {
 		b.WriteString(h.String())
 		b.WriteByte('\n')
+	}
+	for _, bt := range m.batches {
+		fmt.Fprintf(&b, "batch %s\n", bt)
 	}
 	for _, r := range m.runs {
 		fmt.Fprintf(&b, "run %s records=%d bytes=%d footer=%016x\n", r.name, r.records, r.bytes, r.footer)
@@ -105,6 +114,12 @@ func parseManifest(data []byte, path string) (*manifest, error) {
 				return nil, bad(n, "%v", err)
 			}
 			m.headers = append(m.headers, h)
+		case strings.HasPrefix(line, "batch "):
+			bt, err := input.ParseBatch(line[len("batch "):])
+			if err != nil {
+				return nil, bad(n, "malformed batch line: %v", err)
+			}
+			m.batches = append(m.batches, bt)
 		case strings.HasPrefix(line, "run "):
 			var r runEntry
 			var sum string

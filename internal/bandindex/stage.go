@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -131,18 +132,26 @@ func RunBuild(ctx context.Context, opt Options, dir string, inputs []string, std
 	}
 	bw := &batchWriter{fs: fsys, dir: dir, m: m, limit: opt.limit()}
 	var headers record.HeaderSet
+	tr := newBatchTracker()
 	onHeader := func(h record.Header, pos record.Pos) error {
 		if err := checkScheme(h, pos); err != nil {
 			return err
 		}
-		_, err := headers.Add(h, pos)
+		if _, err := headers.Add(h, pos); err != nil {
+			return err
+		}
+		return tr.header(h, pos)
+	}
+	if err := readBatch(ctx, &opt, inputs, stderr, onHeader, nil, tr.adding(bw.add)); err != nil {
+		bw.abort()
 		return err
 	}
-	if err := readBatch(ctx, &opt, inputs, stderr, onHeader, nil, bw.add); err != nil {
+	if err := tr.overlap(); err != nil {
 		bw.abort()
 		return err
 	}
 	m.headers = headers.All()
+	m.batches = tr.batches
 	if err := bw.commit(); err != nil {
 		return err
 	}
@@ -171,18 +180,37 @@ func RunAdd(ctx context.Context, opt Options, dir string, inputs []string, stder
 	m.runs = append([]runEntry(nil), m.runs...)
 	bw := &batchWriter{fs: fsys, dir: dir, m: &m, limit: opt.limit()}
 	var batch record.HeaderSet
+	tr := newBatchTracker()
+	var samePos record.Pos
 	onHeader := func(h record.Header, pos record.Pos) error {
 		if err := ix.CheckHeader(h, pos); err != nil {
 			return err
 		}
-		_, err := batch.Add(h, pos)
-		return err
+		if same, err := ix.CheckBatch(h, pos); err != nil {
+			return err
+		} else if same {
+			samePos = pos
+			return errSameBatch
+		}
+		if _, err := batch.Add(h, pos); err != nil {
+			return err
+		}
+		return tr.header(h, pos)
 	}
 	onFirst := func(pos record.Pos) error { return ix.CheckComplete(&batch, pos) }
-	if err := readBatch(ctx, &opt, inputs, stderr, onHeader, onFirst, bw.add); err != nil {
+	err = readBatch(ctx, &opt, inputs, stderr, onHeader, onFirst, tr.adding(bw.add))
+	if err == nil {
+		err = tr.overlap()
+	}
+	if err != nil {
 		bw.abort()
+		if errors.Is(err, errSameBatch) {
+			SameBatchNote(stderr, "bandindex", ix, samePos, "nothing added")
+			return nil
+		}
 		return err
 	}
+	m.batches = append(slices.Clone(m.batches), tr.batches...)
 	if bw.entries.Len() == 0 && len(bw.added) == 0 {
 		return nil
 	}

@@ -170,7 +170,10 @@ By default the documents are read as the shingle header of the --clusters
 ids=number from=N); a flag given that disagrees is refused (status 2),
 naming both. --number-from N with a header of ids=number is taken as the
 first number of the documents read now, whatever from= the header has: a
-batch's pairs against an index carry the first batch's header. Without a shingle header (--no-header upstream), or when its
+batch's pairs against an index carry the first batch's header. The FILEs
+are checked against the inputs the numbers were given to (the shingle
+header's inputs=, the pairs header's batches=): a file that is not the one
+numbered there is refused (status 2), naming both. Without a shingle header (--no-header upstream), or when its
 shingle headers differ (batches shingled apart: said on standard error),
 the flags and their defaults say. An --id-field missing from a JSON line is
 bad input when the field was given or is not the default "id"; a missing

@@ -141,7 +141,11 @@ smallest ids of batch and index together (the index's other ids are read
 only when an id of the batch is among them). The batch's header lines
 must be those of the records the index was built from (but for band's
 threshold=T, accepted when the index's band header has none: an index built
-before band wrote it, or from -b and -r, holds the same keys). The pairs of the
+before band wrote it, or from -b and -r, holds the same keys). With arrival
+numbers (shingle --number-from) a batch numbered over the index's batches
+is refused, naming both (one the index holds already is paired as the first
+time, said on standard error), and the header's batches= names the index's
+batches, for verify --documents to check the older files. The pairs of the
 old documents and those of --against together are the pairs of everything.
 Memory: the batch as above (with --sorted, its largest bucket), per run of
 the index the first key of each block and one block of about 64 KiB, and

@@ -33,6 +33,10 @@ type Reading struct {
 	// the first line read, counted across all inputs.
 	Number     bool
 	NumberFrom int64
+	// Inputs, with Number, is the inputs= value that binds the numbers to
+	// the inputs they were given to (FingerprintInputs): set by the stage
+	// that numbers them (shingle), written in its header.
+	Inputs string
 	// IDRequired makes a JSON Lines document without the id field a bad
 	// line; otherwise its id is its line number, counted (NoID).
 	IDRequired bool
@@ -81,7 +85,7 @@ func (r Reading) CheckHeader() error {
 
 // Params returns the header parameters that describe r: format=, id-field=
 // and text-field= when JSON Lines can be read, and ids=given or ids=number
-// from=N.
+// from=N (and inputs= when Inputs is set).
 func (r Reading) Params() []record.Param {
 	ps := []record.Param{{Key: "format", Value: r.formatName()}}
 	if r.readsJSON() {
@@ -89,6 +93,9 @@ func (r Reading) Params() []record.Param {
 	}
 	if r.Number {
 		ps = append(ps, record.Param{Key: "ids", Value: "number"}, record.Param{Key: "from", Value: strconv.FormatInt(r.NumberFrom, 10)})
+		if r.Inputs != "" {
+			ps = append(ps, record.Param{Key: InputsKey, Value: r.Inputs})
+		}
 	} else {
 		ps = append(ps, record.Param{Key: "ids", Value: "given"})
 	}

@@ -102,6 +102,9 @@ type Options struct {
 
 	// reading is how the documents are read, once resolved.
 	reading input.Reading
+	// batches are the numbered batches the headers name, which the
+	// documents are checked against (input.CheckNumbered).
+	batches []input.Batch
 	// ranked makes the tests apply the ranked rule (ranked.go) whatever
 	// --memory.
 	ranked bool
@@ -163,6 +166,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	defer r.remove()
+	if opt.reading.Number {
+		if err := input.CheckNumbered(opt.batches, opt.reading.NumberFrom, inputs, "the documents to keep"); err != nil {
+			return err
+		}
+	}
 	k := &keeper{opt: &opt, rule: r, noID: new(atomic.Int64)}
 	if r.twoPass() {
 		spooled, cleanup, err := spool(inputs, opt)
@@ -237,13 +245,21 @@ func (k *keeper) writePass(ctx context.Context, inputs []string, stdout, stderr 
 }
 
 // resolveReading decides how the documents are read: from the flags given
-// and the shingle header of the cluster file.
+// and the shingle header of the cluster file; and which numbered batches
+// the headers name.
 func (o *Options) resolveReading(headers *record.HeaderSet, stderr io.Writer) error {
 	r, err := o.Given.ForStage("keep", headers, input.ReadingOf(o.Format, o.IDField, o.TextField), stderr)
 	if err != nil {
 		return err
 	}
 	o.reading = r
+	for _, h := range headers.All() {
+		bs, err := input.BatchesOf(h, headers.Pos(h.Stage))
+		if err != nil {
+			return err
+		}
+		o.batches = append(o.batches, bs...)
+	}
 	o.Format, o.IDField, o.TextField = r.Format, r.IDField, r.TextField
 	if r.Format == input.FormatParquet && o.Annotate {
 		return status.Usagef("--annotate and Parquet documents: keep writes Parquet back with its own schema, which has no cluster column (give --report FILE for the clusters)")

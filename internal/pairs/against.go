@@ -26,7 +26,7 @@ import (
 
 // runAgainst pairs a batch of band records with the index opt.Against.
 func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *stream.Output, st *stats) error {
-	ix, parse, err := openAgainst(&opt, sc, out, (*bandindex.Index).CheckHeader, func(line []byte, b *bandRecord) (err error) {
+	ix, parse, err := openAgainst(&opt, sc, out, checkBatch(out), func(line []byte, b *bandRecord) (err error) {
 		b.key, b.id, err = record.ParseBand(line)
 		return err
 	})
@@ -47,6 +47,22 @@ func runAgainst(ctx context.Context, opt Options, sc *stream.Scanner, out *strea
 		return err
 	}
 	return sp.finish(out.W)
+}
+
+// checkBatch returns the check of a batch's header line against the index:
+// its parameters (CheckHeader) and its numbering (CheckBatch): a batch the
+// index holds already is paired as the first time, and out says so.
+func checkBatch(out *stream.Output) func(*bandindex.Index, record.Header, record.Pos) error {
+	return func(ix *bandindex.Index, h record.Header, pos record.Pos) error {
+		if err := ix.CheckHeader(h, pos); err != nil {
+			return err
+		}
+		same, err := ix.CheckBatch(h, pos)
+		if same {
+			bandindex.SameBatchNote(out.Stderr, "pairs", ix, pos, "its documents are paired as new ones, as the first time")
+		}
+		return err
+	}
 }
 
 // openAgainst opens the index opt.Against and has check (CheckHeader, or

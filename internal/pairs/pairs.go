@@ -18,7 +18,9 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/bandindex"
 	"github.com/neardup/neardup/internal/bbit"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
@@ -160,7 +162,19 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if opt.BBit != "" && (containment > 0 || hamming != nil) {
 		return status.Usagef("--bbit sets aside MinHash candidates by their b-bit signatures: not for containment or Hamming keys")
 	}
-	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, opt.Header())
+	own := opt.Header()
+	if opt.Against != "" && containment == 0 {
+		// The index's numbered batches, for verify --documents to check
+		// the files of the older documents against.
+		bs, err := bandindex.ReadBatches(opt.Against)
+		if err != nil {
+			return err
+		}
+		if len(bs) > 0 {
+			own.Params = append(own.Params, record.Param{Key: input.BatchesKey, Value: input.FormatBatches(bs)})
+		}
+	}
+	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, own)
 	sc.OnHeader = out.W.Header
 	var st stats
 	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }

@@ -131,9 +131,10 @@ func ParseHeader(line []byte) (h Header, err error) {
 }
 
 // documentKeys are the keys of a shingle header that say how the documents
-// were read and their ids made (format, id-field, text-field, ids, from),
-// not how any value was computed.
-var documentKeys = []string{"format", "id-field", "text-field", "ids", "from"}
+// were read and their ids made (format, id-field, text-field, ids, from,
+// and inputs, which binds the numbers to the inputs numbered), not how any
+// value was computed.
+var documentKeys = []string{"format", "id-field", "text-field", "ids", "from", "inputs"}
 
 // IsDocumentKey says whether key is one of the document parameters of a
 // shingle header.
@@ -177,7 +178,7 @@ func (s *HeaderSet) DocumentsVary() (Pos, bool) {
 // must not be combined.
 //
 // Shingle headers that differ only in how the documents were read (the
-// document keys: format, id-field, text-field, ids, from; absent from
+// document keys: format, id-field, text-field, ids, from, inputs; absent from
 // headers written before they were added) are one: their values compare.
 // The first is held, and DocumentsVary then reports the difference.
 func (s *HeaderSet) Add(h Header, pos Pos) (bool, error) {

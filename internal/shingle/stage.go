@@ -48,6 +48,18 @@ func (o *StageOptions) Resolve() error {
 	return o.Reading.Check(o.NoHeader)
 }
 
+// Bind binds arrival numbers to the named inputs: the header says what
+// each input was (input.FingerprintInputs), so that the stages that read
+// the documents again by number can check they are given the same. The
+// command line's Run and sketch.RunDocuments call it; the Beam pipeline,
+// whose inputs are patterns on its own file systems, does not, and its
+// numbers are bound to nothing.
+func (o *StageOptions) Bind(inputs []string) {
+	if o.Number && !o.NoHeader {
+		o.Inputs = input.FingerprintInputs(inputs)
+	}
+}
+
 // MaxK is the greatest -k: a worker holds the hashes of the last K units,
 // and each document's window starts with K steps, so a K of millions
 // would hold megabytes a worker and spend milliseconds a document for
@@ -99,6 +111,7 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	if err := opt.Resolve(); err != nil {
 		return err
 	}
+	opt.Bind(inputs)
 	src, unit := document.Source(opt.Reading, inputs, opt.SkipBad)
 	defer src.Close()
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())

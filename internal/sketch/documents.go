@@ -36,6 +36,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	case bandOpt != nil && opt.Method != MinHash && opt.Method != OPH:
 		return status.Usagef("--band keys MinHash signatures: --sketch minhash or oph, not %s", opt.Method)
 	}
+	shOpt.Bind(inputs)
 	heads := []record.Header{shOpt.Header(), opt.Header()}
 	var bands *band.Sketches
 	if bandOpt != nil {

@@ -53,19 +53,32 @@ func shingleOptions(headers []stream.HeaderAt, custom *shingle.Stopwords) (shing
 }
 
 // resolveReading decides how the documents are read: from the flags and
-// the shingle header of the pairs.
+// the shingle header of the pairs. With arrival numbers it checks that
+// the documents are the inputs the numbers were given to, as the headers
+// say (input.CheckNumbered).
 func (d *DocumentOptions) resolveReading(peeked []stream.HeaderAt, stderr io.Writer) error {
 	var hs record.HeaderSet
+	var batches []input.Batch
 	for _, h := range peeked {
 		if _, err := hs.Add(h.Header, h.Pos); err != nil {
 			return err
 		}
+		bs, err := input.BatchesOf(h.Header, h.Pos)
+		if err != nil {
+			return err
+		}
+		batches = append(batches, bs...)
 	}
 	r, err := d.Given.ForStage("verify", &hs, input.ReadingOf(d.Format, d.IDField, d.TextField), stderr)
 	if err != nil {
 		return err
 	}
 	d.Reading = r
+	if r.Number {
+		if err := input.CheckNumbered(batches, r.NumberFrom, d.Paths, "--documents"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
