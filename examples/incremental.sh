@@ -54,8 +54,8 @@ Deduplicate documents that come in batches: each batch's documents that
 have no verified near-duplicate among the documents that came before them,
 in this batch or an earlier one, are written byte for byte to
 STATE/kept/SEQ-NAME (SEQ the batch's number, 000000 for the first), and
-the dropped ones to STATE/kept/SEQ-NAME.report with the document each was
-dropped for. Together the batches keep exactly what dedup does of all of
+STATE/kept/SEQ-NAME.report names the dropped ones, each with the document
+it was dropped for. Together the batches keep exactly what dedup does of all of
 them in one go, given the same flags; give every batch the same flags.
 
   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
