@@ -5,6 +5,9 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BINDIR   := bin
 STAGES   := $(notdir $(wildcard cmd/*))
+# The recipes installed beside the stages, which they run: dedup
+# (examples/dedup.sh) and dedup-incremental (examples/incremental.sh).
+RECIPES  := dedup dedup-incremental
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
@@ -17,6 +20,8 @@ all: build
 build:
 	@mkdir -p $(BINDIR)
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BINDIR)/ ./cmd/...
+	install -m 755 examples/dedup.sh $(BINDIR)/dedup
+	install -m 755 examples/incremental.sh $(BINDIR)/dedup-incremental
 
 # Every test: unit, statistical, fuzz seeds, end-to-end scripts; vet, gofmt
 # and the man pages and cmd/*/doc.go being current.
@@ -116,7 +121,7 @@ demo: build
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(addprefix $(BINDIR)/,$(STAGES)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(addprefix $(BINDIR)/,$(STAGES) $(RECIPES)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:

@@ -31,6 +31,8 @@
 # seconds and peak memory are appended to FILE, a line per process:
 # "stage TAB wall TAB user TAB system TAB peak KiB" (make scale reads them).
 set -eu
+# Installed beside the stages (make install: dedup), it runs those.
+case $0 in */*) [ ! -x "${0%/*}/shingle" ] || PATH=${0%/*}:$PATH ;; esac
 threshold=0.8
 method=oph
 report=
