@@ -184,6 +184,16 @@
 // standard error ("keep: N of the M ids in clusters.tsv are not in the
 // input").
 //
+// # Repeated ids
+//
+// A document whose id is that of a document read before, and is in the
+// --pairs or --clusters file, is decided as its first, by every rule (--pairs,
+// --containment, --clusters with any --prefer): it is kept when its first was
+// kept, and dropped for the same kept document when its first was dropped.
+// Standard error counts them ("keep: N document(s) repeat an id met before:
+// each decided as its first"). A repeated id in no pair or cluster is written,
+// as every such document is.
+//
 // Memory (--clusters): the cluster map, about 40 bytes plus the id's length
 // per document in a cluster, and as much plus the name per cluster (16 more
 // bytes with two passes). The documents stream.

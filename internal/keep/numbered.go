@@ -370,7 +370,10 @@ func (r *numberedRule) idsMet() idCount {
 	return c
 }
 
+// repeats: arrival numbers repeat no id.
+func (r *numberedRule) repeats() int64 { return 0 }
+
 func (r *numberedRule) summary(stderr io.Writer, t *tally, stats bool) {
-	reportArrival(stderr, r.n.external, 0) // numbers repeat no id
+	reportArrival(stderr, r.n.external)
 	t.pairStats(stderr, r.n.pairs, stats)
 }
