@@ -25,7 +25,7 @@ func jobsFlag() cli.Flag {
 }
 
 func outputFlag() cli.Flag {
-	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "write to `FILE` (renamed into place when done) instead of standard output; a name ending in .gz or .zst is compressed"}
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "write to `FILE` (renamed into place when done) instead of standard output; a name ending in .gz or .zst is compressed. Not an input, nor a file another flag names (--state, --report, …): refused, status 2"}
 }
 
 func noHeaderFlag() cli.Flag {
