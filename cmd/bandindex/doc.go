@@ -121,8 +121,9 @@
 //
 //   - --output IDX, -o IDX: the index directory IDX to make (required)
 //   - --memory SIZE: records held before they are written as a run: SIZE (K, M,
-//     G suffixes) (default: an eighth of the machine's memory (or of its cgroup
-//     limit), at least 64M, at most 2G)
+//     G suffixes; any size works, a buffer holding at least 64K) (default: an
+//     eighth of the machine's memory (or of its cgroup limit), at least 64M, at
+//     most 2G)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,
@@ -136,8 +137,9 @@
 // The options of add:
 //
 //   - --memory SIZE: records held before they are written as a run: SIZE (K, M,
-//     G suffixes) (default: an eighth of the machine's memory (or of its cgroup
-//     limit), at least 64M, at most 2G)
+//     G suffixes; any size works, a buffer holding at least 64K) (default: an
+//     eighth of the machine's memory (or of its cgroup limit), at least 64M, at
+//     most 2G)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,

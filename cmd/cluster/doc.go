@@ -185,9 +185,9 @@
 //   - --report FILE: components: write to FILE per cluster its size, members
 //     verified to the representative and their least similarity
 //   - --memory SIZE: components: the documents held, SIZE, before their pairs
-//     spill to sorted runs in --temp-dir (K, M, G suffixes) (default: an eighth
-//     of the machine's memory (or of its cgroup limit), at least 64M, at most
-//     2G)
+//     spill to sorted runs in --temp-dir (K, M, G suffixes; any size works, a
+//     buffer holding at least 64K) (default: an eighth of the machine's memory
+//     (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: components: directory DIR for spilled runs (default: the
 //     system's)
 //   - --threshold value: leader, greedy: least estimated similarity with which

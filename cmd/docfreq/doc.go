@@ -77,8 +77,9 @@
 //   - --merge: merge tables sorted by hash instead of counting shingle records
 //     (default: false)
 //   - --memory SIZE: counting buffer SIZE before it spills a sorted run to disk
-//     (K, M, G suffixes) (default: an eighth of the machine's memory (or of its
-//     cgroup limit), at least 64M, at most 2G)
+//     (K, M, G suffixes; any size works, a buffer holding at least 64K)
+//     (default: an eighth of the machine's memory (or of its cgroup limit), at
+//     least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)

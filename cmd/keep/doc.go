@@ -310,9 +310,9 @@
 //   - --cluster-field NAME: --annotate, JSON Lines: the NAME of the field added
 //     (default: "cluster")
 //   - --memory SIZE: --pairs: the pairs and ids held while they are read, SIZE,
-//     spilled to sorted runs in --temp-dir beyond (K, M, G suffixes) (default:
-//     an eighth of the machine's memory (or of its cgroup limit), at least 64M,
-//     at most 2G)
+//     spilled to sorted runs in --temp-dir beyond (K, M, G suffixes; any size
+//     works, a buffer holding at least 64K) (default: an eighth of the
+//     machine's memory (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for the copy of standard input that two
 //     passes need and for spilled pairs (default: the system's)
 //   - --stats: print on standard error how many documents were read, in

@@ -199,8 +199,9 @@
 //   - --sorted: the input is sorted by key: stream it one bucket at a time
 //     (default: false)
 //   - --memory SIZE: SIZE held before spilling to --temp-dir: band records
-//     (default mode), the pair buffer (K, M, G suffixes) (default: an eighth of
-//     the machine's memory (or of its cgroup limit), at least 64M, at most 2G)
+//     (default mode), the pair buffer (K, M, G suffixes; any size works, a
+//     buffer holding at least 64K) (default: an eighth of the machine's memory
+//     (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --against IDX: pair the input, a batch of new band records, with the band
 //     index IDX (bandindex)

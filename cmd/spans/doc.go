@@ -120,8 +120,9 @@
 //   - --normalize LIST: fold the text by LIST before tokenizing: width or none
 //     (as shingle --unit word) (default: "width")
 //   - --memory SIZE: sort buffer SIZE before it spills sorted runs to disk (K,
-//     M, G suffixes) (default: an eighth of the machine's memory (or of its
-//     cgroup limit), at least 64M, at most 2G)
+//     M, G suffixes; any size works, a buffer holding at least 64K) (default:
+//     an eighth of the machine's memory (or of its cgroup limit), at least 64M,
+//     at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or
 //     warc (default: from the file's first bytes, parquet by content at both

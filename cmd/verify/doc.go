@@ -268,9 +268,9 @@
 //   - --containment: add containment both ways; keep pairs where either reaches
 //     the threshold (default: false)
 //   - --memory SIZE: read up to SIZE of pairs ahead to load only the documents
-//     they name; with --documents, hold at most that (K, M, G suffixes)
-//     (default: an eighth of the machine's memory (or of its cgroup limit), at
-//     least 64M, at most 2G)
+//     they name; with --documents, hold at most that (K, M, G suffixes; any
+//     size works, a buffer holding at least 64K) (default: an eighth of the
+//     machine's memory (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for the scratch file of --documents
 //     (default: the system's)
 //   - --bbit FILE: with --documents, the b-bit signatures FILE of band --bbit:

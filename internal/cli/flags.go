@@ -269,7 +269,7 @@ func flagName(name string) string {
 // stated in the help by its rule, so that the man pages are the same on
 // every machine.
 func memoryFlag(usage string) cli.Flag {
-	return &cli.StringFlag{Name: "memory", Usage: usage + " (K, M, G suffixes)", DefaultText: stream.DefaultMemoryRule}
+	return &cli.StringFlag{Name: "memory", Usage: usage + " (K, M, G suffixes; " + stream.MemoryFloorRule + ")", DefaultText: stream.DefaultMemoryRule}
 }
 
 // memoryOption reads --memory: the size given, else 0, which the stage's

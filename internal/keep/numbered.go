@@ -101,10 +101,11 @@ func (n *numbered) add(a, b uint64, sim float32) error {
 	n.pairs++
 	if len(n.buf) == cap(n.buf) {
 		// Growing holds the old array beside the new: it grows within
-		// --memory, and spills when it can't grow by half.
+		// --memory (stream.BufferFloor at least), and spills when it
+		// can't grow by half.
 		old := cap(n.buf)
 		c := max(2*old, 1024)
-		if room := int(n.memory/numPairSize) - old; c > room {
+		if room := int(max(n.memory, stream.BufferFloor)/numPairSize) - old; c > room {
 			c = room
 		}
 		if len(n.buf) > 0 && c < old*3/2 {

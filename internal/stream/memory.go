@@ -27,6 +27,16 @@ const (
 	DefaultMemoryRule = "an eighth of the machine's memory (or of its cgroup limit), at least 64M, at most 2G"
 )
 
+// BufferFloor is the least a buffer sized by --memory holds, whatever
+// --memory says: below it a stage would spill a sorted run (or read a part
+// of its input) every few records, and at the smallest sizes hold none.
+// So every --memory works, and one below BufferFloor is exceeded by up to
+// that much a buffer; the man pages say so (MemoryFloorRule).
+const BufferFloor = 64 << 10
+
+// MemoryFloorRule is how the man pages state BufferFloor.
+const MemoryFloorRule = "any size works, a buffer holding at least 64K"
+
 // Memory returns the --memory n asks for: n, or when it is 0 (or less)
 // DefaultMemory, the one default of every stage's --memory.
 func Memory(n int64) int64 {
