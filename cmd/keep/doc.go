@@ -215,7 +215,9 @@
 // (windows with a stride) are cut as one. A document left with white space only is
 // dropped; standard error counts the ranges and bytes cut, the documents cut
 // and those dropped. A part of a document that is not among the documents
-// read, or a range past the end of its text, is bad input (FILE:line, status
+// read, a range past the end of its text, or one that starts or ends inside
+// a character (a UTF-8 sequence of several bytes: the cut would leave
+// invalid UTF-8), is bad input (FILE:line, status
 // 2; found at the end, or when the document is read: part of the output may
 // be written, an -o FILE is not).
 //
