@@ -141,8 +141,9 @@
 //
 //   - --output IDX, -o IDX: the index directory IDX to make (required)
 //   - --memory SIZE: records held before they are written as a run: SIZE (K, M,
-//     G suffixes) (default: an eighth of the machine's memory (or of its cgroup
-//     limit), at least 64M, at most 2G)
+//     G suffixes; any size works, a buffer holding at least 64K) (default: an
+//     eighth of the machine's memory (or of its cgroup limit), at least 64M, at
+//     most 2G)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,
@@ -156,8 +157,9 @@
 // The options of add:
 //
 //   - --memory SIZE: records held before they are written as a run: SIZE (K, M,
-//     G suffixes) (default: an eighth of the machine's memory (or of its cgroup
-//     limit), at least 64M, at most 2G)
+//     G suffixes; any size works, a buffer holding at least 64K) (default: an
+//     eighth of the machine's memory (or of its cgroup limit), at least 64M, at
+//     most 2G)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,
@@ -189,7 +191,9 @@
 // The options of dump:
 //
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

@@ -193,9 +193,9 @@
 //   - --report FILE: components: write to FILE per cluster its size, members
 //     verified to the representative and their least similarity
 //   - --memory SIZE: components: the documents held, SIZE, before their pairs
-//     spill to sorted runs in --temp-dir (K, M, G suffixes) (default: an eighth
-//     of the machine's memory (or of its cgroup limit), at least 64M, at most
-//     2G)
+//     spill to sorted runs in --temp-dir (K, M, G suffixes; any size works, a
+//     buffer holding at least 64K) (default: an eighth of the machine's memory
+//     (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: components: directory DIR for spilled runs (default: the
 //     system's)
 //   - --threshold value: leader, greedy: least estimated similarity with which
@@ -218,7 +218,9 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

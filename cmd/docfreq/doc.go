@@ -85,13 +85,16 @@
 //   - --merge: merge tables sorted by hash instead of counting shingle records
 //     (default: false)
 //   - --memory SIZE: counting buffer SIZE before it spills a sorted run to disk
-//     (K, M, G suffixes) (default: an eighth of the machine's memory (or of its
-//     cgroup limit), at least 64M, at most 2G)
+//     (K, M, G suffixes; any size works, a buffer holding at least 64K)
+//     (default: an eighth of the machine's memory (or of its cgroup limit), at
+//     least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

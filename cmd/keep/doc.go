@@ -187,6 +187,16 @@
 // standard error ("keep: N of the M ids in clusters.tsv are not in the
 // input").
 //
+// # Repeated ids
+//
+// A document whose id is that of a document read before, and is in the
+// --pairs or --clusters file, is decided as its first, by every rule (--pairs,
+// --containment, --clusters with any --prefer): it is kept when its first was
+// kept, and dropped for the same kept document when its first was dropped.
+// Standard error counts them ("keep: N document(s) repeat an id met before:
+// each decided as its first"). A repeated id in no pair or cluster is written,
+// as every such document is.
+//
 // Memory (--clusters): the cluster map, about 40 bytes plus the id's length
 // per document in a cluster, and as much plus the name per cluster (16 more
 // bytes with two passes). The documents stream.
@@ -208,7 +218,9 @@
 // (windows with a stride) are cut as one. A document left with white space only is
 // dropped; standard error counts the ranges and bytes cut, the documents cut
 // and those dropped. A part of a document that is not among the documents
-// read, or a range past the end of its text, is bad input (FILE:line, status
+// read, a range past the end of its text, or one that starts or ends inside
+// a character (a UTF-8 sequence of several bytes: the cut would leave
+// invalid UTF-8), is bad input (FILE:line, status
 // 2; found at the end, or when the document is read: part of the output may
 // be written, an -o FILE is not).
 //
@@ -311,9 +323,9 @@
 //   - --cluster-field NAME: --annotate, JSON Lines: the NAME of the field added
 //     (default: "cluster")
 //   - --memory SIZE: --pairs: the pairs and ids held while they are read, SIZE,
-//     spilled to sorted runs in --temp-dir beyond (K, M, G suffixes) (default:
-//     an eighth of the machine's memory (or of its cgroup limit), at least 64M,
-//     at most 2G)
+//     spilled to sorted runs in --temp-dir beyond (K, M, G suffixes; any size
+//     works, a buffer holding at least 64K) (default: an eighth of the
+//     machine's memory (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for the copy of standard input that two
 //     passes need and for spilled pairs (default: the system's)
 //   - --stats: print on standard error how many documents were read, in
@@ -342,7 +354,9 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

@@ -213,8 +213,9 @@
 //   - --sorted: the input is sorted by key: stream it one bucket at a time
 //     (default: false)
 //   - --memory SIZE: SIZE held before spilling to --temp-dir: band records
-//     (default mode), the pair buffer (K, M, G suffixes) (default: an eighth of
-//     the machine's memory (or of its cgroup limit), at least 64M, at most 2G)
+//     (default mode), the pair buffer (K, M, G suffixes; any size works, a
+//     buffer holding at least 64K) (default: an eighth of the machine's memory
+//     (or of its cgroup limit), at least 64M, at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --against IDX: pair the input, a batch of new band records, with the band
 //     index IDX (bandindex)
@@ -229,7 +230,9 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

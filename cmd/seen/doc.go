@@ -71,7 +71,10 @@
 // were added than the filter was sized for (the rate is then above the
 // target). A false positive makes an n-gram count as seen that was not: a
 // paragraph's fraction can only rise by it, never fall (no false
-// negatives). At most 128 GiB.
+// negatives). At most 128 GiB, and at most the machine's memory (MemTotal,
+// or the cgroup's limit when lower): the filter is allocated at once, so a
+// larger one is refused (status 2), naming the bytes it needs and the flag
+// to change.
 //
 // --state FILE loads the filter from FILE when it exists and saves it there
 // at the end, replaced atomically (a temporary file beside it, synced and
@@ -176,7 +179,9 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

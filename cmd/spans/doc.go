@@ -128,8 +128,9 @@
 //   - --normalize LIST: fold the text by LIST before tokenizing: width or none
 //     (as shingle --unit word) (default: "width")
 //   - --memory SIZE: sort buffer SIZE before it spills sorted runs to disk (K,
-//     M, G suffixes) (default: an eighth of the machine's memory (or of its
-//     cgroup limit), at least 64M, at most 2G)
+//     M, G suffixes; any size works, a buffer holding at least 64K) (default:
+//     an eighth of the machine's memory (or of its cgroup limit), at least 64M,
+//     at most 2G)
 //   - --temp-dir DIR: directory DIR for spilled runs (default: the system's)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or
 //     warc (default: from the file's first bytes, parquet by content at both
@@ -148,7 +149,9 @@
 //   - --jobs value, -j value: worker threads; 0 means one per core (the output
 //     is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
-//     instead of standard output; a name ending in .gz or .zst is compressed
+//     instead of standard output; a name ending in .gz or .zst is compressed.
+//     Not an input, nor a file another flag names (--state, --report, …):
+//     refused, status 2
 //   - --compress KIND: compress the output with KIND: gzip, zstd or none
 //     (default: none, or with -o what the name ends in: .gz, .gzip, .zst,
 //     .zstd)

@@ -45,8 +45,9 @@ func (o *Options) fsys() fileSystem {
 	return o.fs
 }
 
-// limit is MemoryBytes resolved: 0 is stream's default.
-func (o *Options) limit() int64 { return stream.Memory(o.MemoryBytes) }
+// limit is MemoryBytes resolved (0 is stream's default), stream.BufferFloor at
+// least.
+func (o *Options) limit() int64 { return max(stream.Memory(o.MemoryBytes), stream.BufferFloor) }
 
 // readBatch reads band records, giving each header to onHeader, the place
 // of the first record to onFirst (when not nil), and each record to add.

@@ -275,6 +275,9 @@ type outputFile struct {
 }
 
 func openOutput(c *cli.Context, env *Env) (*outputFile, error) {
+	if err := checkOutputNotInput(c); err != nil {
+		return nil, err
+	}
 	comp, err := outputCompression(c)
 	if err != nil {
 		return nil, err

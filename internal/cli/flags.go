@@ -25,7 +25,7 @@ func jobsFlag() cli.Flag {
 }
 
 func outputFlag() cli.Flag {
-	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "write to `FILE` (renamed into place when done) instead of standard output; a name ending in .gz or .zst is compressed"}
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "write to `FILE` (renamed into place when done) instead of standard output; a name ending in .gz or .zst is compressed. Not an input, nor a file another flag names (--state, --report, …): refused, status 2"}
 }
 
 func noHeaderFlag() cli.Flag {
@@ -269,7 +269,7 @@ func flagName(name string) string {
 // stated in the help by its rule, so that the man pages are the same on
 // every machine.
 func memoryFlag(usage string) cli.Flag {
-	return &cli.StringFlag{Name: "memory", Usage: usage + " (K, M, G suffixes)", DefaultText: stream.DefaultMemoryRule}
+	return &cli.StringFlag{Name: "memory", Usage: usage + " (K, M, G suffixes; " + stream.MemoryFloorRule + ")", DefaultText: stream.DefaultMemoryRule}
 }
 
 // memoryOption reads --memory: the size given, else 0, which the stage's

@@ -187,6 +187,15 @@ but an -o FILE is not); when some are missing, their number is written on
 standard error ("keep: N of the M ids in clusters.tsv are not in the
 input").
 
+REPEATED IDS
+A document whose id is that of a document read before, and is in the
+--pairs or --clusters file, is decided as its first, by every rule (--pairs,
+--containment, --clusters with any --prefer): it is kept when its first was
+kept, and dropped for the same kept document when its first was dropped.
+Standard error counts them ("keep: N document(s) repeat an id met before:
+each decided as its first"). A repeated id in no pair or cluster is written,
+as every such document is.
+
 Memory (--clusters): the cluster map, about 40 bytes plus the id's length
 per document in a cluster, and as much plus the name per cluster (16 more
 bytes with two passes). The documents stream.
@@ -208,7 +217,9 @@ the parts or spans header of FILE says. Ranges that overlap or touch
 (windows with a stride) are cut as one. A document left with white space only is
 dropped; standard error counts the ranges and bytes cut, the documents cut
 and those dropped. A part of a document that is not among the documents
-read, or a range past the end of its text, is bad input (FILE:line, status
+read, a range past the end of its text, or one that starts or ends inside
+a character (a UTF-8 sequence of several bytes: the cut would leave
+invalid UTF-8), is bad input (FILE:line, status
 2; found at the end, or when the document is read: part of the output may
 be written, an -o FILE is not).
 

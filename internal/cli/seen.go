@@ -80,7 +80,10 @@ and the false-positive rate they give, with a warning when more n-grams
 were added than the filter was sized for (the rate is then above the
 target). A false positive makes an n-gram count as seen that was not: a
 paragraph's fraction can only rise by it, never fall (no false
-negatives). At most 128 GiB.
+negatives). At most 128 GiB, and at most the machine's memory (MemTotal,
+or the cgroup's limit when lower): the filter is allocated at once, so a
+larger one is refused (status 2), naming the bytes it needs and the flag
+to change.
 
 --state FILE loads the filter from FILE when it exists and saves it there
 at the end, replaced atomically (a temporary file beside it, synced and

@@ -53,8 +53,9 @@ type entries struct {
 	bytes  int64
 }
 
+// newEntries holds entries within memory, stream.BufferFloor at least.
 func newEntries(dir, what string, memory int64, cmp func(a, b entry, ab, bb []byte) int) *entries {
-	return &entries{cmp: cmp, memory: memory, runs: disk.Runs{Dir: dir, Pattern: "cluster-" + what + "-*", What: what}}
+	return &entries{cmp: cmp, memory: max(memory, stream.BufferFloor), runs: disk.Runs{Dir: dir, Pattern: "cluster-" + what + "-*", What: what}}
 }
 
 func (e *entries) held() int64 { return int64(cap(e.arena)) + entrySize*int64(cap(e.ents)) }

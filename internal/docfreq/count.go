@@ -13,6 +13,7 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // Counting keeps every hash it reads, 8 bytes each, in one buffer cut into
@@ -47,9 +48,9 @@ const (
 // slotsFor returns the number of hashes the buffer holds under the memory
 // limit: 8 bytes each, and the sorting scratch, 16 bytes per hash of a
 // bucket of up to twice the mean per sorting goroutine (larger buckets are
-// sorted in place), one eighth of that.
+// sorted in place), one eighth of that; stream.BufferFloor at least.
 func slotsFor(limit int64) int {
-	return int(max(limit/9, 1<<12))
+	return int(max(limit, stream.BufferFloor) / 9)
 }
 
 // counter counts hashes in a buffer that spills sorted runs.

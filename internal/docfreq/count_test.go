@@ -67,7 +67,7 @@ func shingleRecords(rng *rand.Rand, n, vocab int) (string, string) {
 // than maxOpenRuns), for any number of jobs; and it leaves no run behind.
 func TestCountSpills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	in, want := shingleRecords(rng, 12000, 20000)
+	in, want := shingleRecords(rng, 18000, 20000)
 	file := testutil.WriteFile(t, "shingles.tsv", in)
 	for _, mem := range []int64{0, 1 << 20, 1} {
 		for _, jobs := range []int{1, 3} {

@@ -77,8 +77,11 @@ type clusterRule struct {
 	file     string
 	prefer   string
 	annotate bool
-	// seen[m]: member m is among the documents.
-	seen []bool
+	// seen[m]: member m is among the documents; decided[m]: it was
+	// decided in the pass that writes, and a document with its id again is
+	// one of repeated, decided as its first.
+	seen, decided []bool
+	repeated      int64
 	// done[c]: a member of cluster c has been written; keptIn[c], the
 	// member kept of a done cluster (PreferFirst).
 	done   []bool
@@ -90,7 +93,7 @@ type clusterRule struct {
 func newClusterRule(cm *clusterMap, o *Options) *clusterRule {
 	n := cm.names.Len()
 	r := &clusterRule{cm: cm, file: o.Clusters, prefer: o.Prefer, annotate: o.Annotate,
-		seen: make([]bool, cm.members.Len()), done: make([]bool, n), keptIn: make([]uint32, n)}
+		seen: make([]bool, cm.members.Len()), decided: make([]bool, cm.members.Len()), done: make([]bool, n), keptIn: make([]uint32, n)}
 	if o.Prefer != PreferFirst {
 		r.choices = make([]choice, n)
 	}
@@ -109,9 +112,10 @@ func (r *clusterRule) find(id []byte) (int64, uint32, uint64) {
 func (r *clusterRule) twoPass() bool { return r.choices != nil }
 
 // note notes document n as its cluster's choice if it is better than the
-// one held. Documents come in input order, so on a tie the first stays.
+// one held. Documents come in input order, so on a tie the first stays; a
+// document that repeats an id is not a choice (its first is).
 func (r *clusterRule) note(d doc, n int64, _ []byte) error {
-	if d.cluster < 0 {
+	if d.cluster < 0 || r.seen[d.member] {
 		return nil
 	}
 	r.seen[d.member] = true
@@ -135,7 +139,8 @@ func (r *clusterRule) note(d doc, n int64, _ []byte) error {
 }
 
 // decide says whether document n, a member of a cluster, stays, and names
-// the member of its cluster that stays.
+// the member of its cluster that stays. A document that repeats an id is
+// decided as its first: it stays when its first did.
 func (r *clusterRule) decide(d doc, n int64, _ []byte) (verdict, error) {
 	if d.cluster < 0 {
 		return verdict{}, nil
@@ -144,13 +149,22 @@ func (r *clusterRule) decide(d doc, n int64, _ []byte) (verdict, error) {
 	c := d.cluster
 	var stays bool
 	var kept uint32
-	if r.choices == nil {
+	switch {
+	case r.decided[d.member]:
+		r.repeated++
+		if r.choices == nil {
+			kept = r.keptIn[c]
+		} else {
+			kept = r.choices[c].member
+		}
+		stays = kept == d.member
+	case r.choices == nil:
 		stays = !r.done[c]
 		if stays {
 			r.done[c], r.keptIn[c] = true, d.member
 		}
 		kept = r.keptIn[c]
-	} else {
+	default:
 		ch := r.choices[c]
 		stays = !r.done[c] && ch.found && ch.doc == n
 		if stays {
@@ -158,6 +172,7 @@ func (r *clusterRule) decide(d doc, n int64, _ []byte) (verdict, error) {
 		}
 		kept = ch.member
 	}
+	r.decided[d.member] = true
 	name := r.cm.members.ID(kept)
 	return verdict{in: true, stays: stays, name: name,
 		dropped: record.Dropped{Dropped: r.cm.members.ID(d.member), Via: name, Similarity: math.NaN()}}, nil
@@ -167,6 +182,8 @@ func (r *clusterRule) idsMet() idCount {
 	return idCount{file: r.file, total: len(r.seen), missing: missing(r.seen), reportMissing: true,
 		first: func() []byte { return r.cm.members.ID(0) }}
 }
+
+func (r *clusterRule) repeats() int64 { return r.repeated }
 
 func (r *clusterRule) summary(stderr io.Writer, t *tally, stats bool) {
 	if !stats {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/document"
@@ -447,6 +448,10 @@ func (w *cutWorker) document(r *stream.Result, b *cutBatch, format string, pos r
 			return record.Errorf(w.ps.pos(rg), "part %s: bytes %d-%d are past the end of the text of document %s (%s), %d bytes; read the documents as parts did (--format, --text-field, --number-from)",
 				record.AppendPartID(nil, id, start, end), start, end, id, pos, len(text))
 		}
+		if i, ok := charBoundaries(text, start, end); !ok {
+			return record.Errorf(w.ps.pos(rg), "part %s: byte %d is inside a character of the text of document %s (%s): a part's range must start and end between characters (the cut would leave invalid UTF-8); read the documents as parts did (--format, --text-field, --number-from)",
+				record.AppendPartID(nil, id, start, end), i, id, pos)
+		}
 		if rg.line&hasSum != 0 && xxhash.Sum64(text[start:end]) != rg.sum {
 			return record.Errorf(w.ps.pos(rg), "part %s: its text is not bytes %d-%d of document %s (%s): read the documents as parts did (--format, --text-field, --number-from)",
 				record.AppendPartID(nil, id, start, end), start, end, id, pos)
@@ -496,6 +501,29 @@ func (w *cutWorker) document(r *stream.Result, b *cutBatch, format string, pos r
 	}
 	r.Out = append(r.Out, eol...)
 	return nil
+}
+
+// charBoundaries says whether start and end fall between the characters
+// of text, and if not returns the first that does not: inside a valid
+// UTF-8 sequence of several bytes. Bytes that are not valid UTF-8 are
+// characters of their own.
+func charBoundaries(text []byte, start, end int) (int, bool) {
+	for _, i := range [2]int{start, end} {
+		if i <= 0 || i >= len(text) || utf8.RuneStart(text[i]) {
+			continue
+		}
+		for j := i - 1; j >= max(i-utf8.UTFMax+1, 0); j-- {
+			if utf8.RuneStart(text[j]) {
+				if r, size := utf8.DecodeRune(text[j:]); r != utf8.RuneError || size > 1 {
+					if j+size > i {
+						return i, false
+					}
+				}
+				break
+			}
+		}
+	}
+	return 0, true
 }
 
 // left returns text without the cuts.

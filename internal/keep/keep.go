@@ -240,6 +240,7 @@ func (k *keeper) writePass(ctx context.Context, inputs []string, stdout, stderr 
 	if err := k.checkIDs(stderr, true); err != nil {
 		return err
 	}
+	reportRepeats(stderr, k.rule.repeats())
 	k.rule.summary(stderr, &k.tally, k.opt.Stats)
 	return out.W.Close()
 }

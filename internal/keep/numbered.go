@@ -101,10 +101,11 @@ func (n *numbered) add(a, b uint64, sim float32) error {
 	n.pairs++
 	if len(n.buf) == cap(n.buf) {
 		// Growing holds the old array beside the new: it grows within
-		// --memory, and spills when it can't grow by half.
+		// --memory (stream.BufferFloor at least), and spills when it
+		// can't grow by half.
 		old := cap(n.buf)
 		c := max(2*old, 1024)
-		if room := int(n.memory/numPairSize) - old; c > room {
+		if room := int(max(n.memory, stream.BufferFloor)/numPairSize) - old; c > room {
 			c = room
 		}
 		if len(n.buf) > 0 && c < old*3/2 {
@@ -370,7 +371,10 @@ func (r *numberedRule) idsMet() idCount {
 	return c
 }
 
+// repeats: arrival numbers repeat no id.
+func (r *numberedRule) repeats() int64 { return 0 }
+
 func (r *numberedRule) summary(stderr io.Writer, t *tally, stats bool) {
-	reportArrival(stderr, r.n.external, 0) // numbers repeat no id
+	reportArrival(stderr, r.n.external)
 	t.pairStats(stderr, r.n.pairs, stats)
 }

@@ -14,19 +14,20 @@ import (
 )
 
 // TestNumberedRule: with arrival numbers, the numbered rule, in memory and
-// spilled (--memory of a few pairs), writes what the general rule writes:
+// spilled (--memory of a few pairs: the buffer's floor, stream.BufferFloor,
+// holds 2,048 pairs, fewer than each round has), writes what the general rule writes:
 // the documents, the report, the annotations and what stderr counts, with
 // pairs of older batches (below from=) and of documents beyond the input.
 func TestNumberedRule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 5))
 	spilledLine := regexp.MustCompile(`(?m)^keep: \d+ pairs beyond --memory .*\n`)
 	for round := range 12 {
-		n := 50 + rng.IntN(400)
+		n := 700 + rng.IntN(400)
 		from := rng.IntN(30)
 		var p, d strings.Builder
 		fmt.Fprintf(&p, "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=%d\n", from)
 		p.WriteString("#neardup stage=verify measure=jaccard threshold=0.8 containment=no\n")
-		for range n * (1 + round%3) {
+		for range n * (3 + round%3) {
 			// Partners from before the input to a little past its end.
 			a, b := rng.IntN(n+from+5), rng.IntN(n+from+5)
 			if a == b {

@@ -419,8 +419,10 @@ func (r *ranked) idsMet() idCount {
 	return idCount{file: r.file, total: int(r.ids), missing: int(r.ids - r.metIDs), first: func() []byte { return r.firstID }}
 }
 
+func (r *ranked) repeats() int64 { return r.repeated }
+
 func (r *ranked) summary(stderr io.Writer, t *tally, stats bool) {
-	reportArrival(stderr, r.nr.external, r.repeated)
+	reportArrival(stderr, r.nr.external)
 	t.pairStats(stderr, r.pairs, stats)
 }
 

@@ -305,6 +305,8 @@ func (r *graphRule) idsMet() idCount {
 	return idCount{file: r.file, total: len(r.seen), missing: missing(r.seen), first: func() []byte { return r.g.ids.ID(0) }}
 }
 
+func (r *graphRule) repeats() int64 { return r.g.repeated }
+
 func (r *graphRule) summary(stderr io.Writer, t *tally, stats bool) {
 	r.g.report(stderr)
 	t.pairStats(stderr, int64(len(r.g.adj)/2), stats)
@@ -414,7 +416,7 @@ func (g *graph) arrivedBefore(n uint32, ext bool, o uint32, oExt bool) bool {
 
 // report writes what the rule counted on standard error.
 func (g *graph) report(stderr io.Writer) {
-	reportArrival(stderr, g.external, g.repeated)
+	reportArrival(stderr, g.external)
 	if g.unused > 0 {
 		fmt.Fprintf(stderr, "keep: %d pair(s) with neither containment at %g (kept by verify for their similarity): not used by --containment\n", g.unused, g.threshold)
 	}
@@ -423,15 +425,11 @@ func (g *graph) report(stderr io.Writer) {
 	}
 }
 
-// reportArrival says on standard error what the arrival-order rule
-// counted: pairs with a document before the input, documents that repeat
-// an id.
-func reportArrival(stderr io.Writer, external, repeated int64) {
+// reportArrival says on standard error how many pairs with a document
+// before the input the arrival-order rule counted.
+func reportArrival(stderr io.Writer, external int64) {
 	if external > 0 {
 		fmt.Fprintf(stderr, "keep: %d pair(s) with documents not in the input, taken as seen before\n", external)
-	}
-	if repeated > 0 {
-		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", repeated)
 	}
 }
 

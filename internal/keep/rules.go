@@ -38,6 +38,10 @@ type rule interface {
 	decide(d doc, n int64, id []byte) (verdict, error)
 	// idsMet counts the ids of the rule's file among the documents read.
 	idsMet() idCount
+	// repeats counts the documents of the pass that writes that repeat an
+	// id of the rule's file met before: each is decided as its first
+	// (reportRepeats).
+	repeats() int64
 	// summary says on stderr what the rule counted, before the counts of
 	// documents kept and dropped (with Stats).
 	summary(stderr io.Writer, t *tally, stats bool)
@@ -106,6 +110,15 @@ func loadRule(ctx context.Context, o *Options, stderr io.Writer) (rule, error) {
 // keptDropped says on stderr how many documents were kept and dropped.
 func (t *tally) keptDropped(stderr io.Writer) {
 	fmt.Fprintf(stderr, "keep: %d kept, %d dropped\n", t.docs-t.dropped, t.dropped)
+}
+
+// reportRepeats says on stderr how many documents repeat an id of the
+// rule's file met before, which every rule decides as its first: kept when
+// it was kept, else dropped for the document its first was dropped for.
+func reportRepeats(stderr io.Writer, repeated int64) {
+	if repeated > 0 {
+		fmt.Fprintf(stderr, "keep: %d document(s) repeat an id met before: each decided as its first\n", repeated)
+	}
 }
 
 // pairStats says, with stats, how many documents were read, in how many

@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // sorter sorts records by their bytes within a memory budget: held in an
@@ -75,7 +76,8 @@ func (s *sorter) room(n int) bool {
 	if len(s.arena)+n <= cap(s.arena) && len(s.recs) < cap(s.recs) {
 		return true
 	}
-	arena, recs := int(s.memory*2/3), int(s.memory/3/sorterOverhead)
+	memory := max(s.memory, stream.BufferFloor)
+	arena, recs := int(memory*2/3), int(memory/3/sorterOverhead)
 	if len(s.arena)+n > cap(s.arena) {
 		c := min(max(2*cap(s.arena), len(s.arena)+n, 1<<16), arena-cap(s.arena))
 		if c < len(s.arena)+n || c < cap(s.arena)*3/2 {

@@ -19,6 +19,7 @@ import (
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // The default mode holds band records (held) within Options.MemoryBytes.
@@ -275,7 +276,7 @@ func newBandRuns(opt *Options, hamming bool, limit int64) (*bandRuns, int64) {
 		jobs:    opt.Jobs,
 		fanIn:   fanIn,
 		parts:   parts,
-	}, max(limit-reserve-limit/64, limit/2)
+	}, max(limit-reserve-limit/64, limit/2, stream.BufferFloor)
 }
 
 // spill writes the records held as a run and empties the holding.

@@ -69,10 +69,12 @@ type Options struct {
 	stream.Common
 
 	// fsys holds the state file (nil: the operating system's); maxBits
-	// bounds a filter (0: MaxBits); keys, when set, replaces the filter by
+	// bounds a filter (0: MaxBits); machine is the machine's memory in
+	// bytes (0: stream.MachineMemory); keys, when set, replaces the filter by
 	// another set of keys (the tests' exact reference).
 	fsys    disk.FS
 	maxBits uint64
+	machine int64
 	keys    keySet
 }
 
@@ -137,6 +139,24 @@ func (o *Options) bitsCap() uint64 {
 	return o.maxBits
 }
 
+// checkMachine refuses (a usage error) a new filter larger than the
+// machine's memory (MemTotal, or the cgroup's limit when lower), which it
+// would be allocated in at once, naming the size and the flag to change.
+func (o *Options) checkMachine(sizing Sizing) error {
+	machine := o.machine
+	if machine == 0 {
+		machine = stream.MachineMemory()
+	}
+	need := sizing.Bits / 8
+	if machine <= 0 || need <= uint64(machine) {
+		return nil
+	}
+	if o.Memory > 0 {
+		return status.Usagef("--memory %s: the filter would be %d bytes, more than this machine's memory (%d bytes, MemTotal or the cgroup's limit): give a smaller --memory", stream.FormatSize(o.Memory), need, machine)
+	}
+	return status.Usagef("a filter for %d n-grams (--expected) at a false-positive rate of %.3g (--fp) needs %d bytes, more than this machine's memory (%d bytes, MemTotal or the cgroup's limit): give a smaller --expected or a larger --fp", sizing.Expected, sizing.Rate, need, machine)
+}
+
 // minTokens is the fewest tokens of a paragraph looked up.
 func (o *Options) minTokens() int {
 	if o.MinTokens == 0 {
@@ -198,6 +218,9 @@ func (o *Options) open(stderr io.Writer) (*State, error) {
 		}
 		if sizing.Bits > o.bitsCap() {
 			return nil, status.Usagef("a filter for %d n-grams at --fp %g would be %d bytes, more than the %d allowed", o.Expected, rate, sizing.Bits/8, o.bitsCap()/8)
+		}
+		if err := o.checkMachine(sizing); err != nil {
+			return nil, err
 		}
 	}
 	want := o.ngramHeader()

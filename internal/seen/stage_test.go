@@ -328,3 +328,27 @@ func TestRunWindows(t *testing.T) {
 		t.Errorf("--tokens 5 under -k 13: %v", err)
 	}
 }
+
+// A new filter larger than the machine's memory is refused before it is
+// allocated, naming the size it needs and the flag to change.
+func TestFilterBeyondMachine(t *testing.T) {
+	docs := testutil.WriteFile(t, "docs.tsv", "a\tone two three four five six seven eight nine ten eleven twelve thirteen\n")
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Expected: 10_000_000}, "a filter for 10000000 n-grams (--expected) at a false-positive rate of 0.01 (--fp) needs 12362816 bytes, more than this machine's memory (1048576 bytes"},
+		{Options{Memory: 2 << 20}, "--memory 2M: the filter would be 2097152 bytes, more than this machine's memory (1048576 bytes"},
+	} {
+		opt := c.opt
+		opt.K, opt.Threshold, opt.machine = DefaultK, DefaultThreshold, 1<<20
+		_, _, err := testutil.Run(t, Run, opt, docs)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "give a smaller") {
+			t.Errorf("%+v: err %v, want %q", c.opt, err, c.want)
+		}
+	}
+	opt := Options{K: DefaultK, Threshold: DefaultThreshold, Memory: 1 << 19, machine: 1 << 20}
+	if _, _, err := testutil.Run(t, Run, opt, docs); err != nil {
+		t.Errorf("a filter within the machine's memory: %v", err)
+	}
+}

@@ -96,7 +96,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	defer src.Close()
 	out := stream.NewOutput("spans", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
-	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, max(int(mem/windowBytes), minBuffer), opt.Jobs, opt.TempDir, "windows")}
+	c := &collector{n: opt.Tokens, windows: newSorter(windowCodec, int(max(mem, stream.BufferFloor)/windowBytes), opt.Jobs, opt.TempDir, "windows")}
 	out.Summary = func(stderr io.Writer) {
 		document.Report(src, stderr, "spans")
 		c.summary(stderr)
@@ -334,7 +334,7 @@ func (c *collector) group(ctx context.Context, mem int64, jobs int, dir string) 
 			rc := repeatCodec
 			ndocs := uint64(len(c.idEnds))
 			rc.bucket = func(r *repeat) uint8 { return uint8(uint64(docOf(r.pos)) * 256 / ndocs) }
-			c.repeats = newSorter(rc, max(int((mem-held)/repeatBytes), minBuffer), jobs, dir, "repeated windows")
+			c.repeats = newSorter(rc, int(max(mem-held, stream.BufferFloor)/repeatBytes), jobs, dir, "repeated windows")
 		}
 		if seen++; seen%checkEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -505,7 +505,3 @@ func (c *collector) summary(stderr io.Writer) {
 		fmt.Fprintf(stderr, "spans: spilled %d run(s) of windows and %d of repeated windows to disk (--memory)\n", r1, r2)
 	}
 }
-
-// minBuffer is the fewest records a sort buffer holds, whatever --memory
-// says.
-const minBuffer = 1024

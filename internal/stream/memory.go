@@ -27,6 +27,16 @@ const (
 	DefaultMemoryRule = "an eighth of the machine's memory (or of its cgroup limit), at least 64M, at most 2G"
 )
 
+// BufferFloor is the least a buffer sized by --memory holds, whatever
+// --memory says: below it a stage would spill a sorted run (or read a part
+// of its input) every few records, and at the smallest sizes hold none.
+// So every --memory works, and one below BufferFloor is exceeded by up to
+// that much a buffer; the man pages say so (MemoryFloorRule).
+const BufferFloor = 64 << 10
+
+// MemoryFloorRule is how the man pages state BufferFloor.
+const MemoryFloorRule = "any size works, a buffer holding at least 64K"
+
 // Memory returns the --memory n asks for: n, or when it is 0 (or less)
 // DefaultMemory, the one default of every stage's --memory.
 func Memory(n int64) int64 {
@@ -42,11 +52,20 @@ func DefaultMemory() int64 { return defaultMemory(os.ReadFile) }
 // defaultMemory is DefaultMemory with the files read by read (tests give
 // fake ones).
 func defaultMemory(read func(string) ([]byte, error)) int64 {
-	total := int64(0)
+	return MemoryFrom(machineSizes(read))
+}
+
+// MachineMemory returns the memory of this machine in bytes: MemTotal of
+// /proc/meminfo, or the cgroup's limit when it is lower; 0 when neither can
+// be read (another system).
+func MachineMemory() int64 { return lesserSize(machineSizes(os.ReadFile)) }
+
+// machineSizes returns MemTotal and the cgroup's memory limit, each 0 when
+// unknown, with the files read by read.
+func machineSizes(read func(string) ([]byte, error)) (total, limit int64) {
 	if data, err := read("/proc/meminfo"); err == nil {
 		total = memTotal(data)
 	}
-	limit := int64(0)
 	// cgroup v2, then v1.
 	for _, name := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
 		if data, err := read(name); err == nil {
@@ -56,17 +75,23 @@ func defaultMemory(read func(string) ([]byte, error)) int64 {
 			}
 		}
 	}
-	return MemoryFrom(total, limit)
+	return total, limit
+}
+
+// lesserSize returns limit when it is set (above 0) and lower than total,
+// else total.
+func lesserSize(total, limit int64) int64 {
+	if limit > 0 && (total <= 0 || limit < total) {
+		return limit
+	}
+	return total
 }
 
 // MemoryFrom is the rule: an eighth of total, or of limit when it is set
 // (above 0) and lower, between MemoryFloor and MemoryCap; MemoryFallback
 // when neither is known.
 func MemoryFrom(total, limit int64) int64 {
-	m := total
-	if limit > 0 && (m <= 0 || limit < m) {
-		m = limit
-	}
+	m := lesserSize(total, limit)
 	if m <= 0 {
 		return MemoryFallback
 	}

@@ -97,7 +97,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 			t.extraDocBytes = bbitDocBytes
 		}
 		var kept []*stream.Chunk
-		for t.bytes() < mem/2 {
+		for t.bytes() < max(mem/2, stream.BufferFloor) {
 			c, err := lines.Next()
 			if err != nil {
 				releaseAll(kept)
@@ -135,7 +135,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		v.maxPair = max(v.maxPair, v.pairBytes)
 		// A quarter of what is left goes to the collector's slack and the
 		// runtime's own, so that the process stays within --memory.
-		budget := max((mem-v.pairBytes-reserve)/4*3, mem/4)
+		budget := max((mem-v.pairBytes-reserve)/4*3, mem/4, stream.BufferFloor)
 		v.budget = budget
 		v.t, v.ps = t, newPasses(t, budget)
 		v.ps.threshold, v.ps.containment = opt.Threshold, opt.Containment
