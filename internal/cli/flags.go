@@ -181,8 +181,10 @@ func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
 	if f.Main && f.Text == "" && f.TextSet {
 		return f, usagef("--main is for --text html or auto")
 	}
-	if f.Number && f.NumberFrom < 0 {
-		return f, usagef("--number-from %d: want a number from 0", f.NumberFrom)
+	if f.Number {
+		if err := input.CheckNumberFrom(f.NumberFrom); err != nil {
+			return f, err
+		}
 	}
 	return f, nil
 }
