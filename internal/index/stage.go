@@ -328,7 +328,10 @@ func queryBatch(ctx context.Context, opt Options, ix *Index, k int, src stream.S
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	jobs := stream.Jobs(opt.Jobs)
+	jobs, err := stream.Jobs(opt.Jobs)
+	if err != nil {
+		return err
+	}
 	rs, err := ix.SearchBatch(qs.fps, k, jobs)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/neardup/neardup/internal/status"
 )
 
 // The default --memory of every stage that holds state (docfreq, pairs,
@@ -42,11 +44,31 @@ func DefaultMemory() int64 { return defaultMemory(os.ReadFile) }
 // defaultMemory is DefaultMemory with the files read by read (tests give
 // fake ones).
 func defaultMemory(read func(string) ([]byte, error)) int64 {
-	total := int64(0)
+	return MemoryFrom(machineMemory(read))
+}
+
+// CheckUpFront refuses a --memory of n bytes more than the machine has
+// (MemTotal, or the cgroup's limit when lower) for a stage that allocates
+// it whole at the start: the allocation would fail, or the stage be killed
+// once the buffer fills. Unknown memory (no /proc) refuses nothing. Its
+// error is a usage error.
+func CheckUpFront(n int64) error {
+	total, limit := machineMemory(os.ReadFile)
+	if limit > 0 && (total <= 0 || limit < total) {
+		total = limit
+	}
+	if total > 0 && n > total {
+		return status.Usagef("--memory %d: more than this machine's memory (%d bytes), and the buffer is allocated whole", n, total)
+	}
+	return nil
+}
+
+// machineMemory returns MemTotal of /proc/meminfo and the cgroup's memory
+// limit, read by read; each 0 when unknown.
+func machineMemory(read func(string) ([]byte, error)) (total, limit int64) {
 	if data, err := read("/proc/meminfo"); err == nil {
 		total = memTotal(data)
 	}
-	limit := int64(0)
 	// cgroup v2, then v1.
 	for _, name := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
 		if data, err := read(name); err == nil {
@@ -56,7 +78,7 @@ func defaultMemory(read func(string) ([]byte, error)) int64 {
 			}
 		}
 	}
-	return MemoryFrom(total, limit)
+	return total, limit
 }
 
 // MemoryFrom is the rule: an eighth of total, or of limit when it is set
