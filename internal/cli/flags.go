@@ -21,7 +21,7 @@ const (
 
 func jobsFlag() cli.Flag {
 	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Category: catRun,
-		Usage: "worker threads; 0 means one per core (the output is the same for any number)"}
+		Usage: "worker threads: 1 to 1024, or 0 for one per core (the output is the same for any number)"}
 }
 
 func outputFlag() cli.Flag {

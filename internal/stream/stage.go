@@ -13,7 +13,8 @@ import (
 // and the command line fills it from the flags in one place, so a flag that
 // every stage takes is added here and there only.
 type Common struct {
-	// Jobs is the number of workers; 0 means one per core (Jobs).
+	// Jobs is the number of workers, at most MaxJobs; 0 means one per
+	// core (Jobs).
 	Jobs int
 	// SkipBad skips malformed lines, counting and reporting them, instead
 	// of stopping at the first.
