@@ -218,8 +218,8 @@
 //   - --temp-dir DIR: with --containment, directory DIR for the copy of an
 //     input that can't be read twice (standard input from a pipe), which corpus
 //     mode reads twice (default: the system's)
-//   - --jobs value, -j value: worker threads; 0 means one per core (the output
-//     is the same for any number) (default: 0)
+//   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
+//     (the output is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
 //     instead of standard output; a name ending in .gz or .zst is compressed.
 //     Not an input, nor a file another flag names (--state, --report, …):

@@ -215,8 +215,8 @@
 //     length) (default: 0)
 //   - --stats: print on standard error the number of clusters, their sizes and
 //     the largest (default: false)
-//   - --jobs value, -j value: worker threads; 0 means one per core (the output
-//     is the same for any number) (default: 0)
+//   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
+//     (the output is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
 //     instead of standard output; a name ending in .gz or .zst is compressed.
 //     Not an input, nor a file another flag names (--state, --report, …):

@@ -141,8 +141,8 @@
 //     chosen from the number of fingerprints)
 //   - --block-size value: fingerprints per compressed block (default: 64)
 //   - --output IDX, -o IDX: write the index to IDX (required)
-//   - --jobs value, -j value: worker threads; 0 means one per core (the output
-//     is the same for any number) (default: 0)
+//   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
+//     (the output is the same for any number) (default: 0)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,
@@ -155,8 +155,8 @@
 //
 // The options of add:
 //
-//   - --jobs value, -j value: worker threads; 0 means one per core (the output
-//     is the same for any number) (default: 0)
+//   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
+//     (the output is the same for any number) (default: 0)
 //   - --skip-bad: skip malformed lines, count them and report the count at the
 //     end, instead of stopping (default: false)
 //   - --progress: report on standard error every second what has been read,
@@ -173,8 +173,8 @@
 //     index's k)
 //   - --batch: read all queries, then merge them with each table in one pass
 //     (default: false)
-//   - --jobs value, -j value: worker threads; 0 means one per core (the output
-//     is the same for any number) (default: 0)
+//   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
+//     (the output is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
 //     instead of standard output; a name ending in .gz or .zst is compressed.
 //     Not an input, nor a file another flag names (--state, --report, …):

@@ -176,8 +176,8 @@
 //   - --number-from N: the ids are the documents' arrival numbers, N for the
 //     first line read (counted across all inputs), 12 digits zero-padded
 //     (default: 0)
-//   - --jobs value, -j value: worker threads; 0 means one per core (the output
-//     is the same for any number) (default: 0)
+//   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
+//     (the output is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)
 //     instead of standard output; a name ending in .gz or .zst is compressed.
 //     Not an input, nor a file another flag names (--state, --report, …):

@@ -55,7 +55,11 @@ type Options struct {
 // where both are done: Run and NewSketches call it, so the command line
 // and the Beam pipeline go through it. Its errors are usage errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	flag := o.ThresholdFlag
 	if flag == "" {
 		flag = "--threshold"
@@ -78,8 +82,8 @@ func (o *Options) Resolve() error {
 	if (o.B == 0) != (o.R == 0) {
 		return status.Usagef("give both -b and -r, or neither (then --threshold chooses them)")
 	}
-	if o.B < 0 || o.R < 0 {
-		return status.Usagef("-b and -r must be positive")
+	if err := CheckBanding(o.B, o.R); err != nil {
+		return err
 	}
 	// The threshold and the weights choose the banding when -b and -r are
 	// not given; given, they are checked all the same (0 is not given).
@@ -89,6 +93,25 @@ func (o *Options) Resolve() error {
 	}
 	if (choose || o.FPWeight != 0 || o.FNWeight != 0) && (o.FPWeight < 0 || o.FNWeight < 0 || o.FPWeight+o.FNWeight == 0) {
 		return status.Usagef("--fp-weight and --fn-weight must be non-negative and not both 0")
+	}
+	if o.Floor < 0 || o.Floor > 1 {
+		return status.Usagef("--recall-at-threshold %g: want a probability from 0 to 1", o.Floor)
+	}
+	return nil
+}
+
+// MaxSignature is the most values a signature has (sketch -n).
+const MaxSignature = 1 << 16
+
+// CheckBanding refuses -b bands of -r rows that no signature holds: a
+// negative count, or more values than MaxSignature (before b×r could
+// overflow). 0 and 0 are "not given".
+func CheckBanding(b, r int) error {
+	if b < 0 || r < 0 {
+		return status.Usagef("-b and -r must be positive")
+	}
+	if b > MaxSignature || r > MaxSignature || b*r > MaxSignature {
+		return status.Usagef("-b %d -r %d: %d bands of %d rows need more values than a signature has (at most %d, sketch -n)", b, r, b, r, MaxSignature)
 	}
 	return nil
 }

@@ -14,18 +14,26 @@ import (
 	"github.com/neardup/neardup/internal/testutil"
 )
 
-// manyRuns builds, in dir of fsys, an index of the records of a batch of
-// docs documents in many runs (a small --memory: one per 20 documents or
-// so), and returns its records.
+// manyRuns builds, in dir of fsys, an index of the records of docs
+// documents in many runs (a batch of 20 documents added at a time), and
+// returns its records.
 func manyRuns(t *testing.T, fsys fileSystem, dir string, docs int) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 1))
-	b, recs := batch(rng, 0, docs, 10)
-	in := testutil.WriteFile(t, "b.tsv", b)
-	if err := RunBuild(context.Background(), Options{fs: fsys, MemoryBytes: 8 << 10}, dir, []string{in}, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
+	var all []string
+	for first := 0; first < docs; first += 20 {
+		b, recs := batch(rng, first, 20, 10)
+		all = append(all, recs...)
+		in := testutil.WriteFile(t, fmt.Sprintf("b%d.tsv", first), b)
+		run := RunAdd
+		if first == 0 {
+			run = RunBuild
+		}
+		if err := run(context.Background(), Options{fs: fsys}, dir, []string{in}, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return sortedUnique(recs)
+	return sortedUnique(all)
 }
 
 // onlyRun returns the bytes of the one run the index at dir names.

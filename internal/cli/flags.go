@@ -21,7 +21,7 @@ const (
 
 func jobsFlag() cli.Flag {
 	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Category: catRun,
-		Usage: "worker threads; 0 means one per core (the output is the same for any number)"}
+		Usage: "worker threads: 1 to 1024, or 0 for one per core (the output is the same for any number)"}
 }
 
 func outputFlag() cli.Flag {
@@ -181,8 +181,10 @@ func readingFlags(c *cli.Context) (input.ReadingFlags, error) {
 	if f.Main && f.Text == "" && f.TextSet {
 		return f, usagef("--main is for --text html or auto")
 	}
-	if f.Number && f.NumberFrom < 0 {
-		return f, usagef("--number-from %d: want a number from 0", f.NumberFrom)
+	if f.Number {
+		if err := input.CheckNumberFrom(f.NumberFrom); err != nil {
+			return f, err
+		}
 	}
 	return f, nil
 }

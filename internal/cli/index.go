@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/neardup/neardup/internal/index"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/urfave/cli/v2"
 	"io"
@@ -32,6 +33,11 @@ func subcommand(cmd *cli.Command, action func(c *cli.Context, env *Env) error) *
 		return action(c, env)
 	}
 	cmd.HideHelpCommand = true
+	// A flag value that does not parse is a usage error, as at the top
+	// level (NewApp), not a runtime one.
+	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error {
+		return status.Usage(err)
+	}
 	return cmd
 }
 
@@ -200,8 +206,8 @@ func indexBuildAction(c *cli.Context, env *Env) error {
 	if opt.K < 0 || opt.K > 63 {
 		return usagef("-k %d: want a distance of 0 to 63 bits", opt.K)
 	}
-	if c.IsSet("blocks") && opt.Blocks <= opt.K {
-		return usagef("--blocks %d: want more blocks than k = %d", opt.Blocks, opt.K)
+	if c.IsSet("blocks") && (opt.Blocks <= opt.K || opt.Blocks > 64) {
+		return usagef("--blocks %d: want more blocks than k = %d, at most 64", opt.Blocks, opt.K)
 	}
 	if opt.BlockSize < 1 || opt.BlockSize > 0xffff {
 		return usagef("--block-size %d: want 1 to 65535", opt.BlockSize)
@@ -231,8 +237,8 @@ func indexQueryAction(c *cli.Context, env *Env) error {
 		return err
 	}
 	opt := index.Options{Distance: c.Int("distance"), Batch: c.Bool("batch")}
-	if opt.Distance < -1 {
-		return usagef("--distance %d: want 0 bits or more", opt.Distance)
+	if opt.Distance < -1 || opt.Distance > 63 {
+		return usagef("--distance %d: want 0 to 63 bits", opt.Distance)
 	}
 	return writeOutput(c, env, func(w io.Writer, common stream.Common) error {
 		opt.Common = common

@@ -303,6 +303,10 @@ func keepAction(c *cli.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	// The options take 0 for "not given" (verify's threshold).
+	if c.IsSet("threshold") && c.Float64("threshold") == 0 {
+		return usagef("--threshold 0: want a containment above 0, at most 1")
+	}
 	opt := keep.Options{
 		MemoryBytes:  mem,
 		Clusters:     c.String("clusters"),

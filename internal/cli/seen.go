@@ -165,7 +165,10 @@ func seenAction(c *cli.Context, env *Env) error {
 		return usagef("--min-tokens %d: want at least 1", opt.MinTokens)
 	}
 	if c.IsSet("fp") {
-		opt.Rate = c.Float64("fp")
+		// The options take 0 for "not given" (the default rate).
+		if opt.Rate = c.Float64("fp"); opt.Rate == 0 {
+			return usagef("--fp 0: want a rate between 0 and 1")
+		}
 	}
 	if c.IsSet("expected") {
 		v, err := strconv.ParseFloat(c.String("expected"), 64)

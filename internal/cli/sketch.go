@@ -96,5 +96,9 @@ func sketchAction(c *cli.Context, env *Env) error {
 		Weight: c.String("weight"),
 		DF:     c.String("df"),
 	}
+	// The options take 0 for "not given" (64 bits).
+	if c.IsSet("f") && opt.F == 0 {
+		return usagef("-f 0: want 64 or 128")
+	}
 	return runStream(c, env, &opt, &opt.Common, sketch.Run)
 }

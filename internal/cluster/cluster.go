@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
@@ -75,7 +77,11 @@ type Options struct {
 // components), the one place where both are done: Run calls it. Its
 // errors are usage errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold},
 		status.Float{Flag: "--min-similarity-to-representative", Value: o.MinSimilarity}); err != nil {
 		return err
@@ -115,6 +121,16 @@ func (o *Options) Resolve() error {
 		}
 		if (o.B == 0) != (o.R == 0) || o.B < 0 || o.R < 0 {
 			return status.Usagef("give both -b and -r (positive), or neither")
+		}
+		if err := band.CheckBanding(o.B, o.R); err != nil {
+			return err
+		}
+		if o.Method == Leader {
+			// The Hamming tables of the leader index, for SimHash
+			// fingerprints.
+			if err := (&lsh.HammingOptions{K: o.Hamming, Blocks: o.Blocks}).Check(); err != nil {
+				return status.Usage(err)
+			}
 		}
 	default:
 		return status.Usagef("unknown --method %q: want components, leader or greedy", o.Method)

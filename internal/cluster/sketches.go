@@ -35,9 +35,10 @@ const releaseGrowth = 8 << 20
 
 // fixedBytes is the memory of the stage besides its structures: the Go
 // runtime and the input chunks and parsed batches in flight, about 24 MiB,
-// and 4 MiB per job (measured, examples/degenerate-bench.sh).
+// and 4 MiB per job (measured, examples/degenerate-bench.sh); jobs is
+// resolved (Options.Resolve).
 func fixedBytes(jobs int) int64 {
-	return 24<<20 + 4<<20*int64(stream.Jobs(jobs))
+	return 24<<20 + 4<<20*int64(jobs)
 }
 
 // memoryLine is what --stats says about memory: what the structures hold,

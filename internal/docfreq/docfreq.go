@@ -44,11 +44,17 @@ type Options struct {
 	stream.Common
 }
 
-// Resolve fills in the defaults of the options (-j, --memory), the one
-// place where they are: Run calls it.
-func (o *Options) Resolve() {
-	o.Jobs = stream.Jobs(o.Jobs)
+// Resolve checks the options and fills in their defaults (-j, --memory),
+// the one place where both are done: Run calls it. Its errors are usage
+// errors.
+func (o *Options) Resolve() error {
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
+	return stream.CheckUpFront(o.MemoryBytes)
 }
 
 // header returns the stage's header line for docs documents.
@@ -59,7 +65,9 @@ func header(docs uint64) record.Header {
 // Run counts the documents of the shingle records read from inputs
 // (standard input when there are none) per hash and writes the table.
 func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	opt.Resolve()
+	if err := opt.Resolve(); err != nil {
+		return err
+	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
 	out := stream.NewOutput(Stage, opt.Common, stdout, stderr, header(0))

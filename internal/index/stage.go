@@ -124,8 +124,18 @@ func readRecords(ctx context.Context, opt *Options, inputs []string, stderr io.W
 	return recs, out.Finish()
 }
 
+// lockHolding is what the writer lock of an index says of its holder.
+const lockHolding = "another index build or add is changing this index"
+
 // RunBuild builds an index from simhash sketch records.
 func RunBuild(ctx context.Context, opt Options, path string, inputs []string, stderr io.Writer) error {
+	// The same lock as add's: a build at once with an add would replace
+	// the index the add is merging its batch into, and lose one of them.
+	unlock, err := disk.Lock(path+".lock", lockHolding)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	recs, err := readRecords(ctx, &opt, inputs, stderr)
 	if err != nil {
 		return err
@@ -137,7 +147,7 @@ func RunBuild(ctx context.Context, opt Options, path string, inputs []string, st
 func RunAdd(ctx context.Context, opt Options, path string, inputs []string, stderr io.Writer) error {
 	// Held from the batch read to the rename: two adds at once would each
 	// write the old index with their own batch over the other's.
-	unlock, err := disk.Lock(path+".lock", "another index add is changing this index")
+	unlock, err := disk.Lock(path+".lock", lockHolding)
 	if err != nil {
 		return err
 	}
@@ -318,7 +328,10 @@ func queryBatch(ctx context.Context, opt Options, ix *Index, k int, src stream.S
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	jobs := stream.Jobs(opt.Jobs)
+	jobs, err := stream.Jobs(opt.Jobs)
+	if err != nil {
+		return err
+	}
 	rs, err := ix.SearchBatch(qs.fps, k, jobs)
 	if err != nil {
 		return err

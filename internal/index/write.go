@@ -180,7 +180,9 @@ func encodeIndex(f io.Writer, c *content) (err error) {
 	ft := footer{f: c.scheme.F, k: c.scheme.K, blocks: c.scheme.Blocks, blockSize: c.blockSize, headers: c.headers}
 	ft.tables = make([]tableMeta, len(c.scheme.Tables))
 	var distinct []uint64
-	c.jobs = stream.Jobs(c.jobs)
+	if c.jobs, err = stream.Jobs(c.jobs); err != nil {
+		return err
+	}
 	// With more than one job the ids are encoded into memory meanwhile.
 	type idResult struct {
 		sec     section

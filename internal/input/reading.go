@@ -262,13 +262,22 @@ func (r Reading) WithDefaultFields() Reading {
 	return r
 }
 
+// CheckNumberFrom refuses a --number-from that is negative or past the
+// arrival numbers' NumberDigits digits; its error is a usage error.
+func CheckNumberFrom(n int64) error {
+	if n < 0 || n > maxNumber {
+		return status.Usagef("--number-from %d: want a number from 0 to %d (%d digits)", n, int64(maxNumber), NumberDigits)
+	}
+	return nil
+}
+
 // Check validates r for a stage that reads the documents first hand and
 // writes a header line describing them unless noHeader; its errors are
 // usage errors.
 func (r Reading) Check(noHeader bool) error {
 	if r.Number {
-		if r.NumberFrom < 0 {
-			return status.Usagef("--number-from %d: want a number from 0", r.NumberFrom)
+		if err := CheckNumberFrom(r.NumberFrom); err != nil {
+			return err
 		}
 		if r.Format == FormatFiles {
 			return status.Usagef("--number-from and --files exclude each other: a file's id is its path")

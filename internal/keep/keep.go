@@ -117,7 +117,11 @@ type Options struct {
 // the one place where both are done: Run calls it. Its errors are usage
 // errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold}); err != nil {
 		return err

@@ -28,9 +28,19 @@ func (o *HammingOptions) Scheme(f int) (*Hamming, error) {
 	return NewHamming(f, o.K, o.blocks())
 }
 
-// Check refuses options that make no scheme, whatever the fingerprints.
+// Check refuses options that make no scheme, whatever the fingerprints,
+// naming the flags they come from (--hamming K, --blocks B).
 func (o *HammingOptions) Check() error {
-	return checkLayout(o.K, o.blocks())
+	if o.K < 0 || o.K > 63 {
+		return fmt.Errorf("--hamming %d: want a distance of 0 to 63 bits", o.K)
+	}
+	if o.Blocks != 0 && (o.Blocks <= o.K || o.Blocks > 64) {
+		return fmt.Errorf("--blocks %d: want %d to 64 blocks for distance %d", o.Blocks, o.K+1, o.K)
+	}
+	if err := checkLayout(o.K, o.blocks()); err != nil {
+		return fmt.Errorf("--hamming %d: %v", o.K, err)
+	}
+	return nil
 }
 
 func (o *HammingOptions) blocks() int {

@@ -78,7 +78,11 @@ var errAgainstHamming = status.Usagef("--against pairs MinHash band keys with a 
 // the one place where both are done: Run calls it, so the command line
 // and the Beam pipeline go through it. Its errors are usage errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.Against != "" && o.Hamming != nil {
 		return errAgainstHamming

@@ -43,7 +43,11 @@ type Options struct {
 // place where both are done: Run and seen's Resolve call it. Its errors
 // are usage errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	switch o.By {
 	case ByParagraph:
 		if o.Tokens != 0 || o.Stride != 0 {

@@ -88,7 +88,11 @@ type keySet interface {
 // Resolve checks the options and fills in their defaults (-j), the one
 // place where both are done: Run calls it. Its errors are usage errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold}, status.Float{Flag: "--fp", Value: o.Rate}); err != nil {
 		return err
 	}

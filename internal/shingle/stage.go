@@ -38,7 +38,11 @@ type StageOptions struct {
 // command line and the Beam pipeline go through it. Its errors are usage
 // errors.
 func (o *StageOptions) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	if err := CheckK(o.Shingle.K); err != nil {
 		return err
 	}

@@ -52,7 +52,11 @@ type Options struct {
 // place where both are done: Run and RunDocuments call it, so the command
 // line and the Beam pipeline go through it. Its errors are usage errors.
 func (o *Options) Resolve() error {
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	switch o.Method {
 	case MinHash, OPH:
 		if o.N < 1 || o.N > 1<<16 {

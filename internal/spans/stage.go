@@ -56,8 +56,15 @@ func (o *Options) Resolve() error {
 	if o.MemoryBytes < 0 {
 		return status.Usagef("--memory can't be negative")
 	}
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
+	if err := stream.CheckUpFront(o.MemoryBytes); err != nil {
+		return err
+	}
 	return o.reading().Check(o.NoHeader)
 }
 

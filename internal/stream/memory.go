@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/neardup/neardup/internal/status"
 )
 
 // The default --memory of every stage that holds state (docfreq, pairs,
@@ -53,6 +55,17 @@ func DefaultMemory() int64 { return defaultMemory(os.ReadFile) }
 // fake ones).
 func defaultMemory(read func(string) ([]byte, error)) int64 {
 	return MemoryFrom(machineSizes(read))
+}
+
+// CheckUpFront refuses a --memory of n bytes more than the machine has
+// (MachineMemory) for a stage that allocates it whole at the start: the
+// allocation would fail, or the stage be killed once the buffer fills.
+// Unknown memory (no /proc) refuses nothing. Its error is a usage error.
+func CheckUpFront(n int64) error {
+	if total := MachineMemory(); total > 0 && n > total {
+		return status.Usagef("--memory %d: more than this machine's memory (%d bytes), and the buffer is allocated whole", n, total)
+	}
+	return nil
 }
 
 // MachineMemory returns the memory of this machine in bytes: MemTotal of

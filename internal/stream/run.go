@@ -15,7 +15,10 @@ type Worker interface {
 // newWorker, and calls sink with each result in input order. It stops at the first error
 // from src or sink and returns it; a result's Err is the sink's to handle.
 func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, sink func(*Result) error) error {
-	jobs := Jobs(opt.Jobs)
+	jobs, err := Jobs(opt.Jobs)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

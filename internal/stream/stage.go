@@ -6,13 +6,15 @@ import (
 	"runtime"
 
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 )
 
 // Common holds the options every stage has. Each stage's Options embeds it,
 // and the command line fills it from the flags in one place, so a flag that
 // every stage takes is added here and there only.
 type Common struct {
-	// Jobs is the number of workers; 0 means one per core (Jobs).
+	// Jobs is the number of workers, at most MaxJobs; 0 means one per
+	// core (Jobs).
 	Jobs int
 	// SkipBad skips malformed lines, counting and reporting them, instead
 	// of stopping at the first.
@@ -29,14 +31,22 @@ type Common struct {
 	Counters bool
 }
 
-// Jobs returns the number of workers -j n asks for: n, or when it is 0 (or
-// less) one per core, GOMAXPROCS. It is the one default of every stage's
-// -j.
-func Jobs(n int) int {
-	if n > 0 {
-		return n
+// MaxJobs is the most workers -j asks for: each holds its chunks of input
+// in flight (two of about 1 MiB), and a channel of as many is made up
+// front.
+const MaxJobs = 1024
+
+// Jobs resolves -j n, the one place where every stage's -j is checked and
+// given its default: n workers, or when n is 0 one per core (GOMAXPROCS).
+// A negative n or one past MaxJobs is a usage error.
+func Jobs(n int) (int, error) {
+	if n < 0 || n > MaxJobs {
+		return 0, status.Usagef("-j %d: want 0 (one worker per core) to %d workers", n, MaxJobs)
 	}
-	return runtime.GOMAXPROCS(0)
+	if n > 0 {
+		return n, nil
+	}
+	return runtime.GOMAXPROCS(0), nil
 }
 
 // WorkerFactory makes the Worker of one pool goroutine. Every stage that

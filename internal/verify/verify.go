@@ -84,7 +84,11 @@ func (o *Options) Resolve() error {
 	if (o.Attach || o.Sorted) && o.MemoryBytes != 0 {
 		return status.Usagef("--memory sets the read-ahead of verify without --attach or --sorted, which hold no pairs")
 	}
-	o.Jobs = stream.Jobs(o.Jobs)
+	jobs, err := stream.Jobs(o.Jobs)
+	if err != nil {
+		return err
+	}
+	o.Jobs = jobs
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if o.Attach && o.Sorted {
 		return status.Usagef("--attach and --sorted are the two steps of one join, with a sort between them: give one")
@@ -96,8 +100,9 @@ func (o *Options) Resolve() error {
 		if o.Sketches == "" || o.Shingles != "" || o.Containment {
 			return status.Usagef("--hamming scores SimHash fingerprints: give --sketches FILE, without --shingles or --containment")
 		}
-		if o.MaxDistance < 0 {
-			return status.Usagef("--hamming %d: want a distance of 0 bits or more", o.MaxDistance)
+		// Within 128 bits of a 128-bit fingerprint is every pair.
+		if o.MaxDistance < 0 || o.MaxDistance > 127 {
+			return status.Usagef("--hamming %d: want a distance of 0 to 127 bits (fewer than the fingerprint has)", o.MaxDistance)
 		}
 	}
 	if o.Documents != nil {

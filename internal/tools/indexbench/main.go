@@ -40,7 +40,10 @@ func main() {
 	batchProfile := flag.String("batchprofile", "", "write a CPU profile of the (first) batch run to `FILE`")
 	runs := flag.Int("runs", 1, "measure online and batch `N` times (the machine may be shared: the spread)")
 	flag.Parse()
-	*jobs = stream.Jobs(*jobs)
+	var err error
+	if *jobs, err = stream.Jobs(*jobs); err != nil {
+		fail(err)
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
