@@ -89,7 +89,7 @@ func (l *containmentLoader) add(s *record.Scored, pos record.Pos) (pairLoader, e
 	return l, nil
 }
 
-func (l *containmentLoader) rule() (rule, error) {
+func (l *containmentLoader) rule(context.Context) (rule, error) {
 	g := l.graph(true)
 	g.numbered, g.from = l.o.reading.Number, uint64(l.o.reading.NumberFrom)
 	g.threshold, g.unused = l.threshold.value, l.unused

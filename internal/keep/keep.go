@@ -41,6 +41,12 @@ import (
 	"github.com/neardup/neardup/internal/stream"
 )
 
+// The rules of --pairs without --containment.
+const (
+	RuleArrival = "arrival"
+	RuleKept    = "kept"
+)
+
 // Preferences: which member of a cluster stays.
 const (
 	PreferFirst    = "first"
@@ -54,14 +60,23 @@ type Options struct {
 	// Clusters names the cluster file.
 	Clusters string
 	// Pairs names a file of scored pairs (verify): the arrival-order rule
-	// decides instead of clusters (rule.go).
+	// (rule.go) or the kept rule (Rule, keptrule.go) decides instead of
+	// clusters.
 	Pairs string
 	// Containment applies the containment rule to Pairs (containment.go):
 	// a document is dropped only when a kept one contains it at Threshold
 	// (default: verify's threshold, from the pairs' header) or more.
 	Containment bool
 	Threshold   float64
-	Prefer      string
+	// Rule is the rule of Pairs without Containment: RuleArrival (a
+	// document goes for any earlier partner) or RuleKept (only for a kept
+	// one: keptrule.go).
+	Rule string
+	// Dropped names the reports of earlier batches (keep --report): with
+	// RuleKept, the ids in their first column are documents not in the
+	// input that were dropped, so not kept.
+	Dropped []string
+	Prefer  string
 	// Drop writes the documents removed instead of those kept.
 	Drop bool
 	// Report names a file that gets a line per document dropped:
@@ -125,6 +140,19 @@ func (o *Options) Resolve() error {
 	o.MemoryBytes = stream.Memory(o.MemoryBytes)
 	if err := status.Finite(status.Float{Flag: "--threshold", Value: o.Threshold}); err != nil {
 		return err
+	}
+	switch o.Rule {
+	case "":
+		o.Rule = RuleArrival
+	case RuleArrival, RuleKept:
+	default:
+		return status.Usagef("--rule %q: want arrival or kept", o.Rule)
+	}
+	if o.Rule == RuleKept && (o.Pairs == "" || o.Containment) {
+		return status.Usagef("--rule kept is a rule for --pairs FILE (--containment drops only for a kept document already)")
+	}
+	if len(o.Dropped) > 0 && o.Rule != RuleKept {
+		return status.Usagef("--dropped names the reports of earlier batches for --rule kept: the arrival rule drops for a dropped document too")
 	}
 	if o.DropParts != "" {
 		return o.checkDropParts()

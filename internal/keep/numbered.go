@@ -3,6 +3,7 @@ package keep
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -30,7 +31,8 @@ import (
 // arrival number between the least and the greatest in a pair, and 32
 // bytes per dropped document (its number, via, kept document, similarity
 // and pairs with older batches), whatever the ids' length or the pairs'
-// number.
+// number; with the kept rule (keptrule.go), 12 bytes more per document
+// paired with an older batch and 8 per older document dropped (--dropped).
 
 // numPair is a pair of arrival numbers, a < b, with its similarity.
 type numPair struct {
@@ -85,6 +87,15 @@ type numbered struct {
 	metIDs, met, external int64
 	// ranked: the numbers are ranks (ranked.go), not arrival numbers.
 	ranked bool
+	// keptOnly applies the kept rule (keptrule.go); dropped are the
+	// numbers before the input that earlier batches dropped, sorted.
+	keptOnly bool
+	dropped  []uint64
+	// extDoc are the documents with pairs with older batches, by
+	// number, and extN their number of such pairs (the kept rule: ext
+	// holds them for the dropped documents otherwise).
+	extDoc []uint64
+	extN   []uint32
 }
 
 func newNumbered(from uint64, memory int64, tempDir string) *numbered {
@@ -211,6 +222,10 @@ func (n *numbered) decide() error {
 // take is the next pair in order: the first of its later document is its
 // via.
 func (n *numbered) take(p numPair) {
+	if n.keptOnly {
+		n.takeKept(p)
+		return
+	}
 	n.setInPair(p.a)
 	n.setInPair(p.b)
 	if p.b < n.from {
@@ -267,6 +282,9 @@ func (n *numbered) ids() int {
 // not, its via, similarity and kept document.
 func (n *numbered) decideDoc(v uint64) (stays bool, via, root uint64, sim float64) {
 	n.met++
+	if j, ok := slices.BinarySearch(n.extDoc, v); ok {
+		n.external += int64(n.extN[j])
+	}
 	i := sort.Search(len(n.drop), func(i int) bool { return n.drop[i] >= v })
 	if i == len(n.drop) || n.drop[i] != v {
 		return true, v, v, math.NaN()
@@ -319,9 +337,13 @@ func (l *numberedLoader) add(s *record.Scored, _ record.Pos) (pairLoader, error)
 	return l, l.n.add(a, b, float32(s.J))
 }
 
-func (l *numberedLoader) rule() (rule, error) {
+func (l *numberedLoader) rule(ctx context.Context) (rule, error) {
 	if r := l.o.reading; !r.Number || r.NumberFrom != l.from {
 		return nil, status.Usagef("%s: a shingle header after the first pair reads the documents in another way than those before it (arrival numbers from %d): put the header lines first", l.o.Pairs, l.from)
+	}
+	l.n.keptOnly = l.o.Rule == RuleKept
+	if err := l.n.loadDropped(ctx, l.o); err != nil {
+		return nil, err
 	}
 	return &numberedRule{n: l.n, file: l.o.Pairs, tempDir: l.o.TempDir}, l.n.decide()
 }

@@ -17,7 +17,8 @@ import (
 // spilled (--memory of a few pairs: the buffer's floor, stream.BufferFloor,
 // holds 2,048 pairs, fewer than each round has), writes what the general rule writes:
 // the documents, the report, the annotations and what stderr counts, with
-// pairs of older batches (below from=) and of documents beyond the input.
+// pairs of older batches (below from=) and of documents beyond the input,
+// under both rules (--rule arrival, kept).
 func TestNumberedRule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 5))
 	spilledLine := regexp.MustCompile(`(?m)^keep: \d+ pairs beyond --memory .*\n`)
@@ -42,7 +43,7 @@ func TestNumberedRule(t *testing.T) {
 		for i := from; i < from+n; i++ {
 			fmt.Fprintf(&d, "%012d\ttext %d\n", i, i)
 		}
-		for _, opt := range []Options{{Stats: true}, {Annotate: true}, {Drop: true, Annotate: true}} {
+		for _, opt := range []Options{{Stats: true}, {Annotate: true}, {Drop: true, Annotate: true}, {Rule: RuleKept, Stats: true}, {Rule: RuleKept, Drop: true, Annotate: true}} {
 			general := opt
 			general.generalRule = true
 			want, wantRep, wantErr := keepPairs(t, general, p.String(), d.String())

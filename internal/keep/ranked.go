@@ -70,6 +70,8 @@ type ranked struct {
 	wantBytes  int64
 
 	nr *numbered
+	// keptOnly: the numbered rule applies the kept rule (keptrule.go).
+	keptOnly bool
 	// buf holds a record being built, canon a pair's ids.
 	buf, canon []byte
 }
@@ -110,7 +112,7 @@ func (r *ranked) add(s *record.Scored, _ record.Pos) (pairLoader, error) {
 	return r, r.addPair(r.canon[:n], r.canon[n:], float32(s.J))
 }
 
-func (r *ranked) rule() (rule, error) { return r, r.endPairs() }
+func (r *ranked) rule(context.Context) (rule, error) { return r, r.endPairs() }
 
 // endPairs spills the pairs held: the documents' buffer gets --memory.
 func (r *ranked) endPairs() error {
@@ -222,6 +224,7 @@ func (r *ranked) join(ctx context.Context) (err error) {
 
 	r.nr = newNumbered(r.nExternal, r.memory, r.tempDir)
 	r.nr.ranked = true
+	r.nr.keptOnly = r.keptOnly
 	rankOf := func(rec []byte) uint64 {
 		v := binary.BigEndian.Uint64(rec[9:17])
 		if v&inInputBit != 0 {

@@ -13,7 +13,7 @@ import (
 // rule writes in memory: the documents, the report, the annotations and
 // what stderr counts, with ids not in the input (before it, ordered by
 // id), ids that repeat among the documents, ties, and --memory from a few
-// records to all of them.
+// records to all of them, under both rules (--rule arrival, kept).
 func TestRankedRule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 7))
 	spilledLine := regexp.MustCompile(`(?m)^keep: \d+ pairs (of ids that are not arrival numbers )?beyond --memory .*\n`)
@@ -45,7 +45,7 @@ func TestRankedRule(t *testing.T) {
 			}
 			fmt.Fprintf(&d, "%s\ttext %d\n", id(j), i)
 		}
-		for _, opt := range []Options{{Stats: true}, {Annotate: true}, {Drop: true, Annotate: true}} {
+		for _, opt := range []Options{{Stats: true}, {Annotate: true}, {Drop: true, Annotate: true}, {Rule: RuleKept, Stats: true}, {Rule: RuleKept, Drop: true, Annotate: true}} {
 			want, wantRep, wantErr := keepPairs(t, opt, p.String(), d.String())
 			if spilledLine.MatchString(wantErr) {
 				t.Fatalf("the run in memory spilled: %q", wantErr)

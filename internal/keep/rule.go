@@ -48,6 +48,9 @@ type graph struct {
 	// first: a partner below it came before, without a first pass.
 	numbered bool
 	from     uint64
+	// keptOnly applies the kept rule (keptrule.go): only a kept partner
+	// drops a document.
+	keptOnly bool
 
 	// With the containment rule (containment.go) the edges are directed,
 	// from a document to those that contain it at threshold or more, and
@@ -86,7 +89,7 @@ type pairLoader interface {
 	add(s *record.Scored, pos record.Pos) (pairLoader, error)
 	// rule ends the pairs, once the documents' reading is resolved, and
 	// returns the rule they make.
-	rule() (rule, error)
+	rule(ctx context.Context) (rule, error)
 }
 
 // loadPairs reads the scored pairs of verify from o.Pairs into a rule. At
@@ -153,7 +156,7 @@ func loadPairs(ctx context.Context, o *Options, stderr io.Writer) (rule, error) 
 	if err := o.resolveReading(&headers, stderr); err != nil {
 		return nil, err
 	}
-	return load.rule()
+	return load.rule(ctx)
 }
 
 // pairLoader chooses the rule the pairs go to, from the headers before the
@@ -255,7 +258,11 @@ func (l *arrivalLoader) add(s *record.Scored, pos record.Pos) (pairLoader, error
 // built from them is as large again), to the ranked rule, which sorts them
 // on disk (ranked.go) and takes the pairs after.
 func (l *arrivalLoader) handOver(s *record.Scored, pos record.Pos) (pairLoader, error) {
+	if l.o.Rule == RuleKept && len(l.o.Dropped) > 0 {
+		return nil, errKeptSpilled(l.o.MemoryBytes)
+	}
 	rk := newRanked(l.o.MemoryBytes, l.o.TempDir, l.o.Pairs)
+	rk.keptOnly = l.o.Rule == RuleKept
 	for i := range l.as {
 		if err := rk.addPair(l.ids.ID(l.as[i]), l.ids.ID(l.bs[i]), l.sims[i]); err != nil {
 			return nil, err
@@ -266,9 +273,13 @@ func (l *arrivalLoader) handOver(s *record.Scored, pos record.Pos) (pairLoader, 
 	return rk.add(s, pos)
 }
 
-func (l *arrivalLoader) rule() (rule, error) {
+func (l *arrivalLoader) rule(ctx context.Context) (rule, error) {
 	g := l.graph(false)
 	g.numbered, g.from = l.o.reading.Number, uint64(l.o.reading.NumberFrom)
+	g.keptOnly = l.o.Rule == RuleKept
+	if err := g.markDropped(ctx, l.o); err != nil {
+		return nil, err
+	}
 	return &arrivalRule{graphRule: newGraphRule(g, l.o.Pairs)}, nil
 }
 
@@ -377,6 +388,9 @@ func (g *graph) decide(m uint32) (stays bool, via uint32, sim float64) {
 			g.external++
 		} else if g.state[n]&seen == 0 {
 			continue // comes later
+		}
+		if g.keptOnly && !g.keptPartner(n, ext) {
+			continue
 		}
 		if bestSim < 0 || s > bestSim || s == bestSim && g.arrivedBefore(n, ext, best, bestExt) {
 			best, bestSim, bestExt = n, s, ext

@@ -14,10 +14,11 @@ import (
 // (arrivalRule, rule.go), for arrival numbers (numberedRule, numbered.go)
 // and spilled to disk (ranked, ranked.go), the containment rule
 // (containmentRule, containment.go) and clusters (clusterRule,
-// clusters.go). Run chooses one once, as it reads the pairs or cluster
-// file (loadRule; for pairs, Options.pairLoader, where a new rule is one
-// more case); the keeper then asks it document by document in input
-// order.
+// clusters.go); the kept rule (--rule kept, keptrule.go) is a mode of
+// the arrival rule's three. Run chooses one once, as it reads the pairs or
+// cluster file (loadRule; for pairs, Options.pairLoader, where a new rule
+// is one more case); the keeper then asks it document by document in
+// input order.
 type rule interface {
 	// find returns what the rule needs to decide a document, from its
 	// id: its cluster (notInCluster for a document in no pair or cluster;
