@@ -2,7 +2,7 @@
 # Deduplicate a corpus: write its documents that are not near-duplicates of
 # an earlier one, byte for byte, on standard output.
 #
-#   examples/dedup.sh [-t THRESHOLD] [-m METHOD] [-r REPORT] [-T TMPDIR] [SHINGLE-FLAGS...] CORPUS...
+#   examples/dedup.sh [-t THRESHOLD] [-m METHOD] [-r REPORT] [-T TMPDIR] [--rule RULE] [SHINGLE-FLAGS...] CORPUS...
 #
 #   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
 #   -m METHOD     the signatures the candidates come from: oph (the default,
@@ -15,6 +15,7 @@
 #                 ids are arrival numbers, a document's place in the corpus
 #                 counted from 0 (paths with --files)
 #   -T TMPDIR     where the intermediate files go (default $TMPDIR or /tmp)
+#   --rule RULE   keep's rule (keep(1)): arrival (the default) or kept
 #
 # The other flags go to shingle (--unit, -k, --hash, --seed, --stopwords,
 # --normalize, -j) and, those that say how documents are read (--format,
@@ -36,6 +37,7 @@ case $0 in */*) [ ! -x "${0%/*}/shingle" ] || PATH=${0%/*}:$PATH ;; esac
 threshold=0.8
 method=oph
 report=
+rule=arrival
 tmpdir=${TMPDIR:-/tmp}
 flags=    # shingle's
 docflags= # how the documents are read: shingle's, verify's and keep's
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
 	-m) method=$2; shift 2 ;;
 	-r) report=$2; shift 2 ;;
 	-T) tmpdir=$2; shift 2 ;;
+	--rule) rule=$2; shift 2 ;;
 	-k|--unit|--hash|--seed|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
 	--stopwords) stopwords=$2; shift 2 ;;
 	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
@@ -107,4 +110,4 @@ verify_documents() {
 }
 verify_documents "$@"
 # shellcheck disable=SC2086
-timed keep --pairs "$tmp/verified.tsv" ${report:+--report "$report"} $docflags "$@"
+timed keep --pairs "$tmp/verified.tsv" --rule "$rule" ${report:+--report "$report"} $docflags "$@"

@@ -45,7 +45,7 @@
 set -eu
 # Installed beside the stages, it runs those.
 case $0 in */*) [ ! -x "${0%/*}/shingle" ] || PATH=${0%/*}:$PATH ;; esac
-usage="usage: ${0##*/} [-w] [-t THRESHOLD] [-m METHOD] [SHINGLE-FLAGS...] STATE BATCH..."
+usage="usage: ${0##*/} [-w] [-t THRESHOLD] [-m METHOD] [--rule RULE] [SHINGLE-FLAGS...] STATE BATCH..."
 help() {
 	cat <<EOF
 $usage
@@ -60,6 +60,8 @@ them in one go, given the same flags; give every batch the same flags.
 
   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
   -m METHOD     oph (default) or minhash
+  --rule RULE   arrival (default): drop a document for any earlier one; kept:
+                only for one that was kept (keep(1); the same for every batch)
   -w, --wait    wait for another run on STATE to finish (default: refuse,
                 exit status 1, naming it)
   -h, --help    this help
@@ -83,6 +85,7 @@ EOF
 }
 threshold=0.8
 method=oph
+rule=arrival
 wait=-n
 flags=    # shingle's
 stopwords=
@@ -93,6 +96,7 @@ while [ $# -gt 0 ]; do
 	-w|--wait) wait=; shift ;;
 	-t) threshold=$2; shift 2 ;;
 	-m) method=$2; shift 2 ;;
+	--rule) rule=$2; shift 2 ;;
 	-k|--unit|--hash|--seed|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
 	--stopwords) stopwords=$2; shift 2 ;;
 	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
@@ -106,6 +110,10 @@ if [ $# -lt 2 ]; then
 	echo "$usage" >&2
 	exit 2
 fi
+case $rule in
+arrival|kept) ;;
+*) echo "$0: --rule $rule: want arrival or kept" >&2; exit 2 ;;
+esac
 state=$1
 shift
 if [ -e "$state/next" ] || [ -d "$state/keys.idx" ]; then
@@ -214,12 +222,17 @@ for batch in "$@"; do
 	verify_batches "$batch"
 	# The batch's documents are numbered from $from, as shingle numbered
 	# them; a pair with a smaller number is with an older batch's document.
+	# The kept rule drops only for a kept one: the older batches' reports
+	# say which were dropped.
+	find "$new/kept" -name '*.report' -exec cat {} + > "$tmp/old-reports.tsv"
+	dropped=
+	[ "$rule" != kept ] || dropped=$tmp/old-reports.tsv
 	# shellcheck disable=SC2086
-	keep --pairs "$new/verified/$seq.tsv" $number $docflags \
+	keep --pairs "$new/verified/$seq.tsv" $number $docflags --rule "$rule" ${dropped:+--dropped "$dropped"} \
 		--report "$tmp/report.tsv" -o "$new/kept/$seq-$name" "$batch"
 	# A chain that leaves the batch ends, for keep, at the older document it
-	# left for; the older batches' reports say where that one's chain ends.
-	find "$new/kept" -name '*.report' -exec cat {} + > "$tmp/old-reports.tsv"
+	# left for; the older batches' reports say where that one's chain ends
+	# (the kept rule's end at a kept one, in no report).
 	awk -F "$tab" -v OFS="$tab" -v batch="$tmp/report.tsv" '
 		FILENAME != batch { kept[$1] = $2; next }
 		$2 in kept { $2 = kept[$2] }
