@@ -116,6 +116,8 @@ fuzz:
 	  done; \
 	done; echo "fuzz: $$n targets, $(FUZZTIME) each, no finding"
 
+# The dedup job (examples/dedup.sh) on the text files of the Go source tree:
+# the files kept, the first lines of the report, the time (examples/demo.sh).
 demo: build
 	./examples/demo.sh
 

@@ -1,41 +1,64 @@
 #!/bin/sh
-# The main job on real data every machine has: find the near-duplicate files
-# of the Go source tree (every file one document, word 5-shingles, Jaccard at
-# least 0.8), then report what was found and how long it took.
+# What "make demo" runs: the dedup job (examples/dedup.sh, installed as
+# bin/dedup) on real files every machine that builds neardup has, the text
+# files of the Go source tree, each file one document. It prints how many
+# files were kept, the first lines of the report (each file dropped, the
+# earlier file it is a near-duplicate of, their similarity) and how long it
+# took.
 #
 #   make demo                 # or: SRC=/some/tree THRESHOLD=0.9 examples/demo.sh
 set -eu
 cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
+root=$PWD
+BIN=$(cd "${BIN:-bin}" && pwd)
 SRC=${SRC:-$(go env GOROOT)/src}
 THRESHOLD=${THRESHOLD:-0.8}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cd "$SRC"
+
+# The documents: the text files (grep -I leaves out the binary ones, zip
+# archives and images) of more than 1 KiB (smaller ones are mostly stubs of
+# a few words, "package p", alike for no reason worth showing), named from
+# SRC, in the order of their names: that is the order dedup reads them in,
+# so a file is dropped for one whose name sorts before it.
+find . -type f -size +1k -exec grep -Il '' {} + | sed 's|^\./||' | LC_ALL=C sort > "$tmp/files"
+IFS='
+'
+set -f
+# shellcheck disable=SC2046 # a name a line
+set -- $(cat "$tmp/files")
+unset IFS
+set +f
+
+echo "The job: in $SRC,"
+echo "  dedup --unit word -k 5 -t $THRESHOLD --files -r report.tsv FILE... > kept.txt"
+echo "on its $# text files over 1 KiB: a file is dropped when at least $THRESHOLD"
+echo "of the runs of 5 words in the two files (Jaccard similarity) are shared"
+echo "with a file that came before it."
+echo
 
 now() { date +%s.%N; }
 start=$(now)
-# One pipeline; verify shingles the documents of the candidate pairs again
-# from their files, so no shingle file is kept.
-"$BIN/shingle" --unit word -k 5 --files --skip-bad --counters "$SRC" 2> "$tmp/shingle.err" |
-	"$BIN/sketch" |
-	"$BIN/band" --threshold "$THRESHOLD" |
-	"$BIN/pairs" |
-	tee "$tmp/candidates.tsv" |
-	"$BIN/verify" --files --documents "$SRC" --threshold "$THRESHOLD" > "$tmp/verified.tsv"
+status=0
+PATH=$BIN:$PATH sh "$root/examples/dedup.sh" --unit word -k 5 -t "$THRESHOLD" --files -r "$tmp/report.tsv" "$@" > "$tmp/kept.txt" 2> "$tmp/err" || status=$?
 end=$(now)
-grep -v '^reporter:counter:' "$tmp/shingle.err" >&2 || true
+if [ "$status" -ne 0 ]; then
+	cat "$tmp/err" >&2
+	exit "$status"
+fi
+# The lines said here in other words: shingle's banding (how the candidates
+# were found) and verify's threshold taken from it; keep's counts. Any other
+# line (a warning) is shown as it is.
+grep -v -e '^shingle: threshold ' -e '^verify: threshold .* from band.s header$' -e '^keep: ' "$tmp/err" >&2 || true
+kept=$(sed -n 's/^keep: \([0-9]*\) kept, [0-9]* dropped$/\1/p' "$tmp/err")
+dropped=$(sed -n 's/^keep: [0-9]* kept, \([0-9]*\) dropped$/\1/p' "$tmp/err")
 
-count() { grep -vc '^#neardup' "$1" || true; }
-bytes=$(du -sb "$SRC" | cut -f1)
+echo "kept:     $kept files"
+echo "dropped:  $dropped files, each a near-duplicate of an earlier one"
+echo "time:     $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f s", e - s }')"
 echo
-echo "corpus:           $SRC ($(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'))"
-echo "documents:        $(sed -n 's/^reporter:counter:neardup,shingle records out,//p' "$tmp/shingle.err")"
-echo "candidate pairs:  $(count "$tmp/candidates.tsv")"
-echo "near-duplicates:  $(count "$tmp/verified.tsv") pairs with Jaccard >= $THRESHOLD (word 5-shingles)"
-echo "time:             $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f s", e - s }')"
-echo
-echo "the ten most similar pairs:"
-grep -v '^#neardup' "$tmp/verified.tsv" |
-	LC_ALL=C sort -t "$(printf '\t')" -k3,3gr -k1,1 -k2,2 |
-	head -n 10 |
-	awk -F '\t' -v p="$SRC/" '{ gsub(p, "", $1); gsub(p, "", $2); printf "  %s  %s  %s\n", $3, $1, $2 }'
+echo "The first ten lines of the report: the similarity, the file dropped and"
+echo "the earlier file it is a near-duplicate of (paths in $SRC):"
+head -n 10 "$tmp/report.tsv" |
+	awk -F '\t' '{ printf "  %.2f  %s\n        of %s\n", $4, $1, $3 }'
