@@ -37,6 +37,40 @@
 set -eu
 # Installed beside the stages (make install: dedup), it runs those.
 case $0 in */*) [ ! -x "${0%/*}/shingle" ] || PATH=${0%/*}:$PATH ;; esac
+usage="usage: ${0##*/} [-t THRESHOLD] [-m METHOD] [-r REPORT] [-T TMPDIR] [--rule RULE] [SHINGLE-FLAGS...] CORPUS..."
+help() {
+	cat <<EOF
+$usage
+
+Deduplicate a corpus: write its documents that have no verified
+near-duplicate among the documents before them, byte for byte, on standard
+output (shingle, sketch, band, pairs, verify, keep, in one go).
+
+  -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
+  -m METHOD     signatures: oph (default) or minhash
+  -r REPORT     also write, for each document dropped, the one it was
+                dropped for and their similarity (keep(1), --report); ids
+                are arrival numbers counted from 0 (paths with --files)
+  -T TMPDIR     where the intermediate files go (default \$TMPDIR or /tmp)
+  --rule RULE   arrival (default: dropped for any earlier near-duplicate)
+                or kept (only for a kept one; keep(1), THE KEPT RULE)
+  -h, --help    this help
+Other flags go to shingle (--unit, -k, --hash, --seed, --stopwords,
+--normalize, -j) and, those that say how documents are read (--format,
+--files, --lines, --id-field, --text-field, --text, --main), to verify and
+keep as well. A CORPUS is a file in any format the stages read (JSON Lines,
+TSV, WARC, Parquet, compressed), or with --files a directory.
+
+On standard error keep counts the documents read, kept and dropped; a stage
+that fails stops the job with its own message and exit status.
+
+Example:
+  dedup --id-field url --text-field content -r report.tsv \\
+      crawl.jsonl.zst > deduplicated.jsonl
+
+Batch by batch, with a state kept between runs: dedup-incremental.
+EOF
+}
 threshold=0.8
 method=oph
 report=
@@ -52,12 +86,13 @@ while [ $# -gt 0 ]; do
 	-r) report=$2; shift 2 ;;
 	-T) tmpdir=$2; shift 2 ;;
 	--rule) rule=$2; shift 2 ;;
+	-h|--help) help; exit 0 ;;
 	-k|--unit|--hash|--seed|--normalize|-j|--jobs) flags="$flags $1 $2"; shift 2 ;;
 	--stopwords) stopwords=$2; shift 2 ;;
 	--format|--id-field|--text-field|--text) docflags="$docflags $1 $2"; shift 2 ;;
 	--files|--lines|--main) docflags="$docflags $1"; shift ;;
 	--) shift; break ;;
-	-*) echo "$0: unknown flag $1" >&2; exit 2 ;;
+	-*) printf '%s: unknown flag %s\n%s\n' "${0##*/}" "$1" "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
