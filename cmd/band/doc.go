@@ -177,12 +177,13 @@
 //	file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
 //	SIGTERM: a stage not done 2 seconds later, or at a second signal, is
 //	ended, and its temporary files are removed; a stage killed outright
-//	leaves .NAME.tmp-* beside an -o file, safe to delete). A stage out of
-//	memory is ended by the Go runtime under a hard limit (ulimit -d), with
-//	status 2 but "fatal error: out of memory" on stderr, not file:line, or
-//	by the kernel's OOM killer (137). What one line or record takes is
-//	bounded (LIMITS), and what a stage holds by its --memory where it has
-//	one.
+//	leaves .NAME.tmp-* beside an -o file, safe to delete). Under a hard
+//	limit on memory (ulimit -d or -v) a stage runs as a child of itself,
+//	which passes everything through, so that one out of memory ends with
+//	status 1 and "NAME: out of memory (limit N MiB, ulimit -d): lower
+//	--memory, or raise the limit". Under a cgroup's limit the kernel's OOM
+//	killer ends it (status 137). What one line or record takes is bounded
+//	(LIMITS), and what a stage holds by its --memory where it has one.
 //
 // # Options
 //

@@ -90,12 +90,13 @@ const exitStatusText = `EXIT STATUS
    file:line: what is wrong, or bad usage; 130 interrupted (SIGINT or
    SIGTERM: a stage not done 2 seconds later, or at a second signal, is
    ended, and its temporary files are removed; a stage killed outright
-   leaves .NAME.tmp-* beside an -o file, safe to delete). A stage out of
-   memory is ended by the Go runtime under a hard limit (ulimit -d), with
-   status 2 but "fatal error: out of memory" on stderr, not file:line, or
-   by the kernel's OOM killer (137). What one line or record takes is
-   bounded (LIMITS), and what a stage holds by its --memory where it has
-   one.`
+   leaves .NAME.tmp-* beside an -o file, safe to delete). Under a hard
+   limit on memory (ulimit -d or -v) a stage runs as a child of itself,
+   which passes everything through, so that one out of memory ends with
+   status 1 and "NAME: out of memory (limit N MiB, ulimit -d): lower
+   --memory, or raise the limit". Under a cgroup's limit the kernel's OOM
+   killer ends it (status 137). What one line or record takes is bounded
+   (LIMITS), and what a stage holds by its --memory where it has one.`
 
 // NewApp builds the urfave/cli App of a stage.
 func NewApp(s Stage, stdout, stderr io.Writer, env *Env) *cli.App {
@@ -157,6 +158,9 @@ const profileEnv = "NEARDUP_CPUPROFILE"
 // Main runs a stage with the process's arguments and streams, and returns
 // the exit status.
 func Main(s Stage) int {
+	if code, done := superviseMemory(s); done {
+		return code
+	}
 	growPipes()
 	if v := os.Getenv(maxLineEnv); v != "" {
 		n, err := strconv.Atoi(v)
@@ -192,10 +196,17 @@ func Main(s Stage) int {
 		// The stage returns when it sees the cancellation, and removes
 		// its temporary files. One blocked where it cannot look (opening
 		// a FIFO, reading a slow device) is ended here, as is any stage
-		// on a second signal.
-		select {
-		case <-time.After(interruptGrace):
-		case <-sigs:
+		// on a second signal. Under superviseMemory, a SIGINT of the
+		// terminal comes twice, from it and sent on by the parent: a
+		// second signal that soon is the same one.
+		first := time.Now()
+		for again := true; again; {
+			select {
+			case <-time.After(interruptGrace - time.Since(first)):
+				again = false
+			case <-sigs:
+				again = supervised && time.Since(first) < sameSignal
+			}
 		}
 		disk.RemoveTemps()
 		fmt.Fprintf(os.Stderr, "%s: interrupted\n", s.Name)
@@ -203,6 +214,13 @@ func Main(s Stage) int {
 	}()
 	return runCtx(ctx, s, os.Args, os.Stdout, os.Stderr)
 }
+
+// supervised is set when the stage runs as the child of superviseMemory.
+var supervised bool
+
+// sameSignal is how soon after a signal a second one, under
+// superviseMemory, is taken for the same one.
+const sameSignal = 200 * time.Millisecond
 
 // interruptGrace is how long a stage has, after SIGINT or SIGTERM, to end
 // by itself before the process ends without it.
