@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -285,6 +286,9 @@ func (o *Options) sketchOptions() sketch.Options {
 // command-line stages write them. Check must have succeeded.
 func (o *Options) headers() map[string]record.Header {
 	so, _ := o.shingleOptions()
+	if files, ok := localInputs(o.Inputs); ok {
+		so.Bind(files)
+	}
 	sko := o.sketchOptions()
 	po := o.pairsOptions()
 	co := cluster.Options{Method: cluster.Components}
@@ -297,4 +301,26 @@ func (o *Options) headers() map[string]record.Header {
 		OutPairs:      verify.Header(verify.MeasureExact, o.VerifyThreshold, o.Containment),
 		OutClusters:   co.Header(),
 	}
+}
+
+// localInputs returns the files the patterns match, in the order listFn
+// reads them (the patterns in order, each one's files in byte order), when
+// every pattern is on the local file system: the numbered shingle header
+// binds them (inputs=), as the command line's does. Patterns of other file
+// systems are not fingerprinted: the header then has no inputs=, and the
+// stages that read the documents by number check nothing.
+func localInputs(patterns []string) ([]string, bool) {
+	var files []string
+	for _, p := range patterns {
+		if strings.Contains(p, "://") {
+			return nil, false
+		}
+		names, err := filepath.Glob(p)
+		if err != nil || len(names) == 0 {
+			return nil, false
+		}
+		slices.Sort(names)
+		files = append(files, names...)
+	}
+	return files, true
 }
