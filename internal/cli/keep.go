@@ -196,7 +196,8 @@ parquet, or files that are Parquet by their content; see shingle(1)), or
 numbered in arrival order (--number-from). gzip and zstd are read transparently; the
 output is compressed only as -o's name or --compress say. Ids are compared
 in the escaped form records carry them in. Lines that are neardup headers
-are copied (not with --drop).
+are copied, with --drop too: they say what the records are and how their
+documents were read (keep --drop-parts reads the parts header).
 
 By default the documents are read as the shingle header of the --clusters
 (or --pairs) file says shingle read them (format, id-field, text-field,
@@ -266,8 +267,8 @@ every stage reads. WARC and Parquet, and --text html, are refused: the
 ranges are in the text as stored.
 
 The documents are read as the parts header of FILE says (format=,
-id-field=, text-field=, ids=), a flag that disagrees refused; without one
-(keep --drop writes none), as the flags say. --report FILE writes a line per
+id-field=, text-field=, ids=; keep --drop copies it from the parts), a flag
+that disagrees refused; without one, as the flags say. --report FILE writes a line per
 range cut, ranges merged, in input order:
 
    doc TAB start TAB end TAB bytes

@@ -69,11 +69,14 @@ Parts of a corpus to near-duplicate parts removed (see docs/jobs.md,
 document pipeline; keep --pairs --drop writes the parts that a near-copy
 came before (the arrival rule), and keep --drop-parts cuts them:
 
-   parts corpus.jsonl > parts.tsv
-   shingle --number-from 1 parts.tsv > s.tsv
-   sketch s.tsv | band | pairs | verify --shingles s.tsv > scored.tsv
+   parts --id-field url corpus.jsonl > parts.tsv
+   shingle --number-from 1 --sketch minhash --band 0.8 parts.tsv | pairs |
+       verify --documents parts.tsv > scored.tsv
    keep --pairs scored.tsv --drop parts.tsv > dropped.tsv
    keep --drop-parts dropped.tsv corpus.jsonl > clean.jsonl
+
+The corpus's flags are given to parts only: keep --drop copies the parts
+header, and keep --drop-parts reads the corpus as it says.
 
 The output is the same for any -j. Memory: a document per worker (and
 the starts of its windows under way: parts are written as they are cut,

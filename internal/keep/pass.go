@@ -205,7 +205,10 @@ func (k *keeper) document(d doc, b *batch, data []byte, ww *warcWriter, w *recor
 // a first pass the rule notes what the second needs and nothing is written.
 func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	if d.cluster == isHeader {
-		return !k.first && !k.opt.Drop, nil, nil
+		// Copied whatever is written: the headers say what the records
+		// are and how their documents were read (the parts header, which
+		// keep --drop-parts reads).
+		return !k.first, nil, nil
 	}
 	n := k.docNo
 	k.docNo++
