@@ -85,8 +85,8 @@ type Options struct {
 	FPWeight, FNWeight float64
 	RecallAtThreshold  float64
 
-	// MaxBucket caps a bucket as pairs --max-bucket does.
-	MaxBucket int
+	// MaxBucket and Reps cap a bucket as pairs --max-bucket and --reps do.
+	MaxBucket, Reps int
 
 	// VerifyThreshold and Containment as verify's --threshold and
 	// --containment, with exact similarity from the shingle sets.
@@ -120,6 +120,7 @@ func Defaults() Options {
 		VerifyThreshold: 0.8,
 		ComponentRounds: 8,
 		MaxBucket:       pairs.DefaultMaxBucket,
+		Reps:            pairs.DefaultReps,
 		Write:           []string{OutPairs, OutClusters},
 		Shards:          1,
 	}
@@ -276,7 +277,9 @@ func (o *Options) bandOptions() band.Options {
 }
 
 // pairsOptions are the options of the pairs stage.
-func (o *Options) pairsOptions() pairs.Options { return pairs.Options{MaxBucket: o.MaxBucket} }
+func (o *Options) pairsOptions() pairs.Options {
+	return pairs.Options{MaxBucket: o.MaxBucket, Reps: o.Reps}
+}
 
 func (o *Options) sketchOptions() sketch.Options {
 	return sketch.Options{Method: o.Method, N: o.N, Seed: o.SketchSeed}

@@ -57,7 +57,7 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 		return written, nil
 	}
 	ps := s.Scope("pairs")
-	candidates := filter.Distinct(ps, beam.ParDo(ps, &bucketFn{MaxBucket: opt.MaxBucket}, beam.GroupByKey(ps, bands)))
+	candidates := filter.Distinct(ps, beam.ParDo(ps, &bucketFn{MaxBucket: opt.MaxBucket, Reps: opt.Reps}, beam.GroupByKey(ps, bands)))
 	write(OutCandidates, candidates)
 	if !opt.needs(OutPairs) {
 		return written, nil

@@ -182,7 +182,7 @@ func splitLines(records []byte, emit func(string)) {
 // key) as the pairs stage does: each pair of distinct ids once per bucket, idA <
 // idB. Pairs found in more than one bucket are made distinct afterwards.
 type bucketFn struct {
-	MaxBucket int
+	MaxBucket, Reps int
 }
 
 func (fn *bucketFn) ProcessElement(ctx context.Context, key string, bucket func(*string) bool, emit func(string)) error {
@@ -192,7 +192,7 @@ func (fn *bucketFn) ProcessElement(ctx context.Context, key string, bucket func(
 		ids = append(ids, []byte(id))
 	}
 	var pair []byte
-	repeated, distinct, err := pairs.Bucket(ids, fn.MaxBucket, func(a, b []byte) error {
+	repeated, _, notMade, err := pairs.Bucket(ids, &pairs.Options{MaxBucket: fn.MaxBucket, Reps: fn.Reps}, func(a, b []byte) error {
 		pair = record.AppendPair(pair[:0], a, b)
 		emit(string(pair[:len(pair)-1]))
 		return nil
@@ -200,10 +200,9 @@ func (fn *bucketFn) ProcessElement(ctx context.Context, key string, bucket func(
 	if repeated > 0 {
 		beam.NewCounter("neardup", "pairs-repeated-records").Inc(ctx, int64(repeated))
 	}
-	if fn.MaxBucket > 0 && distinct > fn.MaxBucket {
+	if notMade > 0 {
 		beam.NewCounter("neardup", "pairs-capped-buckets").Inc(ctx, 1)
-		rest := int64(distinct - fn.MaxBucket)
-		beam.NewCounter("neardup", "pairs-not-made").Inc(ctx, rest*(rest-1)/2)
+		beam.NewCounter("neardup", "pairs-not-made").Inc(ctx, notMade)
 	}
 	return err
 }

@@ -104,9 +104,10 @@ CPU seconds and 251 MB with --memory 64M (67 MB of it the decisions).
 (16 bytes more per id, for the lengths and the decisions made ahead), not
 bounded by --memory.
 
-With pairs --max-bucket (default 32) and arrival numbers, every document of
-a large bucket is paired with the bucket's earliest documents, so a group
-of copies, however large, keeps its first document and drops the rest.
+With arrival numbers, every document of a bucket larger than pairs
+--max-bucket (default 1024) is paired with the bucket's earliest documents
+(--reps, 32), so a group of copies, however large, keeps its first
+document and drops the rest.
 
 THE KEPT RULE (--rule kept)
 --rule kept (the default is --rule arrival, above) drops a document only

@@ -60,41 +60,45 @@ while it runs.
 LARGE BUCKETS
 A bucket of m ids makes m(m-1)/2 pairs: m copies of one document, or m
 variants of a template, would cost their square here and in every stage
-after. --max-bucket N (default 32; 0: no cap, all pairs) pairs a bucket of
-more than N ids against its representatives: its N smallest ids are paired
-with each other and every other id with each of those N, about N·m pairs.
-Standard error says how many buckets were capped, the largest, and how many
-pairs were not made (two ids beyond the representatives), and --progress
-counts the pairs tried as a large bucket is paired. The header records
-max-bucket=N. The cap is the same in every mode (in memory, --sorted,
---against, Hamming tables).
+after. By default every pair of a bucket of up to --max-bucket 1024 ids is
+made (at most 523,776 pairs; on 54,376 real documents, Debian docs, man
+pages, Go modules, the largest bucket at a 0.8 banding held 206 ids). A
+larger bucket is paired as if its ids came in order: each of its first N
+(--max-bucket N) with every id before it, each later one with the bucket's
+--reps K smallest ids (default 32), its representatives, only: about N²/2
++ K·m pairs. Standard error says how many buckets were capped, the
+largest, and how many pairs were not made, and --progress counts the pairs
+tried as a large bucket is paired. The header records max-bucket=N (and
+reps=K when K is not N; --max-bucket 32 alone caps as before, at 32 ids
+with 32 representatives). --max-bucket 0: no cap, all pairs. The cap is the
+same in every mode (in memory, --sorted, --against, Hamming tables).
 
 With ids that are arrival numbers (shingle --number-from), the
-representatives are the earliest documents of the bucket, and they do not
-change when later documents arrive: a batch paired --against an index gets
-exactly the pairs a one-shot run over everything gives it. Every document of
-a capped bucket is paired with the bucket's earliest document, so keep
---pairs, which drops a document with a verified pair with an earlier one,
-drops all but the first of a group of copies, however large, from about
-N·m pairs. Without arrival numbers (no ids=number in the shingle header)
-the representatives are the smallest ids, a copy beyond them is paired
-with no earlier copy, and keep --pairs may keep several: when a bucket is
-capped, standard error says so.
+representatives are the earliest documents of the bucket, and which pairs
+a document has depends only on the documents before it: a batch paired
+--against an index gets exactly the pairs a one-shot run over everything
+gives it. Every document of a capped bucket is paired with the bucket's
+earliest document, so keep --pairs, which drops a document with a verified
+pair with an earlier one, drops all but the first of a group of copies,
+however large. Without arrival numbers (no ids=number in the shingle
+header) the representatives are the smallest ids, a copy beyond them is
+paired with no earlier copy, and keep --pairs may keep several: when a
+bucket is capped, standard error says so.
 
-What cluster then finds: the connected components of a graph whose large
-buckets are stars around their representatives rather than complete
-graphs. Two documents beyond the representatives are joined only through a
+What cluster then finds in a capped bucket: the connected components of a
+graph whose later ids are stars around the representatives rather than a
+complete graph. Two later documents are joined only through a
 representative that verifies with both, so a large bucket of documents
-that are near-duplicates of each other but not of its N smallest ids may
-split into more clusters than the exact components. Measured
-(TestCapComponents in internal/pairs, go test -v -run CapComponents
-./internal/pairs): 40 groups of 30 variants of a 100-token document (up to 8
-tokens replaced), each group one bucket, pairs verified at Jaccard >= 0.8,
---max-bucket 4: 41 components where the exact ones are 40, one group of 30
-split in two; all 1,170 other documents in their exact cluster. A chain of
-20 documents, each a near-duplicate of the next only, in one bucket: 16
-components instead of 1. Use --max-bucket 0 where exact components of
-large buckets matter more than their cost.
+that are near-duplicates of each other but not of its K smallest ids may
+split into more clusters than the exact components. Measured (--max-bucket
+4, so 4 representatives; TestCapComponents in internal/pairs, go test -v
+-run CapComponents ./internal/pairs): 40 groups of 30 variants of a
+100-token document (up to 8 tokens replaced), each group one bucket, pairs
+verified at Jaccard >= 0.8: 41 components where the exact ones are 40, one
+group of 30 split in two; all 1,170 other documents in their exact
+cluster. A chain of 20 documents, each a near-duplicate of the next only,
+in one bucket: 16 components instead of 1. Use --max-bucket 0 where exact
+components of large buckets matter more than their cost.
 
 Hamming band records (band --hamming k: "key TAB id TAB fingerprint") give
 only the pairs whose fingerprints differ in at most k bits, each from the
@@ -179,7 +183,8 @@ EXAMPLES
    band --containment 0.9 --df df.tsv shingles.tsv | pairs > candidates.tsv`,
 		SeeAlso: []string{"band", "verify", "cluster", "bandindex"},
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "max-bucket", Value: pairs.DefaultMaxBucket, Usage: "pair a larger bucket against its `N` smallest ids, its representatives (0: no cap, all pairs)"},
+			&cli.IntFlag{Name: "max-bucket", Value: pairs.DefaultMaxBucket, Usage: "in a bucket of more than `N` ids, pair the later ones with its --reps smallest only (0: no cap, all pairs)"},
+			&cli.IntFlag{Name: "reps", Value: pairs.DefaultReps, Usage: "the `K` smallest ids of a capped bucket, its representatives (at most --max-bucket; 0: --max-bucket)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "the input is sorted by key: stream it one bucket at a time"},
 			memoryFlag("`SIZE` held before spilling to --temp-dir: band records (default mode), the pair buffer"),
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for spilled runs (default: the system's)"},
@@ -201,6 +206,7 @@ func pairsAction(c *cli.Context, env *Env) error {
 	}
 	opt := pairs.Options{
 		MaxBucket:    c.Int("max-bucket"),
+		Reps:         c.Int("reps"),
 		Sorted:       c.Bool("sorted"),
 		MemoryBytes:  mem,
 		TempDir:      c.String("temp-dir"),

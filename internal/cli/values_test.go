@@ -119,6 +119,7 @@ var valueCases = map[string]valueCase{
 	"band --jobs":                {args: []string{"$D/sk.tsv"}, ok: []string{"0"}, same: true},
 
 	"pairs --max-bucket": {args: []string{"$D/b.tsv"}, ok: []string{"0", "1000000000000000000", "9223372036854775807"}},
+	"pairs --reps":       {args: []string{"$D/b.tsv"}, ok: []string{"0", "1000000000000000000", "9223372036854775807"}},
 	"pairs --memory":     {args: []string{"$D/b.tsv"}, ok: []string{"9223372036854775807", "8000000T"}, same: true},
 	"pairs --hamming":    {args: []string{"$D/hb.tsv"}, badInput: []string{"0"}},
 	"pairs --blocks":     {args: []string{"--hamming", "3", "$D/hb.tsv"}},

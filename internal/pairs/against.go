@@ -166,17 +166,22 @@ func (a *againstBuckets) sortedBucket(key []byte, _ int, ms []member) error {
 
 // bucket pairs the batch's ids of key (ascending, distinct) with each other
 // and with the ids the index holds under key. With MaxBucket the bucket as
-// a whole, batch and index, is paired against its MaxBucket smallest ids,
-// as without Against: the index is read for its MaxBucket smallest ids
-// only, unless an id of the batch is among the bucket's representatives,
-// which are paired with every id of the bucket.
+// a whole, batch and index, is capped as without Against: the index is
+// read for its MaxBucket+1 smallest ids, which say whether the bucket holds
+// more than MaxBucket; a capped bucket's other old ids are read only when
+// an id of the batch is among its representatives, which are paired with
+// every id of the bucket.
 func (a *againstBuckets) bucket(key []byte, news [][]byte) error {
-	limit := a.opt.MaxBucket
+	c := a.opt.cap()
+	limit := 0
+	if c.max > 0 {
+		limit = c.max + 1
+	}
 	old, err := a.lookup.IDs(key, limit)
 	if err != nil {
 		return err
 	}
-	if limit > 0 && len(old) == limit && len(news) > 0 && bytes.Compare(news[0], old[limit-1]) < 0 {
+	if limit > 0 && len(old) == limit && len(news) > 0 && bytes.Compare(news[0], old[c.reps-1]) < 0 {
 		if old, err = a.lookup.All(key); err != nil {
 			return err
 		}
@@ -206,8 +211,8 @@ func (a *againstBuckets) bucket(key []byte, news [][]byte) error {
 			j++
 		}
 	}
-	a.st.noteCapAgainst(a.isNew, limit)
-	return capPairs(len(a.union), limit, &a.st.made, func(x, y int) error {
+	a.st.noteCapAgainst(a.isNew, c)
+	return capPairs(len(a.union), c, &a.st.made, func(x, y int) error {
 		if !a.isNew[x] && !a.isNew[y] {
 			return nil // made when the old documents came
 		}

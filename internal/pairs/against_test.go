@@ -38,7 +38,7 @@ func againstRecords(rng *rand.Rand, ids []string) string {
 // new records together (with maxBucket > 0 and a larger bucket, those with
 // one of its maxBucket smallest ids) that hold an
 // id the batch has in that bucket, each once, sorted.
-func againstBrute(old, batch string, maxBucket int) string {
+func againstBrute(old, batch string, c bucketCap) string {
 	isNew := map[string]bool{} // key TAB id of the batch
 	buckets := map[string][]string{}
 	for _, in := range []string{old, batch} {
@@ -58,10 +58,10 @@ func againstBrute(old, batch string, maxBucket int) string {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 		for i := range ids {
-			if maxBucket > 0 && i >= maxBucket {
-				break
-			}
 			for j := i + 1; j < len(ids); j++ {
+				if !capKeeps(c, len(ids), i, j) {
+					continue
+				}
 				if isNew[k+"\t"+ids[i]] || isNew[k+"\t"+ids[j]] {
 					set[ids[i]+"\t"+ids[j]+"\n"] = true
 				}
@@ -103,7 +103,7 @@ func TestAgainst(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, maxBucket := range []int{0, 10} {
-		want := againstBrute(old1+old2, batch, maxBucket)
+		want := againstBrute(old1+old2, batch, bucketCap{maxBucket, maxBucket})
 		opt := Options{Against: dir, MaxBucket: maxBucket, Common: stream.Common{NoHeader: true}}
 		mem, sorted := modes(t, opt, againstHeaders+batch)
 		if mem != want {
@@ -184,9 +184,9 @@ func TestAgainstCapArrivalOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	const maxBucket = 7
-	opt := Options{MaxBucket: maxBucket, Common: stream.Common{NoHeader: true}, TempDir: t.TempDir()}
+	opt := Options{MaxBucket: maxBucket, Reps: 3, Common: stream.Common{NoHeader: true}, TempDir: t.TempDir()}
 	all, allSorted := modes(t, opt, old+batch)
-	if all != allSorted || all != bruteForce(old+batch, maxBucket) {
+	if all != allSorted || all != bruteForce(old+batch, opt.cap()) {
 		t.Fatalf("one shot: the memory and sorted modes or the brute force differ")
 	}
 	oldOnly, _ := modes(t, opt, old)

@@ -103,15 +103,15 @@ func distinctMembers(ms []member) ([]member, int) {
 // bucket is paired against its representatives, its maxBucket smallest ids
 // (capPairs). It returns how many repeated ids it dropped and how many
 // distinct ids the bucket held.
-func pairBucket(ms []member, maxBucket int, st *stats, keep func(a, b *member) bool, emit func(a, b []byte) error) (repeated, distinct int, err error) {
+func pairBucket(ms []member, c bucketCap, st *stats, keep func(a, b *member) bool, emit func(a, b []byte) error) (repeated, distinct int, err error) {
 	ms, repeated = distinctMembers(ms)
 	distinct = len(ms)
 	var made *atomic.Int64
 	if st != nil {
-		st.noteCap(distinct, maxBucket)
+		st.noteCap(distinct, c)
 		made = &st.made
 	}
-	err = capPairs(len(ms), maxBucket, made, func(a, b int) error {
+	err = capPairs(len(ms), c, made, func(a, b int) error {
 		if keep != nil && !keep(&ms[a], &ms[b]) {
 			return nil
 		}
@@ -121,25 +121,31 @@ func pairBucket(ms []member, maxBucket int, st *stats, keep func(a, b *member) b
 }
 
 // capPairs calls fn(a, b) for the pairs a < b of the n ids of a bucket
-// (ascending) that --max-bucket limit keeps: every pair when limit is 0 or
-// n <= limit; otherwise the pairs with a < limit, so that the limit
-// smallest ids (the bucket's representatives) are paired with each other
-// and every other id with each of them: about limit·n pairs, not n²/2. It
-// adds the pairs tried to made (when not nil) as it goes, for the progress
-// report.
-func capPairs(n, limit int, made *atomic.Int64, fn func(a, b int) error) error {
-	reps := n
-	if limit > 0 && n > limit {
-		reps = limit
-	}
-	for a := range reps {
-		for b := a + 1; b < n; b++ {
+// (ascending) that c keeps: every pair of a bucket c does not cap;
+// otherwise, as if the ids came in order, each is paired with every id
+// before it while the bucket holds at most c.max ids, and past that with
+// its c.reps smallest ids (its representatives) only: about c.max²/2 +
+// c.reps·n pairs, not n²/2. Which pairs an id has depends only on the ids
+// before it, so that a bucket paired batch by batch in arrival order gets
+// the pairs of a bucket paired at once. It adds the pairs tried to made
+// (when not nil) as it goes, for the progress report.
+func capPairs(n int, c bucketCap, made *atomic.Int64, fn func(a, b int) error) error {
+	reps, whole := c.of(n), min(n, c.max)
+	for a := range n {
+		end := n
+		if a >= reps {
+			end = whole // past the representatives: within the first c.max
+		}
+		if a+1 >= end {
+			break
+		}
+		for b := a + 1; b < end; b++ {
 			if err := fn(a, b); err != nil {
 				return err
 			}
 		}
 		if made != nil {
-			made.Add(int64(n - 1 - a))
+			made.Add(int64(end - 1 - a))
 		}
 	}
 	return nil
@@ -147,16 +153,19 @@ func capPairs(n, limit int, made *atomic.Int64, fn func(a, b int) error) error {
 
 // Bucket pairs the ids of one bucket: it sorts them bytewise, drops
 // repeated ids, and calls emit with every pair, a < b, stopping at the
-// first error; with maxBucket > 0 a larger bucket is paired against its
-// maxBucket smallest ids only, as pairs --max-bucket does. It returns how
-// many repeated ids it dropped and how many distinct ids the bucket held.
-// The Beam pipeline pairs its buckets with it too.
-func Bucket(ids [][]byte, maxBucket int, emit func(a, b []byte) error) (repeated, distinct int, err error) {
+// first error; a bucket of more than opt.MaxBucket ids (when not 0) is
+// capped as pairs --max-bucket and --reps cap it. It returns how many
+// repeated ids it dropped, how many distinct ids the bucket held and how
+// many of their pairs the cap left out. The Beam pipeline pairs its
+// buckets with it too.
+func Bucket(ids [][]byte, opt *Options, emit func(a, b []byte) error) (repeated, distinct int, notMade int64, err error) {
 	ms := make([]member, len(ids))
 	for i, id := range ids {
 		ms[i].id = id
 	}
-	return pairBucket(ms, maxBucket, nil, nil, emit)
+	var st stats
+	repeated, distinct, err = pairBucket(ms, opt.cap(), &st, nil, emit)
+	return repeated, distinct, st.notMade, err
 }
 
 // scanSorted reads key-sorted band records one bucket at a time and calls
@@ -245,7 +254,7 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		if err := aside.signMembers(ms); err != nil {
 			return err
 		}
-		repeated, _, err := pairBucket(ms, opt.MaxBucket, st, keep, sp.put)
+		repeated, _, err := pairBucket(ms, opt.cap(), st, keep, sp.put)
 		st.duplicates += int64(repeated)
 		return err
 	})
@@ -363,7 +372,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 		st.buckets++
 		t := int(entries[i].table)
-		st.noteCap(len(docs), opt.MaxBucket)
+		st.noteCap(len(docs), opt.cap())
 		if a := opt.aside; a != nil && len(docs) > 1 {
 			if err := a.loaded(); err != nil {
 				return false, err
@@ -374,7 +383,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			}
 		}
 		tried := 0
-		err := capPairs(len(docs), opt.MaxBucket, &st.made, func(a, b int) error {
+		err := capPairs(len(docs), opt.cap(), &st.made, func(a, b int) error {
 			// One bucket may hold most of the pairs: look for a
 			// cancellation inside it too.
 			if tried++; tried%(1<<20) == 0 && ctx.Err() != nil {

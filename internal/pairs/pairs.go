@@ -1,7 +1,7 @@
 // Package pairs is the pairs stage: it groups band records "key TAB id" by
 // key and writes every pair of ids that share a key once, as "idA TAB idB"
 // with idA < idB bytewise, sorted. A bucket of more than MaxBucket ids is
-// paired against its MaxBucket smallest ids only (capPairs).
+// paired against its Reps smallest ids only (capPairs).
 //
 // By default it holds the records within MemoryBytes (52 bytes per band
 // record, each distinct id once, 8 bytes per candidate pair) and past it
@@ -30,10 +30,13 @@ import (
 
 // Options configure the stage.
 type Options struct {
-	// MaxBucket caps a bucket: in a bucket of more ids, the MaxBucket
-	// smallest (its representatives) are paired with each other and every
-	// other id with each of them only. 0 means no cap: all pairs.
+	// MaxBucket caps a bucket: in a bucket of more ids, the Reps smallest
+	// (its representatives; at most MaxBucket) are paired with each other
+	// and every other id with each of them only. 0 means no cap: all
+	// pairs.
 	MaxBucket int
+	// Reps is the representatives of a capped bucket; 0 means MaxBucket.
+	Reps int
 	// Sorted streams key-sorted input.
 	Sorted bool
 	// MemoryBytes bounds what the default mode holds, and the pair buffer
@@ -95,20 +98,60 @@ func (o *Options) Resolve() error {
 	if o.MaxBucket < 0 {
 		return status.Usagef("--max-bucket %d: want 0 (no cap) or more", o.MaxBucket)
 	}
+	if o.Reps < 0 {
+		return status.Usagef("--reps %d: want 1 or more (0: as many as --max-bucket)", o.Reps)
+	}
+	o.Reps = o.reps()
 	return nil
 }
 
 // Header returns the stage's header line.
 func (o *Options) Header() record.Header {
 	h := record.NewHeader("pairs", "max-bucket", strconv.Itoa(o.MaxBucket))
+	if r := o.reps(); r != o.MaxBucket {
+		h.Params = append(h.Params, record.Param{Key: "reps", Value: strconv.Itoa(r)})
+	}
 	if o.BBit != "" {
 		h.Params = append(h.Params, record.Param{Key: bbit.Key, Value: strconv.Itoa(minhash.Bits)})
 	}
 	return h
 }
 
-// DefaultMaxBucket is the --max-bucket of the command line.
-const DefaultMaxBucket = 32
+// DefaultMaxBucket and DefaultReps are the --max-bucket and --reps of the
+// command line: a bucket of up to 1,024 ids is paired whole (at most
+// 523,776 pairs); past that, which only copies or templates make, each id
+// is paired with the bucket's 32 smallest ids only.
+const (
+	DefaultMaxBucket = 1024
+	DefaultReps      = 32
+)
+
+// reps is the representatives of a capped bucket: Reps, but no more than
+// MaxBucket, and MaxBucket when Reps is 0.
+func (o *Options) reps() int {
+	if o.Reps <= 0 || o.Reps > o.MaxBucket {
+		return o.MaxBucket
+	}
+	return o.Reps
+}
+
+// cap is the --max-bucket and --reps of the options.
+func (o *Options) cap() bucketCap { return bucketCap{o.MaxBucket, o.reps()} }
+
+// bucketCap says which pairs of a bucket are made: all of a bucket of at
+// most max ids (or any, with max 0); of a larger one those of its first
+// max ids and those with one of its reps (1 to max) smallest ids, as
+// capPairs makes them.
+type bucketCap struct{ max, reps int }
+
+// of returns the representatives of a bucket of n distinct ids: n when it
+// is not capped.
+func (c bucketCap) of(n int) int {
+	if c.max <= 0 || n <= c.max {
+		return n
+	}
+	return c.reps
+}
 
 // stats are reported on stderr at the end.
 type stats struct {
@@ -125,10 +168,10 @@ type stats struct {
 	against bool
 }
 
-func (s *stats) report(w io.Writer, maxBucket int, upstream *record.HeaderSet) {
+func (s *stats) report(w io.Writer, c bucketCap, upstream *record.HeaderSet) {
 	if s.capped > 0 {
-		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d): each of their other ids was paired with their %d smallest only; %d pair(s) not made\n",
-			s.capped, maxBucket, s.largest, maxBucket, s.notMade)
+		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d): each id past their first %d was paired with their %d smallest only; %d pair(s) not made\n",
+			s.capped, c.max, s.largest, c.max, c.reps, s.notMade)
 		if s.against {
 			fmt.Fprintf(w, "pairs: (--against: counted over the ids read, the batch's and the index's representatives; pairs of two old ids are never made here)\n")
 		}
@@ -181,7 +224,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	out := stream.NewOutput("pairs", opt.Common, stdout, stderr, own)
 	sc.OnHeader = out.W.Header
 	var st stats
-	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.MaxBucket, out.W.Upstream()) }
+	out.Summary = func(stderr io.Writer) { st.report(stderr, opt.cap(), out.W.Upstream()) }
 	if opt.BBit != "" {
 		a := &setAside{name: opt.BBit, upstream: out.W.Upstream()}
 		opt.aside = a
@@ -255,34 +298,46 @@ func numberedIDs(upstream *record.HeaderSet) bool {
 	return ok && v == "number"
 }
 
-// noteCap counts a bucket of size distinct ids that --max-bucket limit
-// caps, and the pairs it leaves out.
-func (st *stats) noteCap(size, limit int) {
-	if limit <= 0 || size <= limit {
+// noteCap counts a bucket of size distinct ids that c caps, and the pairs
+// it leaves out (capPairs).
+func (st *stats) noteCap(size int, c bucketCap) {
+	reps := c.of(size)
+	if reps == size {
 		return
 	}
 	st.capped++
-	rest := int64(size - limit)
-	st.notMade += rest * (rest - 1) / 2
 	st.largest = max(st.largest, int64(size))
+	// Left out: the pairs of two ids past the representatives of which
+	// the later is past the first c.max.
+	for i := c.max; i < size; i++ {
+		st.notMade += int64(i - reps)
+	}
 }
 
 // noteCapAgainst counts a bucket of a batch and an index (isNew per id,
-// ascending) that --max-bucket limit caps, and the pairs with a new id it
-// leaves out. The index's ids beyond the representatives are not read:
-// the counts are of the ids read, the batch's all among them.
-func (st *stats) noteCapAgainst(isNew []bool, limit int) {
-	if limit <= 0 || len(isNew) <= limit {
+// ascending) that c caps, and the pairs with a new id it leaves out. The
+// index's ids beyond the first c.max+1 are not read unless a new id is a
+// representative: the counts are of the ids read, the batch's all among
+// them.
+func (st *stats) noteCapAgainst(isNew []bool, c bucketCap) {
+	reps := c.of(len(isNew))
+	if reps == len(isNew) {
 		return
 	}
 	st.capped++
 	st.against = true
 	st.largest = max(st.largest, int64(len(isNew)))
-	rest, old := int64(len(isNew)-limit), int64(0)
-	for _, n := range isNew[limit:] {
-		if !n {
-			old++
+	news := int64(0) // new ids past the representatives, before i
+	for i := reps; i < len(isNew); i++ {
+		if i >= c.max {
+			if isNew[i] {
+				st.notMade += int64(i - reps)
+			} else {
+				st.notMade += news
+			}
+		}
+		if isNew[i] {
+			news++
 		}
 	}
-	st.notMade += rest*(rest-1)/2 - old*(old-1)/2
 }

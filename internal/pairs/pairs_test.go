@@ -52,7 +52,19 @@ func sortByKey(in string) string {
 // bruteForce returns the expected output: every pair of distinct ids that
 // share a key (only the maxBucket smallest ids of a bucket when > 0), once,
 // idA < idB, sorted.
-func bruteForce(in string, maxBucket int) string {
+// capKeeps says whether the pair of the i-th and j-th smallest of n ids
+// (i < j) is made under c: in a capped bucket, when j is among the first
+// max ids (pairs as they arrive, while the bucket is small) or i among the
+// representatives.
+func capKeeps(c bucketCap, n, i, j int) bool {
+	reps := c.reps
+	if reps == 0 {
+		reps = c.max
+	}
+	return c.max == 0 || n <= c.max || j < c.max || i < reps
+}
+
+func bruteForce(in string, c bucketCap) string {
 	buckets := map[string][]string{}
 	for _, l := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
 		k, id, _ := strings.Cut(l, "\t")
@@ -64,10 +76,10 @@ func bruteForce(in string, maxBucket int) string {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 		for i := range ids {
-			if maxBucket > 0 && i >= maxBucket {
-				break // beyond the representatives
-			}
 			for j := i + 1; j < len(ids); j++ {
+				if !capKeeps(c, len(ids), i, j) {
+					continue
+				}
 				set[[2]string{ids[i], ids[j]}] = true
 			}
 		}
@@ -118,13 +130,14 @@ func TestModesAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 20 {
 		in := randomBands(rng, 50+rng.IntN(800))
-		maxBucket := 0
+		maxBucket, reps := 0, 0
 		if i%3 == 0 {
-			maxBucket = 1 + rng.IntN(6)
+			maxBucket = 1 + rng.IntN(12)
+			reps = rng.IntN(maxBucket + 1) // 0: as many as maxBucket
 		}
-		opt := Options{Common: stream.Common{NoHeader: true}, MaxBucket: maxBucket, MemoryBytes: int64(256 + rng.IntN(4000)), TempDir: t.TempDir()}
+		opt := Options{Common: stream.Common{NoHeader: true}, MaxBucket: maxBucket, Reps: reps, MemoryBytes: int64(256 + rng.IntN(4000)), TempDir: t.TempDir()}
 		mem, sorted := modes(t, opt, in)
-		want := bruteForce(in, maxBucket)
+		want := bruteForce(in, bucketCap{maxBucket, reps})
 		if mem != want {
 			t.Fatalf("input %d, max-bucket %d: memory mode gives %d bytes, brute force %d", i, maxBucket, len(mem), len(want))
 		}
@@ -144,7 +157,7 @@ func TestSpills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	in := randomBands(rng, 600)
 	path := testutil.WriteFile(t, "sorted.tsv", sortByKey(in))
-	want := bruteForce(in, 0)
+	want := bruteForce(in, bucketCap{})
 	// At 512 bytes per run (each pair costs its bytes and 24 of index),
 	// the answer needs many runs.
 	runs := (len(want) + 24*strings.Count(want, "\n")) / 512
@@ -190,9 +203,36 @@ func TestMaxBucket(t *testing.T) {
 		if out != want {
 			t.Errorf("sorted %v: got %q, want %q", sorted, out, want)
 		}
-		if wantMsg := "pairs: 1 bucket(s) held more than --max-bucket 3 ids (the largest 5): each of their other ids was paired with their 3 smallest only; 1 pair(s) not made"; !strings.Contains(stderr, wantMsg) {
+		if wantMsg := "pairs: 1 bucket(s) held more than --max-bucket 3 ids (the largest 5): each id past their first 3 was paired with their 3 smallest only; 1 pair(s) not made"; !strings.Contains(stderr, wantMsg) {
 			t.Errorf("sorted %v: stderr %q, want %q", sorted, stderr, wantMsg)
 		}
+	}
+}
+
+// TestReps: with --reps below --max-bucket a capped bucket's first ids
+// are paired with each other, the later ones with the representatives.
+func TestReps(t *testing.T) {
+	in := "k\te\nk\td\nk\tc\nk\tb\nk\ta\nj\ta\nj\tz\n"
+	want := "a\tb\na\tc\na\td\na\te\na\tz\nb\tc\n"
+	for _, sorted := range []bool{false, true} {
+		input := in
+		if sorted {
+			input = sortByKey(in)
+		}
+		out, stderr, err := runStage(t, Options{Common: stream.Common{NoHeader: true}, MaxBucket: 3, Reps: 1, Sorted: sorted}, testutil.WriteFile(t, "keys.tsv", input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != want {
+			t.Errorf("sorted %v: got %q, want %q", sorted, out, want)
+		}
+		if wantMsg := "each id past their first 3 was paired with their 1 smallest only; 5 pair(s) not made"; !strings.Contains(stderr, wantMsg) {
+			t.Errorf("sorted %v: stderr %q, want %q", sorted, stderr, wantMsg)
+		}
+	}
+	out, _, err := runStage(t, Options{MaxBucket: 3, Reps: 1}, testutil.WriteFile(t, "keys.tsv", in))
+	if err != nil || !strings.HasPrefix(out, "#neardup stage=pairs max-bucket=3 reps=1") {
+		t.Errorf("header: %q, %v", out, err)
 	}
 }
 

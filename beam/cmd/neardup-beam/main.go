@@ -112,7 +112,8 @@ func run() int {
 	flag.Float64Var(&opt.FPWeight, "fp-weight", opt.FPWeight, "weight of false positives in the choice of the banding")
 	flag.Float64Var(&opt.FNWeight, "fn-weight", opt.FNWeight, "weight of false negatives in the choice of the banding")
 	flag.Float64Var(&opt.RecallAtThreshold, "recall-at-threshold", opt.RecallAtThreshold, "least probability that a pair at the threshold becomes a candidate")
-	flag.IntVar(&opt.MaxBucket, "max-bucket", opt.MaxBucket, "pair a larger bucket against its N smallest ids, its representatives, as pairs --max-bucket does (0: no cap)")
+	flag.IntVar(&opt.MaxBucket, "max-bucket", opt.MaxBucket, "pair a bucket of more than N ids as pairs --max-bucket does: its first N whole, the others with its -reps smallest ids (0: no cap)")
+	flag.IntVar(&opt.Reps, "reps", opt.Reps, "the smallest ids a capped bucket's later ids are paired with (pairs --reps)")
 	flag.Float64Var(&verifyThreshold, "verify-threshold", -1, "least exact Jaccard similarity of a pair written; negative: the same as -threshold")
 	flag.BoolVar(&opt.Containment, "containment", false, "add containment both ways; keep pairs where either reaches the verify threshold")
 	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation (of pointer jumping for the report's kept documents) before what is left is finished on one worker")
@@ -188,7 +189,7 @@ func run() int {
 // Beam packages register.
 var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field", "number-from",
 	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
-	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket",
+	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps",
 	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "beam-log-level"}
 
 func printOwnFlags(w io.Writer) {
