@@ -13,7 +13,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench parts-recall larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench parts-recall pairs-recall larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
 
 all: build
 
@@ -88,6 +88,10 @@ copies-bench: build
 
 parts-recall: build
 	./examples/parts-recall.sh
+
+# The default pairs against the exact join on real documents (examples/pairs-recall.sh).
+pairs-recall: build
+	./examples/pairs-recall.sh
 
 # The pipeline on a corpus several times a hard memory limit per process,
 # against the in-memory pipeline (examples/larger-than-memory-bench.sh; DOCS, LIMIT).

@@ -101,9 +101,10 @@
 // (16 bytes more per id, for the lengths and the decisions made ahead), not
 // bounded by --memory.
 //
-// With pairs --max-bucket (default 32) and arrival numbers, every document of
-// a large bucket is paired with the bucket's earliest documents, so a group
-// of copies, however large, keeps its first document and drops the rest.
+// With arrival numbers, every document of a bucket larger than pairs
+// --max-bucket (default 512) is paired with the bucket's earliest documents
+// (--reps, 32), so a group of copies, however large, keeps its first
+// document and drops the rest.
 //
 // THE KEPT RULE (--rule kept)
 // --rule kept (the default is --rule arrival, above) drops a document only

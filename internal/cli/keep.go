@@ -105,7 +105,7 @@ CPU seconds and 251 MB with --memory 64M (67 MB of it the decisions).
 bounded by --memory.
 
 With arrival numbers, every document of a bucket larger than pairs
---max-bucket (default 1024) is paired with the bucket's earliest documents
+--max-bucket (default 512) is paired with the bucket's earliest documents
 (--reps, 32), so a group of copies, however large, keeps its first
 document and drops the rest.
 

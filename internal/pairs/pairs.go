@@ -118,11 +118,11 @@ func (o *Options) Header() record.Header {
 }
 
 // DefaultMaxBucket and DefaultReps are the --max-bucket and --reps of the
-// command line: a bucket of up to 1,024 ids is paired whole (at most
-// 523,776 pairs); past that, which only copies or templates make, each id
+// command line: a bucket of up to 512 ids is paired whole (at most
+// 130,816 pairs); past that, which only copies or templates make, each id
 // is paired with the bucket's 32 smallest ids only.
 const (
-	DefaultMaxBucket = 1024
+	DefaultMaxBucket = 512
 	DefaultReps      = 32
 )
 
