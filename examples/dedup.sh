@@ -13,7 +13,11 @@
 #   -r REPORT     also write, for each dropped document, the kept one, the
 #                 one it was dropped for and their similarity (keep(1)); the
 #                 ids are arrival numbers, a document's place in the corpus
-#                 counted from 0 (paths with --files)
+#                 counted from 0, followed by the three documents' own ids
+#                 (--id-field, TSV ids, WARC URIs, Parquet ids; a --lines
+#                 line's number): dropped TAB kept TAB via TAB similarity
+#                 TAB own-dropped TAB own-kept TAB own-via (with --files
+#                 the ids are paths, the four columns alone)
 #   -T TMPDIR     where the intermediate files go (default $TMPDIR or /tmp)
 #   --rule RULE   keep's rule (keep(1)): arrival (the default) or kept
 #
@@ -49,8 +53,12 @@ output (shingle, sketch, band, pairs, verify, keep, in one go).
   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
   -m METHOD     signatures: oph (default) or minhash
   -r REPORT     also write, for each document dropped, the one it was
-                dropped for and their similarity (keep(1), --report); ids
-                are arrival numbers counted from 0 (paths with --files)
+                dropped for and their similarity (keep(1), --report): ids
+                are arrival numbers counted from 0, then the documents' own
+                ids (--id-field, TSV ids, WARC URIs, Parquet ids; a --lines
+                line's number): dropped TAB kept TAB via TAB similarity TAB
+                own-dropped TAB own-kept TAB own-via (with --files the ids
+                are paths: the first four columns only)
   -T TMPDIR     where the intermediate files go (default \$TMPDIR or /tmp)
   --rule RULE   arrival (default: dropped for any earlier near-duplicate)
                 or kept (only for a kept one; keep(1), THE KEPT RULE)

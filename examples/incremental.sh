@@ -22,6 +22,10 @@
 #     batches.tsv          the batches done: SEQ, sha256 of the content,
 #                          NAME, the path given
 #     verified/SEQ.tsv     each batch's verified near-duplicate pairs
+#     ids/SEQ.tsv          each batch's documents' own ids: "number TAB own
+#                          id" (keep --write-id-map), whence the reports of
+#                          later batches name the documents of this one (none
+#                          with --files: the ids are paths)
 #     next                 the arrival number of the next document
 #
 # A batch is done in a new generation: a hard-link copy of the current one
@@ -55,8 +59,13 @@ have no verified near-duplicate among the documents that came before them,
 in this batch or an earlier one, are written byte for byte to
 STATE/kept/SEQ-NAME (SEQ the batch's number, 000000 for the first), and
 STATE/kept/SEQ-NAME.report names the dropped ones, each with the document
-it was dropped for. Together the batches keep exactly what dedup does of all of
-them in one go, given the same flags; give every batch the same flags.
+it was dropped for: "dropped TAB kept TAB via TAB similarity TAB own-dropped
+TAB own-kept TAB own-via", arrival numbers across the batches then the
+documents' own ids (--id-field, TSV ids, WARC URIs, Parquet ids; a --lines
+line's number), those of earlier batches from STATE/current/ids (with
+--files the ids are paths: the first four columns only). Together the
+batches keep exactly what dedup does of all of them in one go, given the
+same flags; give every batch the same flags.
 
   -t THRESHOLD  least Jaccard similarity of a near-duplicate (default 0.8)
   -m METHOD     oph (default) or minhash
@@ -171,6 +180,27 @@ verify_batches() {
 	verify $all $docflags ${stopwords:+--stopwords "$stopwords"} "$@" -o "$new/verified/$seq.tsv" "$tmp/pairs.tsv"
 }
 
+# keep_batch BATCH: keep the batch's documents, its report naming the
+# documents by their own ids too, from the maps of the batches done
+# (--id-map) and of this one (--write-id-map), with arrival numbers. A
+# state made before the maps has none for its older batches: keep writes
+# "-" for their documents, and counts them.
+keep_batch() {
+	set -- "$1"
+	if [ -n "$number" ]; then
+		mkdir -p "$new/ids"
+		if [ -n "$cur" ]; then
+			while IFS=$tab read -r s _; do
+				[ ! -e "$new/ids/$s.tsv" ] || set -- --id-map "$new/ids/$s.tsv" "$@"
+			done < "$new/batches.tsv"
+		fi
+		set -- --write-id-map "$new/ids/$seq.tsv" "$@"
+	fi
+	# shellcheck disable=SC2086
+	keep --pairs "$new/verified/$seq.tsv" $number $docflags --rule "$rule" ${dropped:+--dropped "$dropped"} \
+		--report "$tmp/report.tsv" -o "$new/kept/$seq-$name" "$@"
+}
+
 for batch in "$@"; do
 	name=${batch%/}
 	name=${name##*/}
@@ -227,15 +257,14 @@ for batch in "$@"; do
 	find "$new/kept" -name '*.report' -exec cat {} + > "$tmp/old-reports.tsv"
 	dropped=
 	[ "$rule" != kept ] || dropped=$tmp/old-reports.tsv
-	# shellcheck disable=SC2086
-	keep --pairs "$new/verified/$seq.tsv" $number $docflags --rule "$rule" ${dropped:+--dropped "$dropped"} \
-		--report "$tmp/report.tsv" -o "$new/kept/$seq-$name" "$batch"
+	keep_batch "$batch"
 	# A chain that leaves the batch ends, for keep, at the older document it
 	# left for; the older batches' reports say where that one's chain ends
-	# (the kept rule's end at a kept one, in no report).
+	# (the kept rule's end at a kept one, in no report), and its own id
+	# (column 6, with arrival numbers).
 	awk -F "$tab" -v OFS="$tab" -v batch="$tmp/report.tsv" '
-		FILENAME != batch { kept[$1] = $2; next }
-		$2 in kept { $2 = kept[$2] }
+		FILENAME != batch { kept[$1] = $2; own[$1] = $6; next }
+		$2 in kept { if (NF >= 7) $6 = own[$2]; $2 = kept[$2] }
 		{ print }' "$tmp/old-reports.tsv" "$tmp/report.tsv" > "$new/kept/$seq-$name.report"
 
 	# Fold the batch in: a copy of it, its line in batches.tsv, the next

@@ -164,6 +164,21 @@
 //
 //	dropped TAB kept TAB via TAB similarity
 //
+// With arrival numbers (ids=number in the shingle header: the dedup and
+// dedup-incremental jobs) and --pairs without --containment, three columns
+// follow, the documents' own ids (the ids they have without --number-from):
+//
+//	dropped TAB kept TAB via TAB similarity TAB own-dropped TAB own-kept TAB own-via
+//
+// An own id is a TSV line's first field, a JSON Lines --id-field or a
+// Parquet id column (a JSON line or row without one: its ordinal, from 1), a
+// WARC record's WARC-Target-URI, a --lines line's number. keep knows those of
+// the documents it reads; for a kept or via document of an earlier batch it
+// reads them from the maps of --id-map FILE ("number TAB own id", written by
+// keep --write-id-map for every document read; dedup-incremental keeps one
+// per batch). One not known is written "-", counted on standard error. Held:
+// the own ids of the documents named as kept or via.
+//
 // kept is the kept document its chain ends at (with --pairs; a document of
 // an older batch when the chain leaves the input), via the earlier document
 // it was dropped for (its most similar earlier partner, ties to the
@@ -355,6 +370,11 @@
 //   - --report FILE: write to FILE a line per document dropped: dropped TAB
 //     kept TAB via TAB similarity (--drop-parts: doc TAB start TAB end TAB
 //     bytes, a line per range cut)
+//   - --id-map FILE [ --id-map FILE ]: arrival numbers: the map FILE "number
+//     TAB own id" of an earlier batch (--write-id-map; repeat for more), for
+//     the own ids in the report
+//   - --write-id-map FILE: arrival numbers: write to FILE "number TAB own id"
+//     for every document read
 //   - --drop-parts FILE: write every document with the parts listed in FILE
 //     (part ids of parts, seen or spans: doc#START-END) cut out of its text
 //   - --annotate: write every document with its cluster (default: false)

@@ -166,6 +166,21 @@ THE REPORT
 
    dropped TAB kept TAB via TAB similarity
 
+With arrival numbers (ids=number in the shingle header: the dedup and
+dedup-incremental jobs) and --pairs without --containment, three columns
+follow, the documents' own ids (the ids they have without --number-from):
+
+   dropped TAB kept TAB via TAB similarity TAB own-dropped TAB own-kept TAB own-via
+
+An own id is a TSV line's first field, a JSON Lines --id-field or a
+Parquet id column (a JSON line or row without one: its ordinal, from 1), a
+WARC record's WARC-Target-URI, a --lines line's number. keep knows those of
+the documents it reads; for a kept or via document of an earlier batch it
+reads them from the maps of --id-map FILE ("number TAB own id", written by
+keep --write-id-map for every document read; dedup-incremental keeps one
+per batch). One not known is written "-", counted on standard error. Held:
+the own ids of the documents named as kept or via.
+
 kept is the kept document its chain ends at (with --pairs; a document of
 an older batch when the chain leaves the input), via the earlier document
 it was dropped for (its most similar earlier partner, ties to the
@@ -314,6 +329,8 @@ EXAMPLES
 			&cli.StringFlag{Name: "prefer", Value: keep.PreferFirst, Usage: "the document of a cluster that stays: first, longest, shortest or id"},
 			&cli.BoolFlag{Name: "drop", Usage: "write the documents removed instead of those kept"},
 			&cli.StringFlag{Name: "report", Usage: "write to `FILE` a line per document dropped: dropped TAB kept TAB via TAB similarity (--drop-parts: doc TAB start TAB end TAB bytes, a line per range cut)"},
+			&cli.StringSliceFlag{Name: "id-map", Usage: "arrival numbers: the map `FILE` \"number TAB own id\" of an earlier batch (--write-id-map; repeat for more), for the own ids in the report"},
+			&cli.StringFlag{Name: "write-id-map", Usage: "arrival numbers: write to `FILE` \"number TAB own id\" for every document read"},
 			&cli.StringFlag{Name: "drop-parts", Usage: "write every document with the parts listed in `FILE` (part ids of parts, seen or spans: doc#START-END) cut out of its text"},
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.BoolFlag{Name: "related", Usage: "WARC: write the request, metadata and revisit records that concern a document written with it (dropped and counted otherwise)"},
@@ -362,6 +379,8 @@ func keepAction(c *cli.Context, env *Env) error {
 		TempDir:      c.String("temp-dir"),
 		Stats:        c.Bool("stats"),
 		DropParts:    c.String("drop-parts"),
+		IDMaps:       c.StringSlice("id-map"),
+		WriteIDMap:   c.String("write-id-map"),
 	}
 	return runStream(c, env, &opt, &opt.Common, keep.Run)
 }

@@ -40,8 +40,25 @@ type DocParser struct {
 	format  string
 	line    LineFunc
 	id      []byte
+	own     []byte
 	text    []byte
 	scratch Scratch
+}
+
+// OwnID returns, with arrival numbers (Reading.Number), the id the document
+// read last has of its own: the id it gets without them (a TSV line's first
+// field as written, a JSON Lines or Parquet id, its ordinal when missing or
+// empty, a WARC record's, a --lines line's number). It is valid until the
+// next call.
+func (p *DocParser) OwnID() []byte { return p.own }
+
+// keepOwn notes id as the document's own id, or the ordinal when it is empty.
+func (p *DocParser) keepOwn(id []byte, ordinal int64) {
+	if len(id) == 0 {
+		p.own = strconv.AppendInt(p.own[:0], ordinal, 10)
+		return
+	}
+	p.own = append(p.own[:0], id...)
 }
 
 // NewDocParser returns a parser that takes JSON Lines ids and texts from the
@@ -112,6 +129,7 @@ func (p *DocParser) Parse(format string, line []byte, ordinal int64) (id, text [
 		return id, text, err
 	}
 	if p.r.Number {
+		p.keepOwn(id, ordinal)
 		p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
 		id = p.id
 	}
@@ -151,6 +169,7 @@ func (p *DocParser) Record(format, file string, rec *Record, ordinal int64) (id,
 		return nil, nil, err
 	}
 	if p.r.Number {
+		p.keepOwn(id, ordinal)
 		p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
 		if err != nil {
 			return nil, nil, &record.Error{Pos: record.Pos{File: file}, Msg: rec.Place() + ": " + err.Error()}
@@ -210,7 +229,7 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, escap
 	switch {
 	case !jid.Found || string(jid.Bytes) == "null" && !jid.IsString:
 		if p.r.Number {
-			break // the id is the arrival number
+			return nil, jtext.Bytes, false, nil // the id is the arrival number
 		}
 		if p.r.IDRequired {
 			return nil, nil, false, record.Bad("no %q field (the id field given)%s", p.json.IDKey, fieldsHint(line, "--id-field"))

@@ -690,6 +690,11 @@ func (p *DocParser) ParquetDoc(d *ParquetDocument, ordinal int64) (id, text []by
 	}
 	switch {
 	case p.r.Number:
+		own := d.ID
+		if d.NoID {
+			own = nil
+		}
+		p.keepOwn(record.EscapeID(p.own[:0], own), ordinal)
 		p.id, err = AppendNumber(p.id[:0], p.r.NumberFrom, ordinal)
 		if err != nil {
 			return nil, nil, err

@@ -108,6 +108,13 @@ type Options struct {
 
 	Stats bool
 
+	// IDMaps name the maps "number TAB own id" of earlier batches
+	// (WriteIDMap): with arrival numbers, the report's own ids of their
+	// documents come from there (ownids.go). WriteIDMap names the map of
+	// the documents read that keep writes.
+	IDMaps     []string
+	WriteIDMap string
+
 	// DropParts names a file of part ids (parts, doc#START-END): Run is
 	// then RunDropParts, the documents written with those byte ranges cut
 	// out of their texts; Report gets the ranges removed.
@@ -153,6 +160,9 @@ func (o *Options) Resolve() error {
 	}
 	if len(o.Dropped) > 0 && o.Rule != RuleKept {
 		return status.Usagef("--dropped names the reports of earlier batches for --rule kept: the arrival rule drops for a dropped document too")
+	}
+	if (len(o.IDMaps) > 0 || o.WriteIDMap != "") && (o.Pairs == "" || o.Containment) {
+		return status.Usagef("--id-map and --write-id-map are for --pairs FILE with arrival numbers (the arrival and kept rules)")
 	}
 	if o.DropParts != "" {
 		return o.checkDropParts()
@@ -251,6 +261,14 @@ func (k *keeper) writePass(ctx context.Context, inputs []string, stdout, stderr 
 		defer rep.abort()
 		k.rep = rep
 	}
+	if k.opt.reading.Number && (k.opt.Report != "" || k.opt.WriteIDMap != "") {
+		own, err := newOwnIDs(ctx, k.opt, k.rule)
+		if err != nil {
+			return err
+		}
+		defer own.abort()
+		k.own = own
+	}
 	// The documents are written as they came, header lines included.
 	common := k.opt.Common
 	common.NoHeader = true
@@ -260,6 +278,11 @@ func (k *keeper) writePass(ctx context.Context, inputs []string, stdout, stderr 
 	}
 	if k.rep != nil {
 		if err := k.rep.commit(); err != nil {
+			return err
+		}
+	}
+	if k.own != nil {
+		if err := k.own.finish(stderr); err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,8 @@ type keeper struct {
 	anyDoc bool
 	noID   *atomic.Int64
 	pq     *parquetOut // the output, for Parquet documents
+	// own writes the documents' own ids with arrival numbers (ownids.go).
+	own *ownIDs
 
 	tally
 }
@@ -38,7 +40,10 @@ type doc struct {
 	// line end; the document's id is in the batch's ids at idStart:idEnd.
 	start, lineEnd, end int
 	idStart, idEnd      int
-	jsonl               bool
+	// With arrival numbers the document's own id (input.DocParser.OwnID)
+	// is in the batch's ids at ownStart:ownEnd.
+	ownStart, ownEnd int
+	jsonl            bool
 	// cluster is the document's cluster (with Pairs: 0 when it is in a
 	// pair), notInCluster, or isHeader for a header line, which is copied
 	// (rule.find).
@@ -217,6 +222,13 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 		return false, nil, k.rule.note(d, n, id)
 	}
 	k.docs++
+	var own []byte
+	if k.own != nil {
+		own = b.ids[d.ownStart:d.ownEnd]
+		if err := k.own.document(id, own); err != nil {
+			return false, nil, err
+		}
+	}
 	v, err := k.rule.decide(d, n, id)
 	if err != nil || !v.in {
 		// In no cluster, no pair: a cluster of its own.
@@ -229,6 +241,9 @@ func (k *keeper) keep(d doc, b *batch) (bool, []byte, error) {
 	k.dropped++
 	if k.rep != nil {
 		v.dropped.Kept = v.name
+		if k.own != nil {
+			v.dropped.Own = k.own.of(own, v.dropped)
+		}
 		if err := k.rep.add(v.dropped); err != nil {
 			return false, nil, err
 		}
@@ -341,6 +356,13 @@ func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []
 	d.idStart = len(b.ids)
 	b.ids = append(b.ids, id...)
 	d.idEnd = len(b.ids)
+	if w.k.opt.reading.Number {
+		if format != input.FormatFiles {
+			id = w.parser.OwnID()
+		}
+		b.ids = append(b.ids, id...)
+	}
+	d.ownStart, d.ownEnd = d.idEnd, len(b.ids)
 	d.start = len(r.Out)
 	if !w.k.first {
 		r.Out = append(r.Out, line...)

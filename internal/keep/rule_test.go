@@ -135,13 +135,27 @@ func TestRuleNotInInput(t *testing.T) {
 	// Arrival numbers: the same decisions, in one pass.
 	head := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=0 counts=no ids=number from=5\n"
 	num := "000000000002\t000000000005\t0.900000\n000000000005\t000000000006\t0.900000\n000000000006\t000000000009\t0.900000\n"
-	docs := "000000000005\t\n000000000006\t\n000000000007\t\n"
+	// The report names the documents by their own ids too (the TSV ids,
+	// which the numbers replace): "-" for the older batch's, not known,
+	// counted.
+	docs := "doc5\t\ndoc6\t\ndoc7\t\n"
 	out, rep, stderr = keepPairs(t, Options{}, head+num, docs)
-	if out != "000000000007\t\n" || rep != "000000000005\t000000000002\t000000000002\t0.900000\n000000000006\t000000000002\t000000000005\t0.900000\n" {
+	if out != "doc7\t\n" || rep != "000000000005\t000000000002\t000000000002\t0.900000\tdoc5\t-\t-\n000000000006\t000000000002\t000000000005\t0.900000\tdoc6\t-\tdoc5\n" {
 		t.Errorf("numbered: kept %q, report %q", out, rep)
 	}
-	if !strings.Contains(stderr, "1 pair(s) with documents not in the input") {
+	if !strings.Contains(stderr, "1 pair(s) with documents not in the input") ||
+		!strings.Contains(stderr, "keep: 3 own id(s) of kept or via documents not known (of an earlier batch, in no --id-map): written \"-\" in the report\n") {
 		t.Errorf("numbered: stderr %q", stderr)
+	}
+	// The older batch's own ids from its map (--id-map), of which keep
+	// takes the one the report names.
+	o := Options{IDMaps: []string{testutil.WriteFileIn(t, t.TempDir(), "ids.tsv", []byte("000000000001\told1\n000000000002\told2\n000000000003\told3\n"))}}
+	_, rep, stderr = keepPairs(t, o, head+num, docs)
+	if rep != "000000000005\t000000000002\t000000000002\t0.900000\tdoc5\told2\told2\n000000000006\t000000000002\t000000000005\t0.900000\tdoc6\told2\tdoc5\n" {
+		t.Errorf("numbered, --id-map: report %q", rep)
+	}
+	if strings.Contains(stderr, "not known") {
+		t.Errorf("numbered, --id-map: stderr %q", stderr)
 	}
 }
 

@@ -405,18 +405,28 @@ func AppendSimilarity(dst []byte, v float64) []byte {
 // Dropped is a line of keep --report: a document dropped, the kept
 // document its chain ends at, the earlier document it was dropped for, and
 // their similarity (NaN when not known: a cluster file says none).
+//
+// When the ids are arrival numbers (keep of numbered documents), the
+// documents' own ids (the ids they have without --number-from) follow:
+// Own holds those of dropped, kept and via ("-" for one not known), and a
+// line has 7 fields; Own nil writes and parses the 4.
 type Dropped struct {
 	Dropped, Kept, Via []byte
 	Similarity         float64
+	Own                [][]byte
 }
 
 // ParseDropped parses "dropped TAB kept TAB via TAB similarity", the
 // similarity "-" when not known. The ids alias line.
 func ParseDropped(r *Dropped, line []byte) error {
-	var buf [4][]byte
-	f, n := SplitN(buf[:0], line, 4)
-	if n != 4 {
-		return Bad("want dropped TAB kept TAB via TAB similarity, found %d field(s)", n)
+	var buf [7][]byte
+	f, n := SplitN(buf[:0], line, 7)
+	if n != 4 && n != 7 {
+		return Bad("want dropped TAB kept TAB via TAB similarity, and with arrival numbers the three own ids, found %d field(s)", n)
+	}
+	r.Own = nil
+	if n == 7 {
+		r.Own = f[4:7]
 	}
 	for i, what := range []string{"dropped", "kept", "via"} {
 		if len(f[i]) == 0 {
@@ -441,6 +451,10 @@ func AppendDropped(dst []byte, r Dropped) []byte {
 	dst = append(dst, r.Via...)
 	dst = append(dst, '\t')
 	dst = AppendSimilarity(dst, r.Similarity)
+	for _, id := range r.Own {
+		dst = append(dst, '\t')
+		dst = append(dst, id...)
+	}
 	return append(dst, '\n')
 }
 
