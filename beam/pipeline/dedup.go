@@ -56,12 +56,16 @@ type dropEntry struct {
 	Sim     float64
 	To      string
 	Done    bool
+	// Own, OwnTo and OwnVia are the own ids (input.DocParser.OwnID) of
+	// ID, To and Via, for the report (ownJoinFn).
+	Own, OwnTo, OwnVia string
 }
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*docLine)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*dropEntry)(nil)).Elem())
-	register.DoFn4x1[context.Context, Chunk, func(string, docLine), func(docLine), error](&linesFn{})
+	register.DoFn5x1[context.Context, Chunk, func(string, docLine), func(docLine), func(string, string), error](&linesFn{})
+	register.DoFn4x0[string, func(*dropEntry) bool, func(*string) bool, func(string, dropEntry)](&ownJoinFn{})
 	register.Function2x1[string, func(string, dropEntry), error](laterOfPair)
 	register.Function3x0[string, func(*dropEntry) bool, func(string, dropEntry)](viaOf)
 	register.Function2x2[string, dropEntry, string, dropEntry](keyByTarget)
@@ -76,13 +80,15 @@ func init() {
 	register.Emitter1[dropEntry]()
 	register.Emitter2[string, docLine]()
 	register.Emitter2[string, dropEntry]()
+	register.Emitter2[string, string]()
+	register.Iter1[string]()
 	register.Iter1[docLine]()
 	register.Iter1[dropEntry]()
 }
 
 // linesFn reads each line of a chunk of documents as keep does: a document
-// goes out under its id (an arrival number), with its bytes; a header line
-// goes out on its own. Bad lines are skipped under SkipBad (the shingle
+// goes out under its id (an arrival number), with its bytes, and its own id
+// (the report's) under the same; a header line goes out on its own. Bad lines are skipped under SkipBad (the shingle
 // stage, which reads the same lines, counts them) and stop the pipeline
 // otherwise.
 type linesFn struct {
@@ -99,7 +105,7 @@ func (fn *linesFn) Setup() error {
 	return nil
 }
 
-func (fn *linesFn) ProcessElement(_ context.Context, c Chunk, emitDoc func(string, docLine), emitHeader func(docLine)) error {
+func (fn *linesFn) ProcessElement(_ context.Context, c Chunk, emitDoc func(string, docLine), emitHeader func(docLine), emitOwn func(string, string)) error {
 	if c.Whole {
 		return fmt.Errorf("%s: the dedup outputs need arrival numbers, which a whole file has not", c.File)
 	}
@@ -129,8 +135,38 @@ func (fn *linesFn) ProcessElement(_ context.Context, c Chunk, emitDoc func(strin
 			continue
 		}
 		emitDoc(string(id), docLine{Ordinal: ordinal, Raw: raw})
+		emitOwn(string(id), string(fn.doc.OwnID()))
 	}
 	return nil
+}
+
+// ownJoinFn gives the entries of a document (grouped with its own id) the
+// own id as Set says, "id" (Own), "to" (OwnTo) or "via" (OwnVia), and
+// sends them on keyed by the next document to look up: To, Via, then ID.
+// A document whose own id is not known gets "-", as keep writes it.
+type ownJoinFn struct {
+	Set string
+}
+
+func (fn *ownJoinFn) ProcessElement(_ string, entries func(*dropEntry) bool, owns func(*string) bool, emit func(string, dropEntry)) {
+	own, o := "-", ""
+	for owns(&o) {
+		own = o
+	}
+	var e dropEntry
+	for entries(&e) {
+		switch fn.Set {
+		case "id":
+			e.Own = own
+			emit(e.To, e)
+		case "to":
+			e.OwnTo = own
+			emit(e.Via, e)
+		default:
+			e.OwnVia = own
+			emit(e.ID, e)
+		}
+	}
 }
 
 // laterOfPair keys a verified pair by its later document, the one the rule
@@ -241,7 +277,8 @@ func (fn *reportLineFn) ProcessElement(id string, e dropEntry) (docLine, error) 
 	if err != nil {
 		return docLine{}, fmt.Errorf("dedup: id %q is not an arrival number", id)
 	}
-	line := record.AppendDropped(nil, record.Dropped{Dropped: []byte(e.ID), Kept: []byte(e.To), Via: []byte(e.Via), Similarity: e.Sim})
+	line := record.AppendDropped(nil, record.Dropped{Dropped: []byte(e.ID), Kept: []byte(e.To), Via: []byte(e.Via), Similarity: e.Sim,
+		Own: [][]byte{[]byte(e.Own), []byte(e.OwnTo), []byte(e.OwnVia)}})
 	return docLine{Ordinal: n - fn.From + 1, Raw: line}, nil
 }
 
@@ -300,18 +337,28 @@ func dedup(s beam.Scope, opt Options, chunks, scored, lines beam.PCollection) ma
 	roots := dedupRoots(s, scored, opt.ComponentRounds)
 	s = s.Scope("dedup")
 	written := map[string]beam.PCollection{}
+	if !opt.writes(OutKept) && !opt.writes(OutDropped) && !opt.writes(OutReport) {
+		return written
+	}
+	docs, headers, owns := beam.ParDo3(s, &linesFn{Opt: opt}, chunks)
 	if opt.writes(OutKept) || opt.writes(OutDropped) {
-		docs, headers := beam.ParDo2(s, &linesFn{Opt: opt}, chunks)
 		kept, dropped := beam.ParDo2(s, &decideFn{}, beam.CoGroupByKey(s, docs, roots))
+		// The header lines go with both, as keep --drop writes them.
 		if opt.writes(OutKept) {
 			written[OutKept] = writeLines(s, opt, OutKept, beam.Flatten(s, kept, headers), lines)
 		}
 		if opt.writes(OutDropped) {
-			written[OutDropped] = writeLines(s, opt, OutDropped, dropped, lines)
+			written[OutDropped] = writeLines(s, opt, OutDropped, beam.Flatten(s, dropped, headers), lines)
 		}
 	}
 	if opt.writes(OutReport) {
-		report := beam.ParDo(s, &reportLineFn{From: opt.NumberFrom}, roots)
+		// The own ids of each entry's document, kept and via documents,
+		// one join each.
+		entries := roots
+		for _, set := range []string{"id", "to", "via"} {
+			entries = beam.ParDo(s, &ownJoinFn{Set: set}, beam.CoGroupByKey(s, entries, owns))
+		}
+		report := beam.ParDo(s, &reportLineFn{From: opt.NumberFrom}, entries)
 		written[OutReport] = writeLines(s, opt, OutReport, report, lines)
 	}
 	return written
