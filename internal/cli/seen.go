@@ -96,8 +96,10 @@ after the file is in place), so that a state is never ahead of the output
 of its batch: after a crash between the two, the batch run again with the
 state gives the same output. A run whose -k, --normalize or sizing flags make
 another filter is refused, naming both (give no sizing flags, or the
-same, to continue one). Bits set are stored as runs, so the file of a
-filter far from full is small. Today's batch against everything seen:
+same, to continue one). A filter up to about 1/8 full is stored as the
+gaps between its bits set, about a byte a bit set, else as its bits: a
+filter of 118 MiB 3.3% full (50 MB of /usr/share/doc) saves 34 MB, one 1%
+full about a tenth of its bits. Today's batch against everything seen:
 run 1 and then run 2 with the same state give the same output as one run
 over both batches.
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -17,21 +18,32 @@ import (
 
 // The state file (--state), the filter carried from run to run:
 //
-//	neardup-seen 1 LF                 magic and version
+//	neardup-seen 2 LF                 magic and version
 //	#neardup stage=seen-state … LF    what the filter was made with and holds
-//	words                             the filter's bits, 64 a word, run-length coded:
+//	'g' or 'w'                        how the bits are coded:
+//	gaps ('g')                        the bits set, each a uvarint of the bits
+//	                                  not set before it (since the last set), or
+//	words ('w')                       the filter's bits, 64 a word, run-length coded:
 //	                                  uvarint zero words, uvarint literal words,
 //	                                  the literals (8 bytes each, little-endian), …
 //	8 bytes                           XXH64 of all that, little-endian
+//
+// Version 1 files (neardup-seen 1) have no coding byte and words only;
+// they are still read.
 //
 // The header's keys: unit, k, hash, seed and normalize (how the n-grams
 // were made and hashed), layout, bits and hashes (the filter: blocked512
 // for Filter's blocks and probes), expected and rate
 // (what it was sized for), added (the n-grams added that were new to it,
-// summed over the runs). The runs of zero words keep the file of a filter
-// sized far beyond what it holds yet small (bits set are rare), and a
-// filter that is full costs a few bytes more than its bits.
-const stateMagic = "neardup-seen 1\n"
+// summed over the runs). SaveState writes the smaller coding: gaps cost
+// about a byte a bit set while the filter is under about 1/8 full (a
+// filter 1% full is about 8% of its bits, where words cost all of them,
+// a word of 64 bits being rarely empty), words a few bytes more than the
+// bits of a fuller one.
+const stateMagic = "neardup-seen 2\n"
+
+// stateMagic1 is the first version's magic: words, no coding byte.
+const stateMagic1 = "neardup-seen 1\n"
 
 // stateStage names the state's header line.
 const stateStage = "seen-state"
@@ -103,27 +115,13 @@ func SaveState(fsys disk.FS, name string, s *State) error {
 		bw.WriteString(stateMagic)
 		bw.WriteString(s.header().String())
 		bw.WriteByte('\n')
-		var tmp []byte
 		words := s.Filter.words
-		for i := 0; i < len(words); {
-			z := i
-			for z < len(words) && words[z] == 0 {
-				z++
-			}
-			l := z
-			// A literal run ends at two zero words in a row (one costs
-			// less as a literal than as a run of its own).
-			for l < len(words) && (words[l] != 0 || l+1 < len(words) && words[l+1] != 0) {
-				l++
-			}
-			tmp = binary.AppendUvarint(tmp[:0], uint64(z-i))
-			tmp = binary.AppendUvarint(tmp, uint64(l-z))
-			bw.Write(tmp)
-			for _, w := range words[z:l] {
-				tmp = binary.LittleEndian.AppendUint64(tmp[:0], w)
-				bw.Write(tmp)
-			}
-			i = l
+		if gapsSize(words) < uint64(len(words))*8 {
+			bw.WriteByte('g')
+			writeGaps(bw, words)
+		} else {
+			bw.WriteByte('w')
+			writeWords(bw, words)
 		}
 		if err := bw.Flush(); err != nil {
 			return err
@@ -131,6 +129,63 @@ func SaveState(fsys disk.FS, name string, s *State) error {
 		_, err := f.Write(binary.LittleEndian.AppendUint64(nil, d.Sum64()))
 		return err
 	})
+}
+
+// eachGap calls fn with the gap before each bit set of words: the bits
+// not set since the one set before it.
+func eachGap(words []uint64, fn func(gap uint64)) {
+	var last uint64 // the bit after the last set
+	for i, w := range words {
+		for w != 0 {
+			b := uint64(i)*64 + uint64(bits.TrailingZeros64(w))
+			fn(b - last)
+			last = b + 1
+			w &= w - 1
+		}
+	}
+}
+
+// gapsSize is the bytes of words coded as gaps.
+func gapsSize(words []uint64) uint64 {
+	var n uint64
+	eachGap(words, func(gap uint64) {
+		n += uint64((bits.Len64(gap|1) + 6) / 7)
+	})
+	return n
+}
+
+// writeGaps writes words as the gaps before their bits set.
+func writeGaps(bw *bufio.Writer, words []uint64) {
+	var tmp []byte
+	eachGap(words, func(gap uint64) {
+		tmp = binary.AppendUvarint(tmp[:0], gap)
+		bw.Write(tmp)
+	})
+}
+
+// writeWords writes words run-length coded.
+func writeWords(bw *bufio.Writer, words []uint64) {
+	var tmp []byte
+	for i := 0; i < len(words); {
+		z := i
+		for z < len(words) && words[z] == 0 {
+			z++
+		}
+		l := z
+		// A literal run ends at two zero words in a row (one costs
+		// less as a literal than as a run of its own).
+		for l < len(words) && (words[l] != 0 || l+1 < len(words) && words[l+1] != 0) {
+			l++
+		}
+		tmp = binary.AppendUvarint(tmp[:0], uint64(z-i))
+		tmp = binary.AppendUvarint(tmp, uint64(l-z))
+		bw.Write(tmp)
+		for _, w := range words[z:l] {
+			tmp = binary.LittleEndian.AppendUint64(tmp[:0], w)
+			bw.Write(tmp)
+		}
+		i = l
+	}
 }
 
 // ErrNoState is LoadState's error for a state file that does not exist.
@@ -171,8 +226,8 @@ func LoadState(fsys disk.FS, name string, maxBits uint64) (*State, error) {
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size-8), 1<<20)
 	magic := make([]byte, len(stateMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != stateMagic {
-		return nil, bad("it does not start with %q", stateMagic[:len(stateMagic)-1])
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != stateMagic && string(magic) != stateMagic1 {
+		return nil, bad("it does not start with %q or %q", stateMagic[:len(stateMagic)-1], stateMagic1[:len(stateMagic1)-1])
 	}
 	line, err := br.ReadSlice('\n')
 	if err != nil || !record.IsHeader(line) {
@@ -186,30 +241,69 @@ func LoadState(fsys disk.FS, name string, maxBits uint64) (*State, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	words := s.Filter.words
-	for i := 0; i < len(words); {
-		z, err1 := binary.ReadUvarint(br)
-		l, err2 := binary.ReadUvarint(br)
-		if err1 != nil || err2 != nil {
-			return nil, bad("the bits end at word %d of %d", i, len(words))
+	coding := byte('w')
+	if string(magic) == stateMagic {
+		if coding, err = br.ReadByte(); err != nil || coding != 'g' && coding != 'w' {
+			return nil, bad("no coding of the bits ('g' or 'w') after the header")
 		}
-		if z > uint64(len(words)-i) || l > uint64(len(words)-i)-z || z+l == 0 {
-			return nil, bad("a run of %d+%d words at word %d of %d", z, l, i, len(words))
-		}
-		i += int(z)
-		for range l {
-			var b [8]byte
-			if _, err := io.ReadFull(br, b[:]); err != nil {
-				return nil, bad("the bits end at word %d of %d", i, len(words))
-			}
-			words[i] = binary.LittleEndian.Uint64(b[:])
-			i++
-		}
+	}
+	if coding == 'g' {
+		err = readGaps(br, s.Filter)
+	} else {
+		err = readWords(br, s.Filter)
+	}
+	if err != nil {
+		return nil, bad("%v", err)
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
 		return nil, bad("bytes after the filter's bits")
 	}
 	return s, nil
+}
+
+// readGaps reads the gaps before the bits set into f.
+func readGaps(br *bufio.Reader, f *Filter) error {
+	var next uint64 // the bit after the last set
+	for {
+		gap, err := binary.ReadUvarint(br)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("the bits end inside a gap after bit %d of %d", next, f.bits)
+		}
+		if next >= f.bits || gap >= f.bits-next {
+			return fmt.Errorf("a gap of %d bits after bit %d of %d", gap, next, f.bits)
+		}
+		b := next + gap
+		f.words[b/64] |= 1 << (b % 64)
+		next = b + 1
+	}
+}
+
+// readWords reads the run-length coded words into f.
+func readWords(br *bufio.Reader, f *Filter) error {
+	words := f.words
+	for i := 0; i < len(words); {
+		z, err1 := binary.ReadUvarint(br)
+		l, err2 := binary.ReadUvarint(br)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("the bits end at word %d of %d", i, len(words))
+		}
+		if z > uint64(len(words)-i) || l > uint64(len(words)-i)-z || z+l == 0 {
+			return fmt.Errorf("a run of %d+%d words at word %d of %d", z, l, i, len(words))
+		}
+		i += int(z)
+		for range l {
+			var b [8]byte
+			if _, err := io.ReadFull(br, b[:]); err != nil {
+				return fmt.Errorf("the bits end at word %d of %d", i, len(words))
+			}
+			words[i] = binary.LittleEndian.Uint64(b[:])
+			i++
+		}
+	}
+	return nil
 }
 
 // stateFromHeader makes the empty state a state header describes.

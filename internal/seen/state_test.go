@@ -197,8 +197,14 @@ func FuzzState(f *testing.F) {
 	data, _ := os.ReadFile(seed)
 	f.Add(data, false)
 	f.Add(data[:len(data)-8], true)
-	f.Add([]byte(stateMagic+"#neardup stage=seen-state bits=64 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none layout=blocked512\n\x00\x01"), true)
-	f.Add([]byte(stateMagic+"#neardup stage=seen-state bits=512 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none layout=blocked512\n\x00\x08"+strings.Repeat("\xff", 64)), true)
+	f.Add(stateV1(s), false)
+	f.Add([]byte(stateMagic1+"#neardup stage=seen-state bits=64 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none layout=blocked512\n\x00\x01"), true)
+	const h = "#neardup stage=seen-state bits=512 hashes=1 expected=1 rate=0.5 added=0 unit=word k=1 hash=tok64 seed=0 normalize=none layout=blocked512\n"
+	f.Add([]byte(stateMagic1+h+"\x00\x01"), true)
+	f.Add([]byte(stateMagic1+h+"\x00\x08"+strings.Repeat("\xff", 64)), true)
+	f.Add([]byte(stateMagic+h+"w\x00\x08"+strings.Repeat("\xff", 64)), true)
+	f.Add([]byte(stateMagic+h+"g\x00\x05\xff\x03"), true)
+	f.Add([]byte(stateMagic+h+"g\x80"), true)
 	name := filepath.Join(dir, "fuzz-"+strconv.Itoa(os.Getpid())+".bin")
 	f.Fuzz(func(t *testing.T, data []byte, sum bool) {
 		if sum {
@@ -248,5 +254,61 @@ func TestCommitBeforeSave(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(opt.State); !bytes.Equal(before, after) {
 		t.Fatal("a failed commit changed the state")
+	}
+}
+
+// sparseState is a state of 2^20 bits holding n keys.
+func sparseState(n int) *State {
+	s := &State{Filter: NewFilter(1<<20, 7), Sizing: Sizing{Bits: 1 << 20, Hashes: 7, Expected: 100000, Rate: 0.01}, Header: ngrams()}
+	for i := range n {
+		s.Filter.Add(uint64(i+1) * 0x9e3779b97f4a7c15)
+	}
+	return s
+}
+
+// The file of a filter far from full costs about a byte a bit set, not
+// its bits (a filter 0.7% full has most of its words not zero), and reads
+// back equal; a full one costs its bits and reads back equal.
+func TestStateSmall(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1000, 20000, 200000} {
+		name := filepath.Join(dir, "bff"+strconv.Itoa(n)+".bin")
+		s := sparseState(n)
+		if err := SaveState(diskOS, name, s); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(name)
+		ones := s.Filter.Ones()
+		bound := uint64(300) + min(2*ones, s.Filter.Bits()/8+s.Filter.Bits()/8/32)
+		if uint64(fi.Size()) > bound {
+			t.Errorf("%d keys, %d bits set of %d: %d bytes, want at most %d", n, ones, s.Filter.Bits(), fi.Size(), bound)
+		}
+		got := readState(t, name)
+		if !slices.Equal(got.Filter.words, s.Filter.words) {
+			t.Errorf("%d keys: the bits read back differ", n)
+		}
+	}
+}
+
+// stateV1 is s in the first version's format: magic, header, the words
+// as one literal run, the checksum.
+func stateV1(s *State) []byte {
+	b := []byte("neardup-seen 1\n" + s.header().String() + "\n")
+	b = binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, uint64(len(s.Filter.words)))
+	for _, w := range s.Filter.words {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return binary.LittleEndian.AppendUint64(b, xxhash.Sum64(b))
+}
+
+// A state file of the first version is still read.
+func TestStateVersion1(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "bff.bin")
+	s := sparseState(1000)
+	os.WriteFile(name, stateV1(s), 0o644)
+	got := readState(t, name)
+	if !slices.Equal(got.Filter.words, s.Filter.words) || got.Added != s.Added || got.Identity() != s.Identity() {
+		t.Fatal("the first version's file read back differs")
 	}
 }
