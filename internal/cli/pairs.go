@@ -123,8 +123,8 @@ made only of a probe (role p) and another record of its key whose document
 has at least ceil(T·size of the probe) shingles, never of two records that
 are not probes: every pair with containment >= T one way or the other is
 made (the prefix filter of band(1)), and each once. Their buckets are never
-capped: a cap would lose such pairs, so --max-bucket given with them is
-refused, the header says max-bucket=0, and standard error gives the number
+capped: a cap would lose such pairs, so --max-bucket or --reps given with
+them is refused, the header says max-bucket=0, and standard error gives the number
 of buckets, the largest and the pairs tried. A containment record without
 its band header is refused (its T is needed), and so is a mix of containment
 and MinHash band records, by their header lines, naming both. In memory the
@@ -219,6 +219,7 @@ func pairsAction(c *cli.Context, env *Env) error {
 		TempDir:      c.String("temp-dir"),
 		Against:      c.String("against"),
 		MaxBucketSet: c.IsSet("max-bucket"),
+		RepsSet:      c.IsSet("reps"),
 		BBit:         c.String("bbit"),
 		HoldLimit:    holdLimit,
 	}

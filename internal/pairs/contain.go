@@ -198,6 +198,9 @@ func checkContainCap(opt *Options) error {
 	if opt.MaxBucketSet && opt.MaxBucket != 0 {
 		return status.Usagef("--max-bucket %d: the input holds containment keys (band --containment), whose buckets are never capped: a cap would lose pairs with containment above the threshold", opt.MaxBucket)
 	}
+	if opt.RepsSet {
+		return status.Usagef("--reps %d: the input holds containment keys (band --containment), whose buckets are never capped", opt.Reps)
+	}
 	return nil
 }
 

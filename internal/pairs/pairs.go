@@ -56,9 +56,10 @@ type Options struct {
 	// new band records, is paired with (against.go).
 	Against string
 
-	// MaxBucketSet says MaxBucket was given, not the default: containment
-	// keys, which are never capped, refuse it (contain.go).
-	MaxBucketSet bool
+	// MaxBucketSet and RepsSet say MaxBucket and Reps were given, not the
+	// defaults: containment keys, which are never capped, refuse them
+	// (contain.go).
+	MaxBucketSet, RepsSet bool
 
 	// BBit names the b-bit signatures of band --bbit: the pairs far below
 	// band's threshold by them are not kept (bbit.go).
