@@ -131,7 +131,13 @@ timed() {
 # chain the documents verify reads into components larger than its bins.
 number="--number-from 0"
 bbit="$tmp/bbit.tsv"
-case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
+# A document with the text of an earlier one writes a copy key alone,
+# paired with its first (shingle --collapse): 100,000 copies of a page
+# make 99,999 pairs. The arrival rule drops the same documents from those
+# pairs; the kept rule needs every copy's own.
+collapse=--collapse
+case " $docflags " in *" --files "*|*" --format files "*) number= bbit= collapse= ;; esac
+[ "$rule" = arrival ] || collapse=
 # The documents are read three times and nothing large is stored: shingle
 # signs each document as it reads it and writes the signatures' band keys
 # (--sketch, --band: shingle | sketch | band in one process, neither the
@@ -145,7 +151,7 @@ case " $docflags " in *" --files "*|*" --format files "*) number= bbit= ;; esac
 # shellcheck disable=SC2086 # the flags are words
 {
 	status=0
-	timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} "$@" || status=$?
+	timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} $collapse "$@" || status=$?
 	echo "$status" > "$tmp/shingle.status"
 } | {
 	status=0

@@ -281,9 +281,19 @@
 // and parsing). --bbit
 // FILE is band's --bbit: each signature at 4 bits a value, for pairs --bbit.
 // -b, -r and band's weights are for band itself (the banding here is the one
-// band chooses for T). What examples/dedup.sh runs:
+// band chooses for T). --collapse gives each document a copy key (band ffff,
+// a hash of its set of shingles: the documents of one set share it, and pairs
+// pairs them with the first only) before its band keys, and a document whose
+// text an earlier one had (in a table of the last texts met, 16 MiB,
+// consulted in arrival order) its copy key alone: 100,000 copies of a page
+// make 99,999 pairs, not the pairs of a bucket of 100,000 in every band. A
+// copy's other pairs are its original's, and keep's arrival rule drops the
+// same documents and writes the same report (keep(1)); the ids must be
+// arrival numbers (--number-from); standard error counts the copies, the
+// header says collapse=text. What
+// examples/dedup.sh runs:
 //
-//	shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv corpus.jsonl.zst |
+//	shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --collapse corpus.jsonl.zst |
 //	    pairs --bbit bits.tsv > pairs.tsv
 //
 // Memory: one document at a time per worker, plus its shingles (8 bytes
@@ -360,6 +370,8 @@
 //     | sketch | band --threshold T in one process (default: 0)
 //   - --bbit FILE: --band: also write each signature at 4 bits a value to FILE,
 //     for pairs --bbit (band --bbit)
+//   - --collapse: --band: each document writes a copy key of its set; one with
+//     the text of an earlier one that alone, not its band keys (default: false)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or
 //     warc (default: from the file's first bytes, parquet by content at both
 //     ends, else its name)

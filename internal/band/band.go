@@ -49,6 +49,11 @@ type Options struct {
 	// BBit, when not "", is a file that also gets each signature reduced
 	// to 4 bits a value (bbit.go), for pairs --bbit and verify --bbit.
 	BBit string
+
+	// Collapse, for shingle --band (Sketches), gives each document a copy
+	// record, and a document with the text of an earlier one that alone
+	// (collapse.go).
+	Collapse bool
 }
 
 // Resolve checks the options and fills in their defaults, the one place
@@ -192,7 +197,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, "band", &empty) }
 	workers := LengthWorkers(banding, length, opt.SkipBad, &empty)
 	if opt.BBit != "" {
-		return runBBit(ctx, opt, out, src, func() stream.Worker {
+		return runBBit(ctx, opt, out, out.Sink, src, func() stream.Worker {
 			w := workers().(*worker)
 			w.bbit = true
 			return w

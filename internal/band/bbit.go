@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/lsh"
@@ -15,8 +16,9 @@ import (
 // runBBit runs the pool with every signature also written, reduced to
 // minhash.Bits bits a value, to the file opt.BBit: the headers of the input
 // (or upstream, those of the stage that makes the signatures) and band's
-// own with bbit=4, then a b-bit record a document with shingles.
-func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.Source, workers stream.WorkerFactory, own record.Header, upstream ...record.Header) error {
+// own with bbit=4, then a b-bit record a document with shingles. write
+// writes each result to out.
+func runBBit(ctx context.Context, opt Options, out *stream.Output, write func(*stream.Result) error, src stream.Source, workers stream.WorkerFactory, own record.Header, upstream ...record.Header) error {
 	f, err := disk.Create(disk.OS{}, disk.Target{Name: opt.BBit, Mode: 0o644, InPlace: true})
 	if err != nil {
 		return err
@@ -35,7 +37,7 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.So
 				return err
 			}
 		}
-		return out.Sink(r)
+		return write(r)
 	}
 	err = func() error {
 		defer out.Watch(src)()
@@ -59,6 +61,7 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, src stream.So
 // --sketch --band on those it makes.
 type Keyer struct {
 	buf, key, bits []byte
+	digest         *xxhash.Digest // copy records' (AppendCopy)
 }
 
 // Append appends to out the band records of the signature values of the

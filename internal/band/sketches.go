@@ -30,6 +30,7 @@ type Sketches struct {
 	banding lsh.Banding
 	header  record.Header
 	empty   atomic.Int64
+	copies  *copyTable // with Collapse
 }
 
 // SketchOptions are the options of shingle --band T, with --bbit FILE
@@ -56,19 +57,32 @@ func NewSketches(opt Options, n int, stage string, stderr io.Writer) (*Sketches,
 	if opt.B == 0 || opt.Threshold != 0 {
 		threshold = opt.Threshold
 	}
-	return &Sketches{opt: opt, stage: stage, banding: banding, header: Header(banding, threshold)}, nil
+	s := &Sketches{opt: opt, stage: stage, banding: banding, header: Header(banding, threshold)}
+	if opt.Collapse {
+		s.copies = newCopyTable()
+		s.header.Params = append(s.header.Params, record.Param{Key: CollapseKey, Value: CollapseText})
+	}
+	return s, nil
 }
 
 // Header is band's header line, to follow the stage's own.
 func (s *Sketches) Header() record.Header { return s.header }
 
+// Collapse says whether documents get copy records (Options.Collapse).
+func (s *Sketches) Collapse() bool { return s.copies != nil }
+
 // Append appends to out the band records of the signature values of the
-// document id, a set of size shingles, and to side its b-bit record with
-// --bbit; a document without shingles gets none (counted).
-func (s *Sketches) Append(k *Keyer, out, side, id []byte, size uint64, values []uint64) ([]byte, []byte) {
+// document id, a set of size shingles, after its copy record with
+// Collapse (of the sum of its set's hashes and its text), and to side its
+// b-bit record with --bbit; a document without shingles gets none
+// (counted).
+func (s *Sketches) Append(k *Keyer, out, side, id, text []byte, sum, size uint64, values []uint64) ([]byte, []byte) {
 	if size == 0 {
 		s.empty.Add(1)
 		return out, side
+	}
+	if s.copies != nil {
+		out = k.AppendCopy(out, id, sum, text)
 	}
 	out = k.Append(out, s.banding, id, values)
 	if s.opt.BBit != "" {
@@ -89,9 +103,24 @@ func (s *Sketches) Run(ctx context.Context, src stream.Source, out *stream.Outpu
 			summary(stderr)
 		}
 		reportEmpty(stderr, s.stage, &s.empty)
+		if s.copies != nil {
+			s.copies.report(stderr, s.stage)
+		}
+	}
+	write := out.Sink
+	if s.copies != nil {
+		// The table is consulted here, in arrival order.
+		write = func(r *stream.Result) error {
+			r.Out = s.copies.filter(r.Out)
+			return out.Sink(r)
+		}
 	}
 	if s.opt.BBit == "" {
-		return out.RunPool(ctx, src, workers)
+		defer out.Watch(src)()
+		if err := stream.Run(ctx, src, s.opt.Common, workers, write); err != nil {
+			return err
+		}
+		return out.Finish()
 	}
-	return runBBit(ctx, s.opt, out, src, workers, s.header, upstream...)
+	return runBBit(ctx, s.opt, out, write, src, workers, s.header, upstream...)
 }

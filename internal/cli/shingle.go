@@ -289,9 +289,19 @@ document at n = 128, which band spent more than half of its time reading
 and parsing). --bbit
 FILE is band's --bbit: each signature at 4 bits a value, for pairs --bbit.
 -b, -r and band's weights are for band itself (the banding here is the one
-band chooses for T). What examples/dedup.sh runs:
+band chooses for T). --collapse gives each document a copy key (band ffff,
+a hash of its set of shingles: the documents of one set share it, and pairs
+pairs them with the first only) before its band keys, and a document whose
+text an earlier one had (in a table of the last texts met, 16 MiB,
+consulted in arrival order) its copy key alone: 100,000 copies of a page
+make 99,999 pairs, not the pairs of a bucket of 100,000 in every band. A
+copy's other pairs are its original's, and keep's arrival rule drops the
+same documents and writes the same report (keep(1)); the ids must be
+arrival numbers (--number-from); standard error counts the copies, the
+header says collapse=text. What
+examples/dedup.sh runs:
 
-   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv corpus.jsonl.zst |
+   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --collapse corpus.jsonl.zst |
        pairs --bbit bits.tsv > pairs.tsv
 
 Memory: one document at a time per worker, plus its shingles (8 bytes
@@ -329,6 +339,7 @@ EXAMPLES
 			&cli.Uint64Flag{Name: "sketch-seed", Category: catSketch, Usage: "--sketch: seed of the sketch's hash functions (sketch --seed)"},
 			&cli.Float64Flag{Name: "band", Category: catSketch, Usage: "--sketch minhash or oph: write the band records of the signatures for similarity threshold `T` instead of the signatures: shingle | sketch | band --threshold T in one process"},
 			&cli.StringFlag{Name: "bbit", Category: catSketch, Usage: "--band: also write each signature at 4 bits a value to `FILE`, for pairs --bbit (band --bbit)"},
+			&cli.BoolFlag{Name: "collapse", Category: catSketch, Usage: "--band: each document writes a copy key of its set; one with the text of an earlier one that alone, not its band keys"},
 		}, inputDocumentFlags(), commonFlags()),
 		Action: shingleAction,
 	}
@@ -376,7 +387,7 @@ func shingleAction(c *cli.Context, env *Env) error {
 		opt.Shingle.Stopwords = sw
 	}
 	if !c.IsSet("sketch") {
-		for _, f := range []string{"n", "s", "m", "sketch-seed", "band", "bbit"} {
+		for _, f := range []string{"n", "s", "m", "sketch-seed", "band", "bbit", "collapse"} {
 			if c.IsSet(f) {
 				return usagef("%s is for --sketch", flagName(f))
 			}
@@ -387,9 +398,17 @@ func shingleAction(c *cli.Context, env *Env) error {
 	var bo *band.Options
 	if c.IsSet("band") {
 		o := band.SketchOptions(c.Float64("band"), c.String("bbit"))
+		o.Collapse = c.Bool("collapse")
+		if o.Collapse && !c.IsSet("number-from") {
+			return usagef("--collapse pairs a copy with the smallest id of its set, which must be the first: give the documents arrival numbers (--number-from)")
+		}
 		bo = &o
-	} else if c.IsSet("bbit") {
-		return usagef("--bbit is for --band T")
+	} else {
+		for _, f := range []string{"bbit", "collapse"} {
+			if c.IsSet(f) {
+				return usagef("%s is for --band T", flagName(f))
+			}
+		}
 	}
 	return runStream(c, env, &opt, &opt.Common, func(ctx context.Context, opt shingle.StageOptions, inputs []string, stdout, stderr io.Writer) error {
 		return sketch.RunDocuments(ctx, opt, sk, bo, inputs, stdout, stderr)

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/intern"
@@ -169,6 +170,11 @@ func (o *Options) pairLoader(headers *record.HeaderSet, th *containmentThreshold
 		var err error
 		if early, _, err = o.Given.FromHeaders(headers); err != nil {
 			return nil, status.Usage(err)
+		}
+	}
+	if h, ok := headers.Get("band"); ok && o.Rule == RuleKept {
+		if v, _ := h.Get(band.CollapseKey); v == band.CollapseText {
+			return nil, status.Usagef("--rule kept: the pairs are of documents whose copies were collapsed (shingle --collapse: a copy is paired with its first only), and the kept rule needs a copy's own pairs when its first was dropped; make them without --collapse")
 		}
 	}
 	switch {

@@ -136,13 +136,21 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 // in a table keyed by them while each goes into its bin (a repeat lowers
 // no minimum). hashes may be reordered.
 func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
+	n, _ := o.SignatureCountSum(sig, hashes)
+	return n
+}
+
+// SignatureCountSum is SignatureCount that also returns the sum of the
+// distinct values' hashes: equal sets have equal sums, and different ones
+// rarely (shingle --collapse groups documents by it and verifies them).
+func (o *OPH) SignatureCountSum(sig []uint64, hashes []uint64) (int, uint64) {
 	n := o.n
 	sig = sig[:n]
 	for i := range sig {
 		sig[i] = Empty
 	}
 	if len(hashes) == 0 {
-		return 0
+		return 0, 0
 	}
 	if cap(o.filled) < n {
 		o.filled = make([]bool, n)
@@ -158,6 +166,7 @@ func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
 	mask, shift := uint64(len(table)-1), 64-b
 	// 0 marks an empty slot: the hash 0 is counted apart.
 	distinct, zero := 0, 0
+	var sum uint64
 	budget := hashsort.MaxProbes * len(hashes)
 	for k, x := range hashes {
 		h := Mix64(x ^ o.key)
@@ -176,6 +185,7 @@ func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
 			if v == 0 {
 				table[i] = h
 				distinct++
+				sum += h
 				break
 			}
 			if budget--; budget < 0 {
@@ -183,12 +193,17 @@ func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
 				o.binRest(sig, filled, hashes[k+1:])
 				o.densify(sig, filled)
 				slices.Sort(hashes)
-				return len(slices.Compact(hashes))
+				set := slices.Compact(hashes)
+				sum = 0
+				for _, x := range set {
+					sum += Mix64(x ^ o.key)
+				}
+				return len(set), sum
 			}
 		}
 	}
 	o.densify(sig, filled)
-	return distinct + zero
+	return distinct + zero, sum
 }
 
 // binRest puts the hashes of the values of set into their bins.

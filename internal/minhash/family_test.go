@@ -430,8 +430,12 @@ func TestOPHSignatureCount(t *testing.T) {
 		set = slices.Compact(set)
 		o.Signature(want, set)
 		before := hashsort.Crowded()
-		if n := o.SignatureCount(got, slices.Clone(hashes)); n != len(set) || !slices.Equal(got, want) {
-			t.Fatalf("trial %d: %d values, %d distinct: SignatureCount counted %d, signatures equal: %v", trial, len(hashes), len(set), n, slices.Equal(got, want))
+		var wantSum uint64
+		for _, x := range set {
+			wantSum += Mix64(x ^ o.key)
+		}
+		if n, sum := o.SignatureCountSum(got, slices.Clone(hashes)); n != len(set) || !slices.Equal(got, want) || sum != wantSum {
+			t.Fatalf("trial %d: %d values, %d distinct: SignatureCountSum counted %d, signatures equal: %v, sum %x want %x", trial, len(hashes), len(set), n, slices.Equal(got, want), sum, wantSum)
 		}
 		// Hashes that share 40 leading bits crowd the table once there are
 		// a few dozen (a run of n takes n²/2 probes, the budget 8n); other

@@ -172,7 +172,7 @@ func (a *againstBuckets) sortedBucket(key []byte, _ int, ms []member) error {
 // an id of the batch is among its representatives, which are paired with
 // every id of the bucket.
 func (a *againstBuckets) bucket(key []byte, news [][]byte) error {
-	c := a.opt.cap()
+	c := a.opt.capOfKey(key)
 	limit := 0
 	if c.max > 0 {
 		limit = c.max + 1

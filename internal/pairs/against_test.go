@@ -103,7 +103,7 @@ func TestAgainst(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, maxBucket := range []int{0, 10} {
-		want := againstBrute(old1+old2, batch, bucketCap{maxBucket, maxBucket})
+		want := againstBrute(old1+old2, batch, bucketCap{max: maxBucket, reps: maxBucket})
 		opt := Options{Against: dir, MaxBucket: maxBucket, Common: stream.Common{NoHeader: true}}
 		mem, sorted := modes(t, opt, againstHeaders+batch)
 		if mem != want {

@@ -249,12 +249,12 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	keep := func(a, b *member) bool {
 		return s.keep(table, a.fp, b.fp) && (aside == nil || !aside.judge(&aside.counts, &a.sg, &b.sg))
 	}
-	err := scanSorted(ctx, r, st, 2, func(_ []byte, t int, ms []member) error {
+	err := scanSorted(ctx, r, st, 2, func(key []byte, t int, ms []member) error {
 		table = t
 		if err := aside.signMembers(ms); err != nil {
 			return err
 		}
-		repeated, _, err := pairBucket(ms, opt.cap(), st, keep, sp.put)
+		repeated, _, err := pairBucket(ms, opt.capOfKey(key), st, keep, sp.put)
 		st.duplicates += int64(repeated)
 		return err
 	})
@@ -372,7 +372,8 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 		}
 		st.buckets++
 		t := int(entries[i].table)
-		st.noteCap(len(docs), opt.cap())
+		c := opt.capOf(entries[i].key.hi)
+		st.noteCap(len(docs), c)
 		if a := opt.aside; a != nil && len(docs) > 1 {
 			if err := a.loaded(); err != nil {
 				return false, err
@@ -383,7 +384,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			}
 		}
 		tried := 0
-		err := capPairs(len(docs), opt.cap(), &st.made, func(a, b int) error {
+		err := capPairs(len(docs), c, &st.made, func(a, b int) error {
 			// One bucket may hold most of the pairs: look for a
 			// cancellation inside it too.
 			if tried++; tried%(1<<20) == 0 && ctx.Err() != nil {

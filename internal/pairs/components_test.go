@@ -23,7 +23,7 @@ func capComponents(buckets [][]int, n, maxBucket int, verified func(a, b int) bo
 		return x
 	}
 	for _, b := range buckets {
-		capPairs(len(b), bucketCap{maxBucket, maxBucket}, nil, func(x, y int) error {
+		capPairs(len(b), bucketCap{max: maxBucket, reps: maxBucket}, nil, func(x, y int) error {
 			if verified(b[x], b[y]) {
 				parent[find(b[x])] = find(b[y])
 			}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	bandpkg "github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/bandindex"
 	"github.com/neardup/neardup/internal/bbit"
 	"github.com/neardup/neardup/internal/input"
@@ -72,6 +73,9 @@ type Options struct {
 
 	// aside judges the pairs with BBit.
 	aside *setAside
+	// copies: the band header says collapse=text (shingle --collapse),
+	// and the buckets of copy keys are paired with their first id only.
+	copies bool
 }
 
 // errAgainstHamming refuses --against for Hamming band records, given by
@@ -137,13 +141,56 @@ func (o *Options) reps() int {
 }
 
 // cap is the --max-bucket and --reps of the options.
-func (o *Options) cap() bucketCap { return bucketCap{o.MaxBucket, o.reps()} }
+func (o *Options) cap() bucketCap { return bucketCap{max: o.MaxBucket, reps: o.reps()} }
+
+// capOf is the cap of the bucket of a key whose high word is band: the
+// options' cap, but a copy key of shingle --collapse pairs its ids with
+// the first only (copyCap).
+func (o *Options) capOf(band uint64) bucketCap {
+	if o.copies && band == bandpkg.CopyBand {
+		return copyCap
+	}
+	return o.cap()
+}
+
+// capOfKey is capOf for a key as written.
+func (o *Options) capOfKey(key []byte) bucketCap {
+	if o.copies {
+		return o.capOf(parseKey(key).hi)
+	}
+	return o.cap()
+}
 
 // bucketCap says which pairs of a bucket are made: all of a bucket of at
 // most max ids (or any, with max 0); of a larger one those of its first
 // max ids and those with one of its reps (1 to max) smallest ids, as
 // capPairs makes them.
-type bucketCap struct{ max, reps int }
+type bucketCap struct {
+	max, reps int
+	// copies: a copy key's bucket, whose documents have one text; its
+	// pairs with the first are all that is made of it, and are not
+	// counted as a cap.
+	copies bool
+}
+
+// copyCap pairs every id of a bucket with its first: a bucket of one
+// text's documents, whose other pairs are the first's (band.CopyBand).
+var copyCap = bucketCap{max: 1, reps: 1, copies: true}
+
+// collapsedCopies says whether the input's band header says collapse=text
+// (shingle --collapse).
+func collapsedCopies(src *stream.Lines) (bool, error) {
+	headers, _, err := src.Peek()
+	if err != nil {
+		return false, err
+	}
+	for _, h := range headers {
+		if v, _ := h.Header.Get(bandpkg.CollapseKey); h.Header.Stage == "band" && v == bandpkg.CollapseText {
+			return true, nil
+		}
+	}
+	return false, nil
+}
 
 // of returns the representatives of a bucket of n distinct ids: n when it
 // is not capped.
@@ -157,6 +204,8 @@ func (c bucketCap) of(n int) int {
 // stats are reported on stderr at the end.
 type stats struct {
 	records, buckets, capped, largest, duplicates int64
+	// copies counts the ids of copy keys paired with their first.
+	copies int64
 	// notMade counts the pairs of capped buckets left out: two ids beyond
 	// the representatives.
 	notMade int64
@@ -170,6 +219,9 @@ type stats struct {
 }
 
 func (s *stats) report(w io.Writer, c bucketCap, upstream *record.HeaderSet) {
+	if s.copies > 0 {
+		fmt.Fprintf(w, "pairs: %d document(s) of a copy key (shingle --collapse) paired with the first of their set only\n", s.copies)
+	}
 	if s.capped > 0 {
 		fmt.Fprintf(w, "pairs: %d bucket(s) held more than --max-bucket %d ids (the largest %d): each id past their first %d was paired with their %d smallest only; %d pair(s) not made\n",
 			s.capped, c.max, s.largest, c.max, c.reps, s.notMade)
@@ -199,6 +251,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	containment, err := containScheme(src)
 	if err != nil {
+		return err
+	}
+	if opt.copies, err = collapsedCopies(src); err != nil {
 		return err
 	}
 	if containment > 0 {
@@ -287,6 +342,7 @@ func (st *stats) add(o *stats) {
 	st.capped += o.capped
 	st.largest = max(st.largest, o.largest)
 	st.duplicates += o.duplicates
+	st.copies += o.copies
 	st.notMade += o.notMade
 	st.made.Add(o.made.Swap(0))
 }
@@ -302,6 +358,10 @@ func numberedIDs(upstream *record.HeaderSet) bool {
 // noteCap counts a bucket of size distinct ids that c caps, and the pairs
 // it leaves out (capPairs).
 func (st *stats) noteCap(size int, c bucketCap) {
+	if c.copies {
+		st.copies += int64(size - 1)
+		return
+	}
 	reps := c.of(size)
 	if reps == size {
 		return
@@ -321,6 +381,14 @@ func (st *stats) noteCap(size int, c bucketCap) {
 // representative: the counts are of the ids read, the batch's all among
 // them.
 func (st *stats) noteCapAgainst(isNew []bool, c bucketCap) {
+	if c.copies {
+		for _, n := range isNew[1:] {
+			if n {
+				st.copies++
+			}
+		}
+		return
+	}
 	reps := c.of(len(isNew))
 	if reps == len(isNew) {
 		return

@@ -137,7 +137,7 @@ func TestModesAgree(t *testing.T) {
 		}
 		opt := Options{Common: stream.Common{NoHeader: true}, MaxBucket: maxBucket, Reps: reps, MemoryBytes: int64(256 + rng.IntN(4000)), TempDir: t.TempDir()}
 		mem, sorted := modes(t, opt, in)
-		want := bruteForce(in, bucketCap{maxBucket, reps})
+		want := bruteForce(in, bucketCap{max: maxBucket, reps: reps})
 		if mem != want {
 			t.Fatalf("input %d, max-bucket %d: memory mode gives %d bytes, brute force %d", i, maxBucket, len(mem), len(want))
 		}
@@ -347,5 +347,44 @@ func TestPairBufferWithinLimit(t *testing.T) {
 			t.Errorf("--memory %d: never spilled", limit)
 		}
 		s.runs.Remove()
+	}
+}
+
+// TestCopyKeys: under a band header with collapse=text (shingle
+// --collapse), the bucket of a copy key pairs its ids with the smallest
+// only, uncapped and uncounted as a cap, in memory, spilled and sorted; a
+// band key is paired whole as ever.
+func TestCopyKeys(t *testing.T) {
+	const head = "#neardup stage=band scheme=minhash b=2 r=2 key=xxh64 collapse=text\n"
+	in := head +
+		"ffff00000000000000aa\t5\n" +
+		"ffff00000000000000aa\t2\n" +
+		"0000000000000000000b\t2\n" +
+		"ffff00000000000000aa\t9\n" +
+		"ffff00000000000000aa\t3\n" +
+		"0000000000000000000b\t7\n" +
+		"0000000000000000000b\t4\n"
+	want := "2\t3\n2\t4\n2\t5\n2\t7\n2\t9\n4\t7\n"
+	opt := Options{MaxBucket: 3, Reps: 1, Common: stream.Common{NoHeader: true}}
+	mem, sorted := modes(t, opt, in)
+	if mem != want || sorted != want {
+		t.Errorf("memory mode:\n%s\nsorted mode:\n%s\nwant:\n%s", mem, sorted, want)
+	}
+	// Buckets of one document each, to be spilled.
+	var pad strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&pad, "0001%016x\t1%05d\n", i, i)
+	}
+	out, stderr, spilled := runSpill(t, opt, in+pad.String(), 40000)
+	if !spilled || out != want {
+		t.Errorf("spilled (%v):\n%s\nwant:\n%s", spilled, out, want)
+	}
+	if !strings.Contains(stderr, "pairs: 3 document(s) of a copy key (shingle --collapse) paired with the first of their set only") || strings.Contains(stderr, "--max-bucket") {
+		t.Errorf("stderr %q: want the copies counted, no bucket capped", stderr)
+	}
+	// Without the header's collapse=text, ffff is a band like any other.
+	out, _, _ = runStage(t, opt, testutil.WriteFile(t, "plain.tsv", strings.Replace(in, " collapse=text", "", 1)))
+	if out == want {
+		t.Errorf("without collapse=text: %q, want the copy key's bucket capped as any", out)
 	}
 }

@@ -551,7 +551,7 @@ func (br *bandRuns) pairPart(p int, opt *Options, s scheme, shared *sharedPairs,
 		if err := aside.signMembers(ms); err != nil {
 			return err
 		}
-		repeated, _, err := pairBucket(ms, opt.cap(), st, keep, w.add)
+		repeated, _, err := pairBucket(ms, opt.capOf(key.hi), st, keep, w.add)
 		st.duplicates += int64(repeated)
 		if err != nil {
 			return err

@@ -86,7 +86,7 @@ func TestSpillSameOutput(t *testing.T) {
 			if maxBucket == 3 && !strings.Contains(wantErr, "held more than --max-bucket 3") {
 				t.Fatalf("%s: no bucket capped: %q", name, wantErr)
 			}
-			if bf := bruteForce(in[strings.Index(in, "\n")+1:], bucketCap{maxBucket, maxBucket}); name == "numbered" && withoutHeaders(want) != bf {
+			if bf := bruteForce(in[strings.Index(in, "\n")+1:], bucketCap{max: maxBucket, reps: maxBucket}); name == "numbered" && withoutHeaders(want) != bf {
 				t.Fatalf("%s, max-bucket %d: in memory differs from brute force", name, maxBucket)
 			}
 			for _, limit := range []int64{40000, 150000} {

@@ -8,6 +8,7 @@ import (
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
+	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -76,6 +77,16 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	return err
 }
 
+// setSum is the sum of the hashes of the distinct values of set: equal
+// sets have equal sums (shingle --collapse groups documents by it).
+func setSum(set []uint64) uint64 {
+	var sum uint64
+	for _, x := range set {
+		sum += minhash.Mix64(x)
+	}
+	return sum
+}
+
 // docWorker shingles each document of a chunk and writes its sketch.
 type docWorker struct {
 	sh *shingle.Worker
@@ -96,22 +107,31 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		defer func() { r.Value = side }()
 	}
 	multiset, _ := w.sk.(multisetSketcher)
+	collapse := w.bands != nil && w.bands.Collapse()
 	w.sh.Documents(c, r, func(id, text []byte) error {
 		var size int
+		var sum uint64 // of the set's hashes, with --collapse
 		switch {
 		case multiset != nil:
-			// OPH: the distinct shingles counted as they are signed.
+			// OPH: the distinct shingles counted (and summed) as they
+			// are signed.
 			w.set = w.sh.Hashes(w.set[:0], text)
-			w.vals, size = multiset.valuesCount(w.vals, w.set)
+			w.vals, size, sum = multiset.valuesCount(w.vals, w.set)
 		case w.unordered:
 			w.set = w.sh.Distinct(w.set[:0], text)
 			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
+			if collapse {
+				sum = setSum(w.set)
+			}
 		default:
 			w.set = w.sh.Set(w.set[:0], text)
 			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
+			if collapse {
+				sum = setSum(w.set)
+			}
 		}
 		if w.bands != nil {
-			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, uint64(size), w.vals)
+			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, text, sum, uint64(size), w.vals)
 		} else {
 			r.Out = record.AppendSketch(r.Out, id, uint64(size), w.vals)
 		}

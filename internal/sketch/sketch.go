@@ -121,12 +121,14 @@ func (s ophSketcher) values(dst, set []uint64) []uint64 {
 type multisetSketcher interface {
 	// valuesCount appends the sketch of the set of the values of hashes
 	// (which may repeat, and may be reordered) and returns its size.
-	valuesCount(dst, hashes []uint64) ([]uint64, int)
+	// and the sum of the distinct values' hashes (setSum).
+	valuesCount(dst, hashes []uint64) ([]uint64, int, uint64)
 }
 
-func (s ophSketcher) valuesCount(dst, hashes []uint64) ([]uint64, int) {
+func (s ophSketcher) valuesCount(dst, hashes []uint64) ([]uint64, int, uint64) {
 	dst = append(dst[:0], make([]uint64, s.o.Len())...)
-	return dst, s.o.SignatureCount(dst, hashes)
+	n, sum := s.o.SignatureCountSum(dst, hashes)
+	return dst, n, sum
 }
 
 type bottomKSketcher struct{ b *minhash.BottomK }
