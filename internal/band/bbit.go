@@ -61,15 +61,27 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, write func(*s
 // --sketch --band on those it makes.
 type Keyer struct {
 	buf, key, bits []byte
-	digest         *xxhash.Digest // copy records' (AppendCopy)
+	hashes         []uint64       // of the bands, by Append
+	digest         *xxhash.Digest // of texts (TextHash)
+	copy           cached         // a text's, from the cache (shingle --collapse)
 }
 
 // Append appends to out the band records of the signature values of the
 // document id.
 func (k *Keyer) Append(out []byte, banding lsh.Banding, id []byte, values []uint64) []byte {
+	k.hashes = k.hashes[:0]
 	for i := 0; i < banding.B; i++ {
 		var h uint64
 		h, k.buf = banding.BandHash(k.buf, values, i)
+		k.hashes = append(k.hashes, h)
+	}
+	return k.appendKeys(out, id, k.hashes)
+}
+
+// appendKeys appends the band records of the band hashes of the document
+// id.
+func (k *Keyer) appendKeys(out, id []byte, hashes []uint64) []byte {
+	for i, h := range hashes {
 		k.key = AppendKey(k.key[:0], i, h)
 		out = record.AppendBand(out, k.key, id)
 	}

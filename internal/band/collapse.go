@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/record"
@@ -42,22 +43,95 @@ var copyPrefix = []byte("ffff")
 // copySeeds seed the two hashes of a text.
 var copySeeds = [2]uint64{0x452821e638d01377, 0xbe5466cf34e90c6c}
 
-// AppendCopy appends the copy record of the document id whose set's
-// hashes sum to sum: its key, its id, and for the writer's table alone
-// (copyTable.filter takes it out) two hashes of its text.
-func (k *Keyer) AppendCopy(out, id []byte, sum uint64, text []byte) []byte {
+// TextHash returns the two hashes of a document's text by which a copy
+// is known (AppendCopy, textCache).
+func (k *Keyer) TextHash(text []byte) [2]uint64 {
 	if k.digest == nil {
 		k.digest = xxhash.NewWithSeed(copySeeds[0])
 	}
+	var h [2]uint64
+	for i, seed := range copySeeds {
+		k.digest.ResetWithSeed(seed)
+		k.digest.Write(text)
+		h[i] = k.digest.Sum64()
+	}
+	return h
+}
+
+// AppendCopy appends the copy record of the document id whose set's
+// hashes sum to sum: its key, its id, and for the writer's table alone
+// (copyTable.filter takes it out) the hashes of its text.
+func (k *Keyer) AppendCopy(out, id []byte, sum uint64, text [2]uint64) []byte {
 	k.key = AppendKey(k.key[:0], CopyBand, sum)
 	out = record.AppendBand(out, k.key, id)
 	out[len(out)-1] = '\t'
-	for _, seed := range copySeeds {
-		k.digest.ResetWithSeed(seed)
-		k.digest.Write(text)
-		out = record.AppendHex64(out, k.digest.Sum64())
-	}
+	out = record.AppendHex64(out, text[0])
+	out = record.AppendHex64(out, text[1])
 	return append(out, '\n')
+}
+
+// textCache holds what the workers made of recent texts, so that a copy
+// met again is not shingled again: 2^14 slots by the text's first hash,
+// each the set's sum and size, its band hashes and b-bit digits (about
+// 300 bytes at 18 bands and 128 values: 5 MiB). What a text makes depends
+// on the text alone, so what the cache holds when changes nothing in the
+// output. A slot whose text was met again is kept from the next text that
+// would take it, once.
+type textCache struct {
+	slots []cacheSlot
+}
+
+const cacheSlotBits = 14
+
+type cacheSlot struct {
+	mu   sync.Mutex
+	text [2]uint64
+	full bool
+	kept bool // met again since it came: the next text passes it by
+	cached
+}
+
+// cached is what a text makes: its set's sum and size, its band hashes,
+// its b-bit digits (with --bbit).
+type cached struct {
+	sum, size uint64
+	keys      []uint64
+	bits      []byte
+}
+
+func newTextCache() *textCache {
+	return &textCache{slots: make([]cacheSlot, 1<<cacheSlotBits)}
+}
+
+// get copies into e what text made, and says whether the cache had it.
+func (c *textCache) get(text [2]uint64, e *cached) bool {
+	s := &c.slots[text[0]&(1<<cacheSlotBits-1)]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.full || s.text != text {
+		return false
+	}
+	s.kept = true
+	e.sum, e.size = s.sum, s.size
+	e.keys = append(e.keys[:0], s.keys...)
+	e.bits = append(e.bits[:0], s.bits...)
+	return true
+}
+
+// put records what text made: the sum and size of its set, its band
+// hashes and b-bit digits.
+func (c *textCache) put(text [2]uint64, sum, size uint64, keys []uint64, bits []byte) {
+	s := &c.slots[text[0]&(1<<cacheSlotBits-1)]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.full && s.kept && s.text != text {
+		s.kept = false
+		return
+	}
+	s.text, s.full = text, true
+	s.sum, s.size = sum, size
+	s.keys = append(s.keys[:0], keys...)
+	s.bits = append(s.bits[:0], bits...)
 }
 
 // copyTable holds the hashes of the texts met, a slot each by the first

@@ -31,6 +31,7 @@ type Sketches struct {
 	header  record.Header
 	empty   atomic.Int64
 	copies  *copyTable // with Collapse
+	cache   *textCache // with Collapse
 }
 
 // SketchOptions are the options of shingle --band T, with --bbit FILE
@@ -59,7 +60,7 @@ func NewSketches(opt Options, n int, stage string, stderr io.Writer) (*Sketches,
 	}
 	s := &Sketches{opt: opt, stage: stage, banding: banding, header: Header(banding, threshold)}
 	if opt.Collapse {
-		s.copies = newCopyTable()
+		s.copies, s.cache = newCopyTable(), newTextCache()
 		s.header.Params = append(s.header.Params, record.Param{Key: CollapseKey, Value: CollapseText})
 	}
 	return s, nil
@@ -73,10 +74,10 @@ func (s *Sketches) Collapse() bool { return s.copies != nil }
 
 // Append appends to out the band records of the signature values of the
 // document id, a set of size shingles, after its copy record with
-// Collapse (of the sum of its set's hashes and its text), and to side its
-// b-bit record with --bbit; a document without shingles gets none
-// (counted).
-func (s *Sketches) Append(k *Keyer, out, side, id, text []byte, sum, size uint64, values []uint64) ([]byte, []byte) {
+// Collapse (of the sum of its set's hashes and the hashes of its text,
+// which the cache then holds), and to side its b-bit record with --bbit;
+// a document without shingles gets none (counted).
+func (s *Sketches) Append(k *Keyer, out, side, id []byte, text [2]uint64, sum, size uint64, values []uint64) ([]byte, []byte) {
 	if size == 0 {
 		s.empty.Add(1)
 		return out, side
@@ -88,7 +89,25 @@ func (s *Sketches) Append(k *Keyer, out, side, id, text []byte, sum, size uint64
 	if s.opt.BBit != "" {
 		side = k.AppendBBit(side, id, size, values)
 	}
+	if s.cache != nil {
+		s.cache.put(text, sum, size, k.hashes, k.bits)
+	}
 	return out, side
+}
+
+// AppendCached is Append for a document whose text the cache holds (it
+// says whether it does): what the text made before, not made again.
+func (s *Sketches) AppendCached(k *Keyer, out, side, id []byte, text [2]uint64) ([]byte, []byte, bool) {
+	if s.cache == nil || !s.cache.get(text, &k.copy) {
+		return out, side, false
+	}
+	e := &k.copy
+	out = k.AppendCopy(out, id, e.sum, text)
+	out = k.appendKeys(out, id, e.keys)
+	if s.opt.BBit != "" {
+		side = record.AppendBits(side, id, e.size, e.bits)
+	}
+	return out, side, true
 }
 
 // Run runs the pool of workers that call Append, over src to out, whose

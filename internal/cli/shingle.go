@@ -294,7 +294,8 @@ a hash of its set of shingles: the documents of one set share it, and pairs
 pairs them with the first only) before its band keys, and a document whose
 text an earlier one had (in a table of the last texts met, 16 MiB,
 consulted in arrival order) its copy key alone: 100,000 copies of a page
-make 99,999 pairs, not the pairs of a bucket of 100,000 in every band. A
+make 99,999 pairs, not the pairs of a bucket of 100,000 in every band; a
+cache of what recent texts made (5 MiB) spares a copy its shingling. A
 copy's other pairs are its original's, and keep's arrival rule drops the
 same documents and writes the same report (keep(1)); the ids must be
 arrival numbers (--number-from); standard error counts the copies, the

@@ -109,6 +109,15 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	multiset, _ := w.sk.(multisetSketcher)
 	collapse := w.bands != nil && w.bands.Collapse()
 	w.sh.Documents(c, r, func(id, text []byte) error {
+		var th [2]uint64 // the text's hashes, with --collapse
+		if collapse {
+			th = w.keyer.TextHash(text)
+			var ok bool
+			if r.Out, side, ok = w.bands.AppendCached(&w.keyer, r.Out, side, id, th); ok {
+				_ = r.Flush()
+				return nil
+			}
+		}
 		var size int
 		var sum uint64 // of the set's hashes, with --collapse
 		switch {
@@ -131,7 +140,7 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 			}
 		}
 		if w.bands != nil {
-			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, text, sum, uint64(size), w.vals)
+			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, th, sum, uint64(size), w.vals)
 		} else {
 			r.Out = record.AppendSketch(r.Out, id, uint64(size), w.vals)
 		}
