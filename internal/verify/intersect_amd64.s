@@ -2,37 +2,94 @@
 
 // func intersectAVX2(a, b []uint64, slack int) (n, i, j int)
 //
-// Blocks of four values of each list (Schlegel, Willhalm and Lehner's
+// Two ways to take four values of each list at a time. Lockstep: where the
+// lists agree (near-duplicates, the pairs verify mostly gets), the four of
+// each are equal in turn, counted and passed at once; at the first lane
+// that differs the lanes before it are counted and the smaller of the two
+// values that differ moves on alone, which brings the lists back in step
+// past a value the other lacks. Blocks (Schlegel, Willhalm and Lehner's
 // merge): each value of a's block is compared with the four of b's (b's
 // rotated three times), and a value is in each list once, so the count of
-// a's lanes that match is the block's share of the intersection. The block
-// whose last value is the smaller moves on (both when they are equal): no
-// value of it can match a later block of the other. The moves are made by
-// SETcc, without a branch: which list moves on is at random, and a branch
-// on it is mispredicted half the time, as in the loop a value at a time.
-// A match is counted once its two blocks meet, so the values counted lie
-// in a[:i+4] and b[:j+4], and the values left to match in a[i:] and b[j:]:
+// a's lanes that match is the block's share of the intersection; the block
+// whose last value is the smaller moves on (both when they are equal), by
+// SETcc, without a branch, which would be mispredicted half the time on
+// lists that differ. Four values that differ in lockstep in a row, with no
+// four equal between them, switch to block steps, 8 at first, twice as
+// many each time up to 1024 until four are equal again: lists that share
+// little spend their time in blocks, near-duplicates in lockstep. Either way a value counted is never met again (a value is in
+// each list once), and the values left to match lie in a[i:] and b[j:]:
 // when i+j-2n passes slack, fewer than need are common (intersectAtLeast),
 // and the loop stops.
-TEXT ·intersectAVX2(SB), NOSPLIT, $0-80
+//
+// R13 is the mode: above 0 the block steps left to take; else minus the
+// values that differed in lockstep since four were last equal. back holds
+// the block steps of the next switch.
+TEXT ·intersectAVX2(SB), NOSPLIT, $8-80
 	MOVQ a_base+0(FP), SI
 	MOVQ a_len+8(FP), R8
 	MOVQ b_base+24(FP), DI
 	MOVQ b_len+32(FP), R9
 	MOVQ slack+48(FP), R10
-	XORQ AX, AX // n
-	XORQ BX, BX // i
-	XORQ CX, CX // j
-	SUBQ $4, R8 // the last i with four values from it
+	XORQ AX, AX  // n
+	XORQ BX, BX  // i
+	XORQ CX, CX  // j
+	XORQ R13, R13
+	MOVQ $8, back-8(SP)
+	SUBQ $4, R8  // the last i with four values from it
 	SUBQ $4, R9
 
 loop:
-	CMPQ      BX, R8
-	JGT       done
-	CMPQ      CX, R9
-	JGT       done
-	VMOVDQU   (SI)(BX*8), Y0
-	VMOVDQU   (DI)(CX*8), Y1
+	CMPQ    BX, R8
+	JGT     done
+	CMPQ    CX, R9
+	JGT     done
+	VMOVDQU (SI)(BX*8), Y0
+	VMOVDQU (DI)(CX*8), Y1
+	CMPQ    R13, $0
+	JGT     block
+
+	// Lockstep.
+	VPCMPEQQ  Y0, Y1, Y2
+	VMOVMSKPD Y2, DX
+	CMPL      DX, $15
+	JNE       differ
+	ADDQ      $4, AX
+	ADDQ      $4, BX
+	ADDQ      $4, CX
+	XORL      R13, R13
+	MOVQ      $8, back-8(SP)
+	JMP       loop
+
+differ:
+	NOTL DX
+	BSFL DX, DX              // the first lane that differs
+	ADDQ DX, AX
+	ADDQ DX, BX
+	ADDQ DX, CX
+	MOVQ (SI)(BX*8), R11
+	MOVQ (DI)(CX*8), R12
+	CMPQ R11, R12
+	JHI  bmoves              // a's value > b's (unsigned): b's moves on
+	INCQ BX
+	JMP  moved
+
+bmoves:
+	INCQ CX
+
+moved:
+	DECQ    R13
+	CMPQ    R13, $-4
+	JGT     check
+	MOVQ    back-8(SP), R13
+	LEAQ    (R13)(R13*1), R11
+	MOVQ    $1024, R12
+	CMPQ    R11, R12
+	CMOVQGT R12, R11
+	MOVQ    R11, back-8(SP)
+	JMP     check
+
+block:
+	DECQ      R13
 	VPCMPEQQ  Y0, Y1, Y2
 	VPERMQ    $0x39, Y1, Y3
 	VPCMPEQQ  Y0, Y3, Y4
@@ -48,18 +105,20 @@ loop:
 	ADDQ      DX, AX
 	MOVQ      24(SI)(BX*8), DX  // a's block's last
 	MOVQ      24(DI)(CX*8), R11 // b's block's last
-	XORL      R12, R12
-	XORL      R13, R13
 	CMPQ      DX, R11
-	SETLS     R12               // a's last ≤ b's (unsigned)
-	SETCC     R13               // a's last ≥ b's
-	LEAQ      (BX)(R12*4), BX
-	LEAQ      (CX)(R13*4), CX
-	LEAQ      (BX)(CX*1), R12   // unmatched so far: i+j-2n
-	SUBQ      AX, R12
-	SUBQ      AX, R12
-	CMPQ      R12, R10
-	JLE       loop
+	MOVL      $0, DX            // (MOV leaves the flags)
+	MOVL      $0, R11
+	SETLS     DX                // a's last ≤ b's (unsigned)
+	SETCC     R11               // a's last ≥ b's
+	LEAQ      (BX)(DX*4), BX
+	LEAQ      (CX)(R11*4), CX
+
+check:
+	LEAQ (BX)(CX*1), R12 // unmatched so far: i+j-2n
+	SUBQ AX, R12
+	SUBQ AX, R12
+	CMPQ R12, R10
+	JLE  loop
 
 done:
 	VZEROUPPER

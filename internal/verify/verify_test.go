@@ -217,13 +217,31 @@ func TestIntersect(t *testing.T) {
 }
 
 func BenchmarkIntersect(b *testing.B) {
-	for _, size := range []int{100, 1000, 10000} {
-		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, uint64(size)))
+	// Lists sharing a third of their values, and near-duplicates: 2,400
+	// values that differ in 1 % (a one-word edit of a page of char
+	// 5-shingles) or 10 % of them.
+	for _, c := range []struct {
+		size    int
+		differ  float64
+		similar bool
+	}{{100, 0, false}, {1000, 0, false}, {10000, 0, false}, {2400, 0.01, true}, {2400, 0.1, true}} {
+		name := fmt.Sprintf("size=%d", c.size)
+		if c.similar {
+			name = fmt.Sprintf("size=%d/differ=%g", c.size, c.differ)
+		}
+		b.Run(name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, uint64(c.size)))
 			var x, y []uint64
-			for range 3 * size / 2 {
+			for range 3 * c.size / 2 {
 				v := rng.Uint64()
-				switch rng.IntN(3) {
+				k := rng.IntN(3)
+				if c.similar {
+					k = 2
+					if rng.Float64() < c.differ {
+						k = rng.IntN(2)
+					}
+				}
+				switch k {
 				case 0:
 					x = append(x, v)
 				case 1:
@@ -288,7 +306,9 @@ func TestHadoopEmptyLastField(t *testing.T) {
 // need and below need when it does not, against a count by binary search,
 // with the vector loop and without, for lists of
 // every length to a few blocks, sharing from none to all of their values
-// (large values too: the comparisons are unsigned), and every need.
+// (large values too: the comparisons are unsigned), and long ones that
+// differ in a few values or runs of them (the lockstep way), and every
+// need.
 func TestIntersectVector(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, vector := range []bool{true, false} {
@@ -297,12 +317,28 @@ func TestIntersectVector(t *testing.T) {
 		}
 		had := hasAVX2
 		hasAVX2 = vector
-		for trial := range 3000 {
+		for trial := range 6000 {
 			var x, y []uint64
 			shared := r.IntN(5) // in fourths
-			for range r.IntN(40) {
+			values := r.IntN(40)
+			if trial >= 3000 {
+				// Near-duplicates: long lists that differ in a few
+				// values here and there, or in runs.
+				shared, values = 4, r.IntN(400)
+			}
+			for v := range values {
+				if trial >= 3000 && r.IntN(40) == 0 {
+					// a run of values in one list alone
+					for range 1 + r.IntN(9) {
+						if w := r.Uint64(); v%2 == 0 {
+							x = append(x, w)
+						} else {
+							y = append(y, w)
+						}
+					}
+				}
 				v := r.Uint64()
-				if trial%2 == 0 {
+				if trial%2 == 0 && trial < 3000 {
 					v = r.Uint64N(200) << 56 // equal last values are common
 				}
 				switch k := r.IntN(4); {
@@ -323,7 +359,14 @@ func TestIntersectVector(t *testing.T) {
 					want++
 				}
 			}
-			for need := -1; need <= min(len(x), len(y))+1; need++ {
+			needs := []int{-1, want - 1, want, want + 1, min(len(x), len(y)) + 1}
+			if trial < 3000 {
+				needs = needs[:0]
+				for need := -1; need <= min(len(x), len(y))+1; need++ {
+					needs = append(needs, need)
+				}
+			}
+			for _, need := range needs {
 				got := intersectAtLeast(x, y, need)
 				if want >= need && got != want || want < need && got >= need {
 					t.Fatalf("vector %v: %d and %d values, %d common, need %d: got %d", vector, len(x), len(y), want, need, got)
