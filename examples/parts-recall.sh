@@ -10,8 +10,9 @@
 # construction), and verify scores every candidate. Against it:
 #   - the MinHash pipeline with no cap on buckets (pairs --max-bucket 0):
 #     its recall and precision on pairs;
-#   - the recipe as typed (pairs --max-bucket 32): the parts keep --pairs
-#     --drop drops, against the parts the same rule drops from the truth.
+#   - the recipe as typed (pairs' defaults: --max-bucket 512): the parts
+#     keep --pairs --drop drops, against the parts the same rule drops from
+#     the truth.
 #
 #   examples/parts-recall.sh [CORPUS]    # default: corpus-multilingual.sh 500
 #   T=0.9 examples/parts-recall.sh corpus.jsonl
