@@ -35,6 +35,9 @@ type Share struct {
 	// the fitted ones, and their degrees of freedom.
 	Chi2 float64
 	DOF  int
+	// Clustered is the share of the documents in clusters of two or more
+	// at the best fit: those the job verifies pairs of.
+	Clustered float64
 }
 
 // deltaChi2 is the rise in χ² that bounds the interval: the 95% point of
@@ -67,7 +70,7 @@ func DroppedShare(n int64, hs []Histogram) Share {
 	level := chi2 + deltaChi2*math.Max(1, chi2/float64(dof))
 	lo := m.bound(kappa, 1/m.sizes[len(m.sizes)-1], level)
 	hi := m.bound(kappa, 1, level)
-	return Share{Estimate: 1 - kappa, Low: 1 - hi, High: 1 - lo, Chi2: chi2, DOF: dof}
+	return Share{Estimate: 1 - kappa, Low: 1 - hi, High: 1 - lo, Chi2: chi2, DOF: dof, Clustered: 1 - x[0]}
 }
 
 // clusterModel is the least-squares problem of DroppedShare.

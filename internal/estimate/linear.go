@@ -2,20 +2,20 @@ package estimate
 
 import "math"
 
-// linearFit is a quantity fitted over the samples as a non-negative
-// combination of what each sample was (1, documents, pairs), with the
-// fits that leave one sample out (the jackknife), for its spread.
+// linearFit is a quantity fitted over the samples as c + a·documents (c
+// and a not negative), with the fits that leave one sample out (the
+// jackknife), for its spread.
 type linearFit struct {
-	coef []float64
+	coef []float64 // c, a
 	// without holds the coefficients fitted without each sample in turn.
 	without [][]float64
 }
 
-// linear fits ys, one value a run, to the runs' terms.
-func linear(runs []*run, terms func(*run) []float64, ys []float64) linearFit {
-	rows := make([][]float64, len(runs))
-	for i, r := range runs {
-		rows[i] = terms(r)
+// linear fits ys, one value a sample, to the samples' documents.
+func linear(docs, ys []float64) linearFit {
+	rows := make([][]float64, len(docs))
+	for i, d := range docs {
+		rows[i] = []float64{1, d}
 	}
 	f := linearFit{coef: nnls(rows, ys)}
 	for i := range rows {
@@ -31,15 +31,18 @@ func linear(runs []*run, terms func(*run) []float64, ys []float64) linearFit {
 	return f
 }
 
-// predict returns the fitted value for the whole corpus at its estimated
-// pairs, and the least and greatest of the fits (the whole and the
-// jackknife's) at the low and the high pairs.
-func (f linearFit) predict(full func(pairs float64) []float64, pairs, low, high float64) (est, lo, hi float64) {
-	est = dot(f.coef, full(pairs))
-	lo, hi = math.Min(est, dot(f.coef, full(low))), math.Max(est, dot(f.coef, full(high)))
+// perDoc returns the fitted cost of a document.
+func (f linearFit) perDoc() float64 { return f.coef[1] }
+
+// predict returns the fitted value at n documents, and the least and the
+// greatest of the fits (the whole and the jackknife's) there.
+func (f linearFit) predict(n float64) (est, lo, hi float64) {
+	at := []float64{1, n}
+	est = dot(f.coef, at)
+	lo, hi = est, est
 	for _, c := range f.without {
-		lo = math.Min(lo, dot(c, full(low)))
-		hi = math.Max(hi, dot(c, full(high)))
+		lo = math.Min(lo, dot(c, at))
+		hi = math.Max(hi, dot(c, at))
 	}
 	return est, lo, hi
 }
