@@ -53,11 +53,18 @@ func runJob(ctx context.Context, opt *Options, s *sample, dir string) (*run, err
 	args := append(opt.jobArgs(), "-r", report, "-T", dir, "--format", "tsv", s.Path)
 	cmd := exec.CommandContext(ctx, opt.Dedup, args...)
 	cmd.Env = append(os.Environ(), "STAGE_TIMES="+times, "TMPDIR="+dir)
+	ownGroup(cmd)
+	// Stopped, a stage has a second to remove its files and end (the
+	// command line gives the whole of estimate two).
+	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
 	r := &run{sample: s, Wall: time.Since(start).Seconds()}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		// The job's own message, without its stage's pointer to its
 		// help (estimate's follows).
