@@ -96,19 +96,30 @@ func newClusterModel(n int64, hs []Histogram) *clusterModel {
 		fmin = math.Min(fmin, h.F)
 	}
 	m := &clusterModel{sizes: sizeGrid(n, max(64, 4*float64(largest)/fmin))}
-	// The counts of sizes 1 to largest, and of all sizes above it.
+	// The counts of the sizes 1 to largest, in classes as the sizes
+	// fitted are (1 to 16, then growing by a quarter: a row a size would
+	// make thousands for a cluster of thousands), and of all sizes above.
 	top := largest + 1
+	starts := sizeGrid(int64(top), float64(top))
 	for _, h := range hs {
-		for j := 1; j <= top; j++ {
+		for c, from := range starts {
+			to := top - 1 // the class's last size
+			if c+1 < len(starts) {
+				to = int(starts[c+1]) - 1
+			}
 			var obs float64
-			if j < top {
-				obs = float64(h.count(j))
+			for j := int(from); j <= to; j++ {
+				obs += float64(h.count(j))
 			}
 			row := make([]float64, len(m.sizes))
 			for k, s := range m.sizes {
-				p := binomialPMF(s, j, h.F)
-				if j == top {
+				var p float64
+				if int(from) == top {
 					p = binomialTail(s, top, h.F)
+				} else {
+					for j := int(from); j <= to; j++ {
+						p += binomialPMF(s, j, h.F)
+					}
 				}
 				row[k] = float64(n) / s * p
 			}

@@ -268,8 +268,20 @@ func predict(c corpus, runs []*run, memory int64) *prediction {
 		e := float64(r.Pairs) / (r.F * r.F)
 		pLow, pHigh = math.Min(pLow, e), math.Max(pHigh, e)
 	}
-	pEst := pairs / f2
-	p.add("verified-pairs", pEst, pLow, pHigh, 0)
+	// A bucket above --max-bucket makes fewer pairs than f² scales up
+	// (each id past the first 512 is paired with 32 only), in the samples
+	// and more so in the corpus: the scaled count is then a high, and the
+	// most pairs a sample verified (of the corpus's pairs) a low.
+	var most float64
+	for _, r := range runs {
+		most = math.Max(most, float64(r.Pairs))
+	}
+	p.buckets = slices.ContainsFunc(runs, func(r *run) bool { return r.Capped > 0 })
+	if p.buckets {
+		p.add("verified-pairs", math.NaN(), most, pHigh, 0)
+	} else {
+		p.add("verified-pairs", pairs/f2, pLow, pHigh, 0)
+	}
 
 	var bs []float64
 	for _, r := range runs {
@@ -278,7 +290,6 @@ func predict(c corpus, runs []*run, memory int64) *prediction {
 		}
 	}
 	if len(bs) > 0 {
-		p.buckets = true
 		slices.Sort(bs)
 		p.add("largest-bucket", bs[len(bs)/2], bs[0], bs[len(bs)-1], 0)
 	} else {
@@ -390,6 +401,9 @@ func (p *prediction) notes(stderr io.Writer) {
 	fmt.Fprintf(stderr, "estimate: the dropped share is fitted to the samples' clusters (χ² %.1f on %d degrees of freedom); its interval is 95%%\n", p.fit.Chi2, p.fit.DOF)
 	if p.fit.Chi2 > 2*float64(p.fit.DOF)+10 {
 		fmt.Fprintf(stderr, "estimate: the samples' clusters fit a sampled corpus badly (χ² %.1f on %d): the documents of a cluster are not all near-duplicates of one another, and the dropped share is less sure than its interval says\n", p.fit.Chi2, p.fit.DOF)
+	}
+	if p.buckets {
+		fmt.Fprintf(stderr, "estimate: samples held buckets above --max-bucket %d, whose pairs grow slower than f² scales them: the verified pairs are not estimated, only bounded (the most a sample verified, and the samples' scaled up)\n", maxBucket)
 	}
 	if !p.buckets {
 		fmt.Fprintf(stderr, "estimate: no sample held a bucket above --max-bucket %d: the whole job's largest is likely below %.0f (%d / the largest fraction), not estimated\n", maxBucket, maxBucket/p.fmax, maxBucket)

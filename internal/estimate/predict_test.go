@@ -76,3 +76,26 @@ func TestPredictPairsTimesPeaks(t *testing.T) {
 		}
 	}
 }
+
+// When a sample held a bucket above --max-bucket, whose pairs grow slower
+// than f² scales them, the pairs are bounded, not estimated: at least the
+// most a sample verified, at most the samples' scaled up; the largest
+// bucket is a sample's over its fraction.
+func TestPredictCappedBuckets(t *testing.T) {
+	var runs []*run
+	for _, f := range []float64{0.2, 0.3, 0.5} {
+		docs := int64(f * 4000)
+		p := int64(131_000 + 32*(3000*f-512))
+		runs = append(runs, &run{sample: &sample{F: f, Docs: docs}, Pairs: p, Capped: 1, Largest: int64(3000 * f),
+			Clusters: Histogram{F: f, Docs: docs, Sizes: map[int]int64{int(3000 * f): 1}},
+			Stages:   []stageTimes{{Name: "shingle", Wall: 0.1, CPU: 0.1, Peak: 20000}}})
+	}
+	p := predict(corpus{Docs: 4000, Bytes: 1e6}, runs, 64<<20)
+	est, low, high := predicted(t, p, "verified-pairs")
+	if !math.IsNaN(est) || low != float64(runs[2].Pairs) || high < 0.999*float64(runs[0].Pairs)/0.04 {
+		t.Errorf("verified pairs %v [%v, %v]: want - between the most a sample verified, %d, and the samples' scaled by 1/f², at least %.0f", est, low, high, runs[2].Pairs, float64(runs[0].Pairs)/0.04)
+	}
+	if est, low, high := predicted(t, p, "largest-bucket"); est != 3000 || low != 3000 || high != 3000 {
+		t.Errorf("largest bucket %v [%v, %v], want 3000", est, low, high)
+	}
+}
