@@ -29,7 +29,7 @@ interval. Standard output has a header line and one line a quantity:
 documents and bytes (of text) are counted, not estimated. dropped and
 dropped-share, verified-pairs, largest-bucket (- when no sample held a
 bucket above pairs' --max-bucket 512: the high is then 512 over the
-largest fraction), then for each stage (shingle, pairs, verify, keep)
+largest fraction; - is a quantity not estimated, only bounded), then for each stage (shingle, pairs, verify, keep)
 STAGE-wall-seconds, STAGE-cpu-seconds and STAGE-peak-mib, and
 job-wall-seconds and job-cpu-seconds. Standard error says what was sampled
 and what the job did on each sample.
@@ -74,7 +74,11 @@ badly.
 
 verified-pairs: a pair is in a sample drawn with chance f with chance
 f², so the pairs of the samples over the sum of f²; the interval is
-the least and greatest of each sample's pairs over its f².
+the least and greatest of each sample's pairs over its f². A bucket
+above pairs' --max-bucket pairs each id past its first 512 with 32 only,
+and its pairs grow slower than f²: when a sample held one, the pairs are
+bounded, not estimated (-), at least the most a sample verified and at
+most the samples' scaled up.
 
 largest-bucket: the largest bucket a sample held above --max-bucket,
 over its f (the median, least and greatest of the samples').
