@@ -399,6 +399,9 @@ func (p *prediction) add(name string, est, low, high float64, digits int) {
 // notes says on stderr what the estimates rest on.
 func (p *prediction) notes(stderr io.Writer) {
 	fmt.Fprintf(stderr, "estimate: the dropped share is fitted to the samples' clusters (χ² %.1f on %d degrees of freedom); its interval is 95%%\n", p.fit.Chi2, p.fit.DOF)
+	if w := p.fit.High - p.fit.Low; w > 0.5*p.fit.Estimate && w > 0.01 {
+		fmt.Fprintf(stderr, "estimate: the dropped share's interval is wide (%.4f to %.4f): the samples hold f² of the pairs; a larger --fraction narrows it\n", p.fit.Low, p.fit.High)
+	}
 	if p.fit.Chi2 > 2*float64(p.fit.DOF)+10 {
 		fmt.Fprintf(stderr, "estimate: the samples' clusters fit a sampled corpus badly (χ² %.1f on %d): the documents of a cluster are not all near-duplicates of one another, and the dropped share is less sure than its interval says\n", p.fit.Chi2, p.fit.DOF)
 	}

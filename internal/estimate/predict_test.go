@@ -99,3 +99,21 @@ func TestPredictCappedBuckets(t *testing.T) {
 		t.Errorf("largest bucket %v [%v, %v], want 3000", est, low, high)
 	}
 }
+
+// A wide interval of the dropped share says, on standard error, that a
+// larger fraction narrows it; a narrow one says nothing of it.
+func TestNotesWideDroppedShare(t *testing.T) {
+	for _, tc := range []struct {
+		fit  Share
+		wide bool
+	}{
+		{Share{Estimate: 0.19, Low: 0.13, High: 0.33, DOF: 20}, true},
+		{Share{Estimate: 0.258, Low: 0.249, High: 0.270, DOF: 20}, false},
+	} {
+		var b strings.Builder
+		(&prediction{fit: tc.fit, buckets: true}).notes(&b)
+		if got := strings.Contains(b.String(), "a larger --fraction narrows it"); got != tc.wide {
+			t.Errorf("interval [%g, %g]: notes %q, want the advice %v", tc.fit.Low, tc.fit.High, b.String(), tc.wide)
+		}
+	}
+}
