@@ -49,9 +49,6 @@ type Options struct {
 	K         int
 	// TempDir is where the samples and the job's files go ("": $TMPDIR).
 	TempDir string
-	// Memory is the stages' --memory, which bounds pairs', verify's and
-	// keep's peaks (0: this machine's default).
-	Memory int64
 
 	// Reading is how the corpus is read.
 	input.Reading
@@ -99,7 +96,6 @@ func (o *Options) Resolve() error {
 	if len(o.Fractions)*o.Replicates < 3 {
 		return status.Usagef("%d sample(s): want at least 3 (fractions times --replicates) for the fits and their spreads", len(o.Fractions)*o.Replicates)
 	}
-	o.Memory = stream.Memory(o.Memory)
 	return o.reading().Check(true)
 }
 
@@ -166,15 +162,17 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	if c.Docs == 0 {
-		return status.Usagef("the corpus holds no document")
+		return fmt.Errorf("the corpus holds no document: nothing to estimate")
 	}
 	fmt.Fprintf(stderr, "estimate: %d documents, %d bytes of text; %d samples (fractions %s, %d of each, seed %d)\n",
 		c.Docs, c.Bytes, len(samples), joinFloats(opt.Fractions), opt.Replicates, opt.Seed)
-	var runs []*run
 	for _, s := range samples {
 		if s.Docs == 0 {
 			return status.Usagef("the sample of fraction %g holds no document (of %d): give a larger --fraction", s.F, c.Docs)
 		}
+	}
+	var runs []*run
+	for _, s := range samples {
 		r, err := runJob(ctx, &opt, s, dir)
 		if err != nil {
 			return err
@@ -183,7 +181,9 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			s.Index+1, s.F, s.Docs, r.Dropped, r.Pairs, bucketText(r), r.Wall, stagesText(r))
 		runs = append(runs, r)
 	}
-	p := predict(c, runs, opt.Memory)
+	// The job gives its stages no --memory: they take this machine's
+	// default, which bounds the peaks of pairs, verify and keep.
+	p := predict(c, runs, stream.DefaultMemory())
 	p.notes(stderr)
 	return p.write(stdout, opt.NoHeader)
 }
