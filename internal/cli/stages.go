@@ -11,7 +11,7 @@ import (
 // Stages lists every binary, in pipeline order, for the man page generator
 // and the tests.
 func Stages() []Stage {
-	return []Stage{Parts(), Seen(), Spans(), Shingle(), DocFreq(), Sketch(), Band(), Pairs(), Verify(), Cluster(), Keep(), Index(), BandIndex()}
+	return []Stage{Parts(), Seen(), Spans(), Shingle(), DocFreq(), Sketch(), Band(), Pairs(), Verify(), Cluster(), Keep(), Index(), BandIndex(), Estimate()}
 }
 
 // manTemplate is the markdown that urfave/cli turns into a man page.

@@ -159,6 +159,15 @@ var valueCases = map[string]valueCase{
 	"index query --distance": {args: []string{"$D/fp.idx", "$D/fp.tsv"}, ok: []string{"-1", "0"}},
 	"index query --jobs":     {args: []string{"$D/fp.idx", "$D/fp.tsv"}, ok: []string{"0"}, same: true},
 
+	// estimate runs the dedup job, which this test has not: a value it
+	// takes is seen to pass by the usage error of another flag after it
+	// (one sample, fewer than three).
+	"estimate --replicates":  {args: []string{"$D/docs.tsv"}},
+	"estimate --sample-seed": {args: []string{"--fraction", "0.5", "--replicates", "1", "$D/docs.tsv"}, badInput: []string{"0", "1000000000000000000", "18446744073709551615"}},
+	"estimate -t":            {args: []string{"$D/docs.tsv"}},
+	"estimate -k":            {args: []string{"$D/docs.tsv"}},
+	"estimate --jobs":        {args: []string{"--fraction", "0.5", "--replicates", "1", "$D/docs.tsv"}, badInput: []string{"0"}},
+
 	"bandindex build --memory": {args: []string{"-o", "$T/b.idx", "$D/b.tsv"}, ok: []string{"9223372036854775807", "8000000T"}, same: true},
 	"bandindex add --memory": {
 		before: [][]string{{"bandindex", "build", "-o", "$T/b.idx", "$D/b.tsv"}},
