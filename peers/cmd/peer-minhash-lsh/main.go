@@ -174,6 +174,8 @@ func find(o options, docs *tsv.Reader, out, stderr io.Writer) error {
 			empty++
 			continue
 		}
+		// As the peer's own minhash-lsh-all-pair signs a set: a Minhash
+		// for each, every shingle pushed (a repeat changes no minimum).
 		m := minhashlsh.NewMinhash(o.seed, o.values)
 		n := max(len(sh.ends)-o.k+1, 1)
 		for i := range n {
