@@ -13,7 +13,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench parts-recall pairs-recall larger-than-memory degenerate-bench fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench parts-recall pairs-recall larger-than-memory degenerate-bench peers fuzz demo install clean beam beam-test
 
 all: build
 
@@ -104,6 +104,16 @@ larger-than-memory: build
 # SHARED, QUERIES, BUCKET, HUGE_MB, JOBS). Run it on a quiet machine.
 degenerate-bench: build
 	./examples/degenerate-bench.sh
+
+# neardup against a Go peer (peers/, its own module: dgryski/go-minhash and
+# ekzhu/minhash-lsh, 128 values, LSH at 0.8) on the same corpus, on one
+# core: the peer to candidate pairs, neardup to verified pairs, the ratio
+# of their times, and the peer's recall and precision (examples/peers.sh;
+# N documents a language, ROUNDS; "examples/peers.sh speed" on make speed's
+# corpus). Run it on a quiet machine. The module's own tests, apart from
+# make test: cd peers && go vet ./... && go test ./...
+peers: build
+	./examples/peers.sh
 
 # Every fuzz target of every package of the module (./...: internal/, cmd/,
 # e2e/; beam/ is its own module and has none), each for FUZZTIME: 41
