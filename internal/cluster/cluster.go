@@ -61,6 +61,9 @@ type Options struct {
 	Hamming, Blocks int
 	// State names the file that holds the leaders between runs.
 	State string
+	// UpdateCentre moves the centre of each SimHash cluster of the leader
+	// method with its members, their per-bit majority (centres.go).
+	UpdateCentre bool
 	// Represent is RepresentFirst or RepresentPopular (greedy); S is the
 	// number of values of a popular representative (0: the sketch length).
 	Represent string
@@ -98,6 +101,9 @@ func (o *Options) Resolve() error {
 		if o.State != "" {
 			return status.Usagef("--state is for --method leader")
 		}
+		if o.UpdateCentre {
+			return status.Usagef("--update-centre is for --method leader")
+		}
 	case Leader, Greedy:
 		if o.MemoryBytes != 0 || o.TempDir != "" {
 			return status.Usagef("--memory and --temp-dir are for --method components (leader and greedy hold their leaders or clusters)")
@@ -111,6 +117,9 @@ func (o *Options) Resolve() error {
 		if o.Method == Greedy {
 			if o.State != "" {
 				return status.Usagef("--state is for --method leader")
+			}
+			if o.UpdateCentre {
+				return status.Usagef("--update-centre is for --method leader")
 			}
 			if o.Represent != RepresentFirst && o.Represent != RepresentPopular {
 				return status.Usagef("--represent %q: want first or popular", o.Represent)
