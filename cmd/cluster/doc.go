@@ -135,6 +135,38 @@
 //	   sketch --method simhash --line-buffered |
 //	   cluster --method leader --update-centre --state centres.bin --line-buffered
 //
+// --topics N names each cluster's topic as the clusters form: its N most
+// characteristic words. The sketches carry no words (nor do shingle --counts
+// records: only the words' hashes), so cluster reads the documents themselves
+// from --documents FILE (repeated for more files), the files the sketches were
+// made from, in step with the sketches: for each sketch it reads on to the
+// document with its id, passing over those without a sketch (counted on
+// standard error), and refuses a sketch whose document does not come. They are
+// read as the sketches' shingle header says shingle read them (TSV, JSON Lines
+// or lines; format, id-field, text-field). A file being written, as tail -f
+// follows, works: a document whose sketch has come is already in the file.
+// Each document's words are tokenized as shingle does and hashed as the
+// shingle header of --df FILE says, a docfreq table of single words (shingle
+// --unit word -k 1 | docfreq): a word's document frequency df is that of its
+// shingle. A cluster holds its members' distinct words and their occurrences
+// tf; a word scores (1 + ln tf) × ln((1+D)/(1+df)), D the documents the table
+// counted, and the topic is the N best, ties to the word first bytewise (a
+// word of every document counted scores 0 and is left out). Each time a
+// member changes its cluster's topic, and when a cluster starts, a line
+// "cluster TAB word word ..." goes to --topics-out FILE, flushed after each
+// batch of input read (in a live stream, as the lines come), so a cluster's
+// last line is its topic. Cost: per cluster, about 64 bytes plus the word per distinct word
+// of its members (--stats prints it); per document, a pass over the distinct
+// words of its cluster. The words are not kept in --state, so --topics and
+// --state exclude each other:
+//
+//	shingle --unit word -k 1 --counts crawl.jsonl | docfreq > df.tsv
+//	tail -f crawl.jsonl |
+//	   shingle --format jsonl --unit word -k 1 --counts --line-buffered |
+//	   sketch --method simhash --line-buffered |
+//	   cluster --method leader --update-centre --line-buffered --topics 5
+//	      --df df.tsv --documents crawl.jsonl --topics-out topics.tsv
+//
 // Memory: per leader, 4 bytes per signature value (the low 32 bits are kept;
 // the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
 // about 1.25 KB for 128 values and 18 bands (--stats prints it); for SimHash,
@@ -242,6 +274,15 @@
 //     (default k+3) (default: 0)
 //   - --update-centre: leader, SimHash fingerprints: a cluster's centre is its
 //     members' per-bit majority, moved as they join (default: false)
+//   - --topics N: leader: name each cluster by its N most characteristic words,
+//     tf-idf (needs --df, --documents, --topics-out) (default: 0)
+//   - --df FILE: leader, --topics: the document frequencies of single words,
+//     FILE (shingle --unit word -k 1 | docfreq)
+//   - --documents FILE [ --documents FILE ]: leader, --topics: the documents
+//     the sketches were made from, FILE (repeat for more), read in step with
+//     them
+//   - --topics-out FILE: leader, --topics: write "cluster TAB word word ..." to
+//     FILE each time a cluster's topic changes
 //   - --represent value: greedy: a cluster's representative, first (its first
 //     member) or popular (its s most frequent values) (default: "first")
 //   - -s value: greedy: values of a popular representative (default: the sketch

@@ -138,6 +138,38 @@ live stream of fingerprints:
       sketch --method simhash --line-buffered |
       cluster --method leader --update-centre --state centres.bin --line-buffered
 
+--topics N names each cluster's topic as the clusters form: its N most
+characteristic words. The sketches carry no words (nor do shingle --counts
+records: only the words' hashes), so cluster reads the documents themselves
+from --documents FILE (repeated for more files), the files the sketches were
+made from, in step with the sketches: for each sketch it reads on to the
+document with its id, passing over those without a sketch (counted on
+standard error), and refuses a sketch whose document does not come. They are
+read as the sketches' shingle header says shingle read them (TSV, JSON Lines
+or lines; format, id-field, text-field). A file being written, as tail -f
+follows, works: a document whose sketch has come is already in the file.
+Each document's words are tokenized as shingle does and hashed as the
+shingle header of --df FILE says, a docfreq table of single words (shingle
+--unit word -k 1 | docfreq): a word's document frequency df is that of its
+shingle. A cluster holds its members' distinct words and their occurrences
+tf; a word scores (1 + ln tf) × ln((1+D)/(1+df)), D the documents the table
+counted, and the topic is the N best, ties to the word first bytewise (a
+word of every document counted scores 0 and is left out). Each time a
+member changes its cluster's topic, and when a cluster starts, a line
+"cluster TAB word word ..." goes to --topics-out FILE, flushed after each
+batch of input read (in a live stream, as the lines come), so a cluster's
+last line is its topic. Cost: per cluster, about 64 bytes plus the word per distinct word
+of its members (--stats prints it); per document, a pass over the distinct
+words of its cluster. The words are not kept in --state, so --topics and
+--state exclude each other:
+
+   shingle --unit word -k 1 --counts crawl.jsonl | docfreq > df.tsv
+   tail -f crawl.jsonl |
+      shingle --format jsonl --unit word -k 1 --counts --line-buffered |
+      sketch --method simhash --line-buffered |
+      cluster --method leader --update-centre --line-buffered --topics 5
+         --df df.tsv --documents crawl.jsonl --topics-out topics.tsv
+
 Memory: per leader, 4 bytes per signature value (the low 32 bits are kept;
 the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
 about 1.25 KB for 128 values and 18 bands (--stats prints it); for SimHash,
@@ -199,6 +231,10 @@ EXAMPLES
 			&cli.IntFlag{Name: "hamming", Value: 3, Usage: "leader, SimHash fingerprints: join the nearest leader within `K` bits"},
 			&cli.IntFlag{Name: "blocks", Usage: "leader, SimHash fingerprints: blocks `B` of the Hamming tables (default k+3)"},
 			&cli.BoolFlag{Name: "update-centre", Usage: "leader, SimHash fingerprints: a cluster's centre is its members' per-bit majority, moved as they join"},
+			&cli.IntFlag{Name: "topics", Usage: "leader: name each cluster by its `N` most characteristic words, tf-idf (needs --df, --documents, --topics-out)"},
+			&cli.StringFlag{Name: "df", Usage: "leader, --topics: the document frequencies of single words, `FILE` (shingle --unit word -k 1 | docfreq)"},
+			&cli.StringSliceFlag{Name: "documents", Usage: "leader, --topics: the documents the sketches were made from, `FILE` (repeat for more), read in step with them"},
+			&cli.StringFlag{Name: "topics-out", Usage: "leader, --topics: write \"cluster TAB word word ...\" to `FILE` each time a cluster's topic changes"},
 			&cli.StringFlag{Name: "represent", Value: cluster.RepresentFirst, Usage: "greedy: a cluster's representative, first (its first member) or popular (its s most frequent values)"},
 			&cli.IntFlag{Name: "s", Usage: "greedy: values of a popular representative (default: the sketch length)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error the number of clusters, their sizes and the largest"},
@@ -228,6 +264,10 @@ func clusterAction(c *cli.Context, env *Env) error {
 		Blocks:        c.Int("blocks"),
 		State:         c.String("state"),
 		UpdateCentre:  c.Bool("update-centre"),
+		Topics:        c.Int("topics"),
+		DF:            c.String("df"),
+		Documents:     c.StringSlice("documents"),
+		TopicsOut:     c.String("topics-out"),
 		Represent:     c.String("represent"),
 		S:             c.Int("s"),
 		Stats:         c.Bool("stats"),

@@ -175,6 +175,21 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		own = opt.header("represent", opt.Represent, "s", strconv.Itoa(g.s))
 		a = g
 	}
+	var tp *topics
+	if opt.Topics > 0 && first != nil {
+		reading, rerr := readingOf(headers)
+		if rerr != nil {
+			return rerr
+		}
+		if tp, err = newTopics(ctx, opt, reading); err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := tp.close(stderr); err == nil {
+				err = cerr
+			}
+		}()
+	}
 	out := stream.NewOutput("cluster", opt.Common, stdout, stderr, own)
 	w := out.W
 	// An empty input leaves the state alone.
@@ -223,6 +238,16 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 			if _, err := w.Write(line); err != nil {
 				return err
 			}
+			if tp != nil {
+				if err := tp.add(name, id); err != nil {
+					return err
+				}
+			}
+		}
+		if tp != nil {
+			if err := tp.flush(); err != nil {
+				return err
+			}
 		}
 		if held, _, _ := a.held(); held-released >= releaseGrowth && held >= released+released/8 {
 			debug.FreeOSMemory()
@@ -255,6 +280,9 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		a.stats(st)
 		st.print(stderr, 0, false)
 		fmt.Fprintf(stderr, "cluster: memory: %s\n", memoryLine(a, opt.Jobs))
+		if tp != nil {
+			fmt.Fprintf(stderr, "cluster: topics: %d distinct words over %d clusters, about %.1f MiB\n", tp.words, len(tp.byName), float64(tp.bytes())/(1<<20))
+		}
 	}
 	return out.Finish()
 }
