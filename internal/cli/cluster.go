@@ -158,23 +158,24 @@ word of every document counted scores 0 and is left out). Each time a
 member changes its cluster's topic, and when a cluster starts, a line
 "cluster TAB word word ..." goes to --topics-out FILE, flushed after each
 batch of input read (in a live stream, as the lines come), so a cluster's
-last line is its topic. Cost: per cluster, about 64 bytes plus the word per distinct word
-of its members (--stats prints it); per document, a pass over the distinct
-words of its cluster. The words are not kept in --state, so --topics and
---state exclude each other:
+last line is its topic. Cost: per cluster, about 64 bytes plus the word per
+distinct word of its members (--stats prints it); per document, a pass over
+the distinct words of its cluster. The words are not kept in --state, so
+--topics and --state exclude each other:
 
    shingle --unit word -k 1 --counts crawl.jsonl | docfreq > df.tsv
    tail -f crawl.jsonl |
       shingle --format jsonl --unit word -k 1 --counts --line-buffered |
       sketch --method simhash --line-buffered |
-      cluster --method leader --update-centre --line-buffered --topics 5
+      cluster --method leader --update-centre --line-buffered --topics 5 \
          --df df.tsv --documents crawl.jsonl --topics-out topics.tsv
 
 Memory: per leader, 4 bytes per signature value (the low 32 bits are kept;
 the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
 about 1.25 KB for 128 values and 18 bands (--stats prints it); for SimHash,
 8 bytes per 64 bits of fingerprint and about 25 bytes per table (about 0.5
-KB with 20 tables), and with --update-centre 32 bytes per 64 bits. Followers cost nothing. The peak resident memory is
+KB with 20 tables), and with --update-centre 32 bytes per 64 bits.
+Followers cost nothing. The peak resident memory is
 about twice what the leaders hold (arrays grow by doubling, the old beside
 the new, and memory they left is handed back to the system as they grow)
 plus 24 MiB and 4 MiB per job for the runtime and the input in flight;

@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/band"
@@ -176,7 +178,25 @@ func (o *Options) checkTopics() error {
 	case o.Topics > 0 && o.State != "":
 		return status.Usagef("--topics and --state: the clusters' words are not kept in the state, so a later run could not go on naming them")
 	}
+	for _, name := range append([]string{o.DF}, o.Documents...) {
+		if o.Topics > 0 && sameFile(name, o.TopicsOut) {
+			return status.Usagef("--topics-out %s is a file --topics reads: it would be overwritten", o.TopicsOut)
+		}
+	}
 	return nil
+}
+
+// sameFile reports whether two names are one file: the same file if both
+// exist, else the same absolute name.
+func sameFile(a, b string) bool {
+	ai, aerr := os.Stat(a)
+	bi, berr := os.Stat(b)
+	if aerr == nil && berr == nil {
+		return os.SameFile(ai, bi)
+	}
+	x, xerr := filepath.Abs(a)
+	y, yerr := filepath.Abs(b)
+	return xerr == nil && yerr == nil && x == y
 }
 
 // Header returns the stage's header line (the Beam pipeline's components

@@ -85,6 +85,7 @@ func TestTopicsRefusals(t *testing.T) {
 		{func(o *Options) { o.TopicsOut = "" }, "--topics needs"},
 		{func(o *Options) { o.Topics = 0 }, "are for --topics N"},
 		{func(o *Options) { o.Method = Greedy }, "--topics is for --method leader"},
+		{func(o *Options) { o.TopicsOut = o.DF }, "--topics-out " + df + " is a file --topics reads"},
 	} {
 		o := opt
 		c.change(&o)
