@@ -105,11 +105,74 @@
 // tables band --hamming uses (--blocks B, default k+3: C(B,k) tables), so
 // every leader within k bits is found.
 //
+// --update-centre (SimHash fingerprints) moves each cluster's centre as its
+// members join, instead of keeping its leader: the centre is the sign of the
+// cluster's summed feature weights. A cluster keeps a signed counter per bit,
+// the sum over its members of +1 where their fingerprint has the bit set and
+// -1 where it has not (the members count equally: sketch records carry no
+// weights per bit), and its centre has a bit set where the counter is
+// positive, clear where it is negative, and as it was where it is 0: the
+// members' per-bit majority, ties kept. A document joins the nearest centre
+// within --hamming k bits (ties to the cluster with the smallest name), which
+// then moves; a cluster is still named by its first member. So members that
+// drift away from the first document still join while they stay near the
+// majority, where without --update-centre they start clusters of their own.
+// It is still one pass in input order, and as deterministic. Cost: per
+// cluster, 4 bytes per bit of the fingerprint (32-bit counters: 256 bytes for
+// 64 bits, 512 for 128; a cluster of 2^31-1 members refuses more, status 1);
+// per document that joins, a counter update per bit, and when the centre's
+// fingerprint changes its table keys are computed again and, in each table
+// whose key changed (one whose key holds a changed bit), it leaves the chain
+// of the old key, walked from its head (the clusters sharing that key), and
+// heads the chain of the new one. With --state the counters are saved too
+// (state format 2): a later run continues the centres, and a state made with
+// --update-centre and one made without refuse the other run (a state of
+// format 1, from before --update-centre, loads, its centres its leaders). A
+// live stream of fingerprints:
+//
+//	tail -f crawl.jsonl |
+//	   shingle --format jsonl --unit word -k 1 --counts --line-buffered |
+//	   sketch --method simhash --line-buffered |
+//	   cluster --method leader --update-centre --state centres.bin --line-buffered
+//
+// --topics N names each cluster's topic as the clusters form: its N most
+// characteristic words. The sketches carry no words (nor do shingle --counts
+// records: only the words' hashes), so cluster reads the documents themselves
+// from --documents FILE (repeated for more files), the files the sketches were
+// made from, in step with the sketches: for each sketch it reads on to the
+// document with its id, passing over those without a sketch (counted on
+// standard error), and refuses a sketch whose document does not come. They are
+// read as the sketches' shingle header says shingle read them (TSV, JSON Lines
+// or lines; format, id-field, text-field). A file being written, as tail -f
+// follows, works: a document whose sketch has come is already in the file.
+// Each document's words are tokenized as shingle does and hashed as the
+// shingle header of --df FILE says, a docfreq table of single words (shingle
+// --unit word -k 1 | docfreq): a word's document frequency df is that of its
+// shingle. A cluster holds its members' distinct words and their occurrences
+// tf; a word scores (1 + ln tf) × ln((1+D)/(1+df)), D the documents the table
+// counted, and the topic is the N best, ties to the word first bytewise (a
+// word of every document counted scores 0 and is left out). Each time a
+// member changes its cluster's topic, and when a cluster starts, a line
+// "cluster TAB word word ..." goes to --topics-out FILE, flushed after each
+// batch of input read (in a live stream, as the lines come), so a cluster's
+// last line is its topic. Cost: per cluster, about 64 bytes plus the word per
+// distinct word of its members (--stats prints it); per document, a pass over
+// the distinct words of its cluster. The words are not kept in --state, so
+// --topics and --state exclude each other:
+//
+//	shingle --unit word -k 1 --counts crawl.jsonl | docfreq > df.tsv
+//	tail -f crawl.jsonl |
+//	   shingle --format jsonl --unit word -k 1 --counts --line-buffered |
+//	   sketch --method simhash --line-buffered |
+//	   cluster --method leader --update-centre --line-buffered --topics 5 \
+//	      --df df.tsv --documents crawl.jsonl --topics-out topics.tsv
+//
 // Memory: per leader, 4 bytes per signature value (the low 32 bits are kept;
 // the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
 // about 1.25 KB for 128 values and 18 bands (--stats prints it); for SimHash,
 // 8 bytes per 64 bits of fingerprint and about 25 bytes per table (about 0.5
-// KB with 20 tables). Followers cost nothing. The peak resident memory is
+// KB with 20 tables), and with --update-centre 32 bytes per 64 bits.
+// Followers cost nothing. The peak resident memory is
 // about twice what the leaders hold (arrays grow by doubling, the old beside
 // the new, and memory they left is handed back to the system as they grow)
 // plus 24 MiB and 4 MiB per job for the runtime and the input in flight;
@@ -210,6 +273,17 @@
 //     K bits (default: 3)
 //   - --blocks B: leader, SimHash fingerprints: blocks B of the Hamming tables
 //     (default k+3) (default: 0)
+//   - --update-centre: leader, SimHash fingerprints: a cluster's centre is its
+//     members' per-bit majority, moved as they join (default: false)
+//   - --topics N: leader: name each cluster by its N most characteristic words,
+//     tf-idf (needs --df, --documents, --topics-out) (default: 0)
+//   - --df FILE: leader, --topics: the document frequencies of single words,
+//     FILE (shingle --unit word -k 1 | docfreq)
+//   - --documents FILE [ --documents FILE ]: leader, --topics: the documents
+//     the sketches were made from, FILE (repeat for more), read in step with
+//     them
+//   - --topics-out FILE: leader, --topics: write "cluster TAB word word ..." to
+//     FILE each time a cluster's topic changes
 //   - --represent value: greedy: a cluster's representative, first (its first
 //     member) or popular (its s most frequent values) (default: "first")
 //   - -s value: greedy: values of a popular representative (default: the sketch

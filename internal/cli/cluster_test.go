@@ -49,6 +49,7 @@ func TestClusterAndKeepStages(t *testing.T) {
 		{Cluster(), []string{"--singletons", pairs}, "--singletons needs --ids"},
 		{Cluster(), []string{"--method", "leader", "--report", "r", pairs}, "are for --method components"},
 		{Cluster(), []string{"--method", "greedy", "--state", "s", pairs}, "--state is for --method leader"},
+		{Cluster(), []string{"--method", "leader", "--topics", "2", "--df", pairs, "--documents", docs, "--topics-out", clusters + ".topics", "-o", clusters + ".topics", pairs}, "is the file of --topics-out"},
 		{Cluster(), []string{"--min-similarity-to-representative", "2", pairs}, "want a similarity"},
 		{Cluster(), []string{"--method", "leader", "-b", "3", pairs}, "both -b and -r"},
 		{Cluster(), []string{pairs, "--stats"}, "flags come first"},

@@ -11,7 +11,7 @@ import (
 // fileFlags are the flags whose values name files a stage reads, or keeps
 // state in, besides its inputs: -o must be none of them.
 var fileFlags = []string{"state", "pairs", "clusters", "report", "shingles", "sketches", "documents",
-	"drop-parts", "dropped", "ids", "df", "bbit", "stopwords", "against"}
+	"drop-parts", "dropped", "ids", "df", "bbit", "stopwords", "against", "topics-out"}
 
 // checkOutputNotInput refuses (a usage error) an -o FILE that is also an
 // input of the stage or the value of one of its fileFlags (the state

@@ -33,6 +33,8 @@ var valuesInputs = []struct {
 	{"sh.tsv", []string{"shingle", "$D/docs.tsv"}},
 	{"shw.tsv", []string{"shingle", "--unit", "word", "-k", "3", "$D/docs.tsv"}},
 	{"df.tsv", []string{"docfreq", "$D/shw.tsv"}},
+	{"sw.tsv", []string{"shingle", "--unit", "word", "-k", "1", "$D/docs.tsv"}},
+	{"dfw.tsv", []string{"docfreq", "$D/sw.tsv"}},
 	{"sk.tsv", []string{"sketch", "$D/sh.tsv"}},
 	{"fp.tsv", []string{"sketch", "--method", "simhash", "$D/sh.tsv"}},
 	{"b.tsv", []string{"band", "$D/sk.tsv"}},
@@ -138,6 +140,7 @@ var valueCases = map[string]valueCase{
 	"cluster -r":                                 {args: []string{"--method", "leader", "-b", "1", "$D/sk.tsv"}},
 	"cluster --hamming":                          {args: []string{"--method", "leader", "$D/fp.tsv"}, ok: []string{"0"}},
 	"cluster --blocks":                           {args: []string{"--method", "leader", "$D/fp.tsv"}, ok: []string{"0"}},
+	"cluster --topics":                           {args: []string{"--method", "leader", "--df", "$D/dfw.tsv", "--documents", "$D/docs.tsv", "--topics-out", "$T/topics.tsv", "$D/fp.tsv"}, ok: []string{"1000000000000000000", "9223372036854775807"}},
 	"cluster -s":                                 {args: []string{"--method", "greedy", "$D/sk.tsv"}, ok: []string{"0", "1000000000000000000", "9223372036854775807"}},
 	"cluster --jobs":                             {args: []string{"$D/v.tsv"}, ok: []string{"0"}, same: true},
 

@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/neardup/neardup/internal/band"
@@ -61,6 +63,17 @@ type Options struct {
 	Hamming, Blocks int
 	// State names the file that holds the leaders between runs.
 	State string
+	// Topics, when above 0, names each cluster of the leader method by its
+	// Topics most characteristic words, tf-idf against the DF table of
+	// single words, reading the Documents the sketches were made from in
+	// their order; the lines go to TopicsOut (topics.go).
+	Topics    int
+	DF        string
+	Documents []string
+	TopicsOut string
+	// UpdateCentre moves the centre of each SimHash cluster of the leader
+	// method with its members, their per-bit majority (centres.go).
+	UpdateCentre bool
 	// Represent is RepresentFirst or RepresentPopular (greedy); S is the
 	// number of values of a popular representative (0: the sketch length).
 	Represent string
@@ -98,6 +111,12 @@ func (o *Options) Resolve() error {
 		if o.State != "" {
 			return status.Usagef("--state is for --method leader")
 		}
+		if o.UpdateCentre {
+			return status.Usagef("--update-centre is for --method leader")
+		}
+		if o.Topics != 0 {
+			return status.Usagef("--topics is for --method leader")
+		}
 	case Leader, Greedy:
 		if o.MemoryBytes != 0 || o.TempDir != "" {
 			return status.Usagef("--memory and --temp-dir are for --method components (leader and greedy hold their leaders or clusters)")
@@ -111,6 +130,12 @@ func (o *Options) Resolve() error {
 		if o.Method == Greedy {
 			if o.State != "" {
 				return status.Usagef("--state is for --method leader")
+			}
+			if o.UpdateCentre {
+				return status.Usagef("--update-centre is for --method leader")
+			}
+			if o.Topics != 0 {
+				return status.Usagef("--topics is for --method leader")
 			}
 			if o.Represent != RepresentFirst && o.Represent != RepresentPopular {
 				return status.Usagef("--represent %q: want first or popular", o.Represent)
@@ -126,6 +151,9 @@ func (o *Options) Resolve() error {
 			return err
 		}
 		if o.Method == Leader {
+			if err := o.checkTopics(); err != nil {
+				return err
+			}
 			// The Hamming tables of the leader index, for SimHash
 			// fingerprints.
 			if err := (&lsh.HammingOptions{K: o.Hamming, Blocks: o.Blocks}).Check(); err != nil {
@@ -136,6 +164,39 @@ func (o *Options) Resolve() error {
 		return status.Usagef("unknown --method %q: want components, leader or greedy", o.Method)
 	}
 	return nil
+}
+
+// checkTopics checks the flags of --topics.
+func (o *Options) checkTopics() error {
+	switch {
+	case o.Topics < 0:
+		return status.Usagef("--topics %d: want the number of words of a topic", o.Topics)
+	case o.Topics == 0 && (o.DF != "" || len(o.Documents) > 0 || o.TopicsOut != ""):
+		return status.Usagef("--df, --documents and --topics-out are for --topics N")
+	case o.Topics > 0 && (o.DF == "" || len(o.Documents) == 0 || o.TopicsOut == ""):
+		return status.Usagef("--topics needs --df FILE (the document frequencies of single words), --documents FILE (the documents of the sketches) and --topics-out FILE")
+	case o.Topics > 0 && o.State != "":
+		return status.Usagef("--topics and --state: the clusters' words are not kept in the state, so a later run could not go on naming them")
+	}
+	for _, name := range append([]string{o.DF}, o.Documents...) {
+		if o.Topics > 0 && sameFile(name, o.TopicsOut) {
+			return status.Usagef("--topics-out %s is a file --topics reads: it would be overwritten", o.TopicsOut)
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether two names are one file: the same file if both
+// exist, else the same absolute name.
+func sameFile(a, b string) bool {
+	ai, aerr := os.Stat(a)
+	bi, berr := os.Stat(b)
+	if aerr == nil && berr == nil {
+		return os.SameFile(ai, bi)
+	}
+	x, xerr := filepath.Abs(a)
+	y, yerr := filepath.Abs(b)
+	return xerr == nil && yerr == nil && x == y
 }
 
 // Header returns the stage's header line (the Beam pipeline's components

@@ -27,7 +27,9 @@ type HammingIndex struct {
 	// next[l*T+t] is 1 + the leader after l in the bucket of table t, or 0.
 	next []uint32
 	keys []uint64
-	buf  []byte
+	// moved holds a moving leader's old keys.
+	moved []uint64
+	buf   []byte
 }
 
 // NewHammingIndex returns an empty index for the scheme.
@@ -68,6 +70,38 @@ func (x *HammingIndex) Add(values []uint64) {
 		x.next = append(x.next, x.table.get(k))
 		x.table.set(k, l+1)
 	}
+}
+
+// Move makes values the fingerprint of leader i, which was another: for
+// each table whose key changes, i leaves the chain of its old key (walked
+// from its head to i) and heads the chain of the new one.
+func (x *HammingIndex) Move(i uint32, values []uint64) {
+	t := uint32(len(x.scheme.Tables))
+	old := append(x.moved[:0], x.tableKeys(x.fps[int(i)*x.words:(int(i)+1)*x.words])...)
+	x.moved = old
+	keys := x.tableKeys(values)
+	for j, k := range keys {
+		if k == old[j] {
+			continue
+		}
+		slot := i*t + uint32(j)
+		h := x.table.get(old[j])
+		if h == i+1 {
+			if next := x.next[slot]; next != 0 {
+				x.table.set(old[j], next)
+			} else {
+				x.table.del(old[j])
+			}
+		} else {
+			for x.next[(h-1)*t+uint32(j)] != i+1 {
+				h = x.next[(h-1)*t+uint32(j)]
+			}
+			x.next[(h-1)*t+uint32(j)] = x.next[slot]
+		}
+		x.next[slot] = x.table.get(k)
+		x.table.set(k, i+1)
+	}
+	copy(x.fps[int(i)*x.words:], values[:x.words])
 }
 
 // Candidates appends the leaders that share a table key with values.

@@ -179,6 +179,10 @@ type leaders struct {
 	// own, not a leader.
 	empty int64
 	cands []uint32
+	// centres, with --update-centre, moves each SimHash cluster's centre
+	// with its members; err is set when it refuses one.
+	centres *centres
+	err     error
 }
 
 func (l *leaders) name(i uint32) []byte {
@@ -191,7 +195,8 @@ func (l *leaders) name(i uint32) []byte {
 
 // assign returns the name of the cluster the sketch joins: a leader's id, or
 // its own when it leads a new cluster. Ties in similarity go to the leader
-// with the smallest id.
+// with the smallest id. With centres the leader stands for its cluster's
+// centre, which the member then moves.
 func (l *leaders) assign(id []byte, size uint64, values []uint64) []byte {
 	if size == 0 {
 		l.empty++
@@ -209,11 +214,19 @@ func (l *leaders) assign(id []byte, size uint64, values []uint64) []byte {
 		}
 	}
 	if best >= 0 {
+		if l.centres != nil {
+			if err := l.centres.join(uint32(best), l.sizes[best], values, l.name(uint32(best))); err != nil {
+				l.err = err
+			}
+		}
 		l.sizes[best]++
 		return l.name(uint32(best))
 	}
 	l.addLeader(id, 1)
 	l.index.Add(values)
+	if l.centres != nil {
+		l.centres.add(values)
+	}
 	return id
 }
 
@@ -235,5 +248,8 @@ func (l *leaders) stats(s *sizeStats) {
 // held returns the bytes the leaders' structures hold and their number.
 func (l *leaders) held() (int64, int64, string) {
 	total := l.index.Bytes() + int64(cap(l.names)) + 8*int64(cap(l.nameEnds)) + 4*int64(cap(l.sizes))
+	if l.centres != nil {
+		total += l.centres.bytes()
+	}
 	return total, int64(len(l.sizes)), "leaders"
 }

@@ -134,6 +134,13 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	if err := kind.check(opt.Method); err != nil {
 		return err
 	}
+	if opt.UpdateCentre && kind.method != "simhash" {
+		what := kind.method
+		if what == "" {
+			what = "minhash"
+		}
+		return record.Errorf(kind.pos, "cluster --update-centre needs simhash fingerprints (sketch --method simhash): their centre is a per-bit majority; the input holds %s sketches", what)
+	}
 	fixed := kind.method != "bottomk" // every sketch has n values
 	var a assigner
 	var own record.Header
@@ -167,6 +174,21 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		g := newGreedy(opt, kind)
 		own = opt.header("represent", opt.Represent, "s", strconv.Itoa(g.s))
 		a = g
+	}
+	var tp *topics
+	if opt.Topics > 0 && first != nil {
+		reading, rerr := readingOf(headers)
+		if rerr != nil {
+			return rerr
+		}
+		if tp, err = newTopics(ctx, opt, reading); err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := tp.close(stderr); err == nil {
+				err = cerr
+			}
+		}()
 	}
 	out := stream.NewOutput("cluster", opt.Common, stdout, stderr, own)
 	w := out.W
@@ -209,8 +231,21 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		for i := range b.sizes {
 			id := b.id(i)
 			name := a.assign(id, b.sizes[i], b.values(i))
+			if lead != nil && lead.err != nil {
+				return lead.err
+			}
 			line = record.AppendMember(line[:0], name, id)
 			if _, err := w.Write(line); err != nil {
+				return err
+			}
+			if tp != nil {
+				if err := tp.add(name, id); err != nil {
+					return err
+				}
+			}
+		}
+		if tp != nil {
+			if err := tp.flush(); err != nil {
 				return err
 			}
 		}
@@ -245,6 +280,9 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		a.stats(st)
 		st.print(stderr, 0, false)
 		fmt.Fprintf(stderr, "cluster: memory: %s\n", memoryLine(a, opt.Jobs))
+		if tp != nil {
+			fmt.Fprintf(stderr, "cluster: topics: %d distinct words over %d clusters, about %.1f MiB\n", tp.words, len(tp.byName), float64(tp.bytes())/(1<<20))
+		}
 	}
 	return out.Finish()
 }
@@ -253,25 +291,23 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 // same parameters: the stage's own header must be the same, and the input's
 // headers go to w to be checked against those of the state.
 func restore(name string, l *leaders, own record.Header, w *record.Writer) error {
-	headers, err := loadState(name, l)
-	if err != nil {
-		return err
-	}
 	pos := record.Pos{File: name}
-	for _, h := range headers {
-		if h.Stage == "cluster" {
-			var set record.HeaderSet
-			set.Add(h, pos)
-			if _, err := set.Add(own, record.Pos{File: "this run"}); err != nil {
-				return fmt.Errorf("%s: the state was made with other parameters: %v", name, err)
+	return loadState(name, l, func(headers []record.Header) error {
+		for _, h := range headers {
+			if h.Stage == "cluster" {
+				var set record.HeaderSet
+				set.Add(h, pos)
+				if _, err := set.Add(own, record.Pos{File: "this run"}); err != nil {
+					return fmt.Errorf("%s: the state was made with other parameters: %v", name, err)
+				}
+				continue
 			}
-			continue
+			if err := w.Secondary(h, pos); err != nil {
+				return err
+			}
 		}
-		if err := w.Secondary(h, pos); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // batch is a chunk's sketches, parsed by a worker.
@@ -359,8 +395,8 @@ func (w *sketchWorker) Process(c *stream.Chunk, r *stream.Result) {
 }
 
 // hammingLeaders sets up the leader method over SimHash fingerprints: a
-// document joins the nearest leader within opt.Hamming bits, found through
-// Hamming tables.
+// document joins the nearest leader (with --update-centre, centre) within
+// opt.Hamming bits, found through Hamming tables.
 func hammingLeaders(opt Options, kind sketchKind, haveInput bool, stderr io.Writer) (*leaders, record.Header, error) {
 	f := 64 * max(kind.n, 1)
 	blocks := opt.Blocks
@@ -377,7 +413,12 @@ func hammingLeaders(opt Options, kind sketchKind, haveInput bool, stderr io.Writ
 	}
 	own := record.NewHeader("cluster", "method", opt.Method, "hamming", strconv.Itoa(opt.Hamming),
 		"index", "hamming", "f", strconv.Itoa(f), "blocks", strconv.Itoa(blocks))
+	index := NewHammingIndex(scheme)
 	// Similarity is 1 - d/f, exact in floating point for f = 64 and 128.
-	l := &leaders{index: NewHammingIndex(scheme), threshold: 1 - float64(opt.Hamming)/float64(f)}
+	l := &leaders{index: index, threshold: 1 - float64(opt.Hamming)/float64(f)}
+	if opt.UpdateCentre {
+		own.Params = append(own.Params, record.Param{Key: "centre", Value: "majority"})
+		l.centres = &centres{index: index, f: f}
+	}
 	return l, own, nil
 }

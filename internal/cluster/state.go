@@ -16,15 +16,22 @@ import (
 
 // The state file of the leader method:
 //
-//	neardup-leaders 1 LF               magic and version
+//	neardup-leaders 2 LF               magic and version
 //	header lines LF … LF               the input's headers and the stage's own
 //	LF                                 an empty line ends them
 //	uvarint leaders, uvarint empty     counts
-//	per leader: uvarint id length, id, uvarint cluster size, sketch (LeaderIndex.Save)
+//	per leader: uvarint id length, id, uvarint cluster size, sketch (LeaderIndex.Save),
+//	    and with centre=majority in the stage's header f varint counters (centres.save)
 //	8 bytes                            XXH64 of all that, little-endian
 //
-// The index is rebuilt from the sketches when the state is loaded.
-const stateMagic = "neardup-leaders 1\n"
+// The sketch is the centre's fingerprint with centre=majority, else the
+// leader's. The index is rebuilt from the sketches when the state is
+// loaded. Version 1, from before --update-centre, is version 2 without
+// counters: it loads, its centres the leaders.
+const (
+	stateMagic   = "neardup-leaders 2\n"
+	stateMagicV1 = "neardup-leaders 1\n"
+)
 
 // stateTarget is how the state (and the --report file) is replaced; the
 // error refusing a file that is not regular names the state for both.
@@ -58,6 +65,11 @@ func saveState(name string, l *leaders, headers []record.Header) error {
 			if err := l.index.Save(bw, uint32(i)); err != nil {
 				return err
 			}
+			if l.centres != nil {
+				if err := l.centres.save(bw, uint32(i)); err != nil {
+					return err
+				}
+			}
 		}
 		if err := bw.Flush(); err != nil {
 			return err
@@ -67,88 +79,101 @@ func saveState(name string, l *leaders, headers []record.Header) error {
 	})
 }
 
-// loadState reads the state file name into l, whose index is empty, and
-// returns the header lines it holds. A missing file is an empty state.
-func loadState(name string, l *leaders) ([]record.Header, error) {
+// loadState reads the state file name into l, whose index is empty,
+// giving check the header lines it holds before it reads the leaders, so
+// that a state made otherwise is refused as such. A missing file is an
+// empty state.
+func loadState(name string, l *leaders, check func([]record.Header) error) error {
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: not a leader state file of this version, or damaged: %s", name, fmt.Sprintf(format, args...))
 	}
 	if st.Size() < int64(len(stateMagic))+8 {
-		return nil, bad("too short")
+		return bad("too short")
 	}
 	d := xxhash.New()
 	br := bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, st.Size()-8), d), 1<<20)
 	var headers []record.Header
 	line, err := br.ReadString('\n')
-	if err != nil || line != stateMagic {
-		return nil, bad("it does not start with %q", stateMagic[:len(stateMagic)-1])
+	if err != nil || line != stateMagic && line != stateMagicV1 {
+		return bad("it does not start with %q", stateMagic[:len(stateMagic)-1])
 	}
 	for {
 		line, err := br.ReadBytes('\n')
 		if err != nil {
-			return nil, bad("the header lines do not end")
+			return bad("the header lines do not end")
 		}
 		if len(line) == 1 {
 			break
 		}
 		if !record.IsHeader(line) {
-			return nil, bad("header line %q", bytes.TrimSpace(line))
+			return bad("header line %q", bytes.TrimSpace(line))
 		}
 		h, err := record.ParseHeader(line)
 		if err != nil {
-			return nil, bad("%v", err)
+			return bad("%v", err)
 		}
 		headers = append(headers, h)
 	}
+	if err := check(headers); err != nil {
+		return err
+	}
+	if line == stateMagicV1 && l.centres != nil {
+		return bad("version 1 has no centres")
+	}
 	count, err := binary.ReadUvarint(br)
 	if err != nil {
-		return nil, bad("no leader count")
+		return bad("no leader count")
 	}
 	empty, err := binary.ReadUvarint(br)
 	if err != nil {
-		return nil, bad("no count of empty documents")
+		return bad("no count of empty documents")
 	}
 	l.empty = int64(empty)
 	var id []byte
 	for i := uint64(0); i < count; i++ {
 		n, err := binary.ReadUvarint(br)
 		if err != nil || n > 1<<30 {
-			return nil, bad("leader %d: bad id length", i)
+			return bad("leader %d: bad id length", i)
 		}
 		id = append(id[:0], make([]byte, n)...)
 		if _, err := io.ReadFull(br, id); err != nil {
-			return nil, bad("leader %d: truncated", i)
+			return bad("leader %d: truncated", i)
 		}
 		size, err := binary.ReadUvarint(br)
 		if err != nil || size == 0 || size > 1<<32-1 {
-			return nil, bad("leader %d: bad cluster size", i)
+			return bad("leader %d: bad cluster size", i)
 		}
 		if err := l.index.Load(br); err != nil {
-			return nil, bad("leader %d: truncated sketch", i)
+			return bad("leader %d: truncated sketch", i)
+		}
+		if l.centres != nil {
+			if err := l.centres.load(br, uint32(i), size); err != nil {
+				return bad("leader %d: %v", i, err)
+			}
 		}
 		l.addLeader(id, uint32(size))
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
-		return nil, bad("bytes after the last leader")
+		return bad("bytes after the last leader")
 	}
 	var sum [8]byte
 	if _, err := io.ReadFull(f, sum[:]); err != nil {
-		return nil, bad("no checksum")
+		return bad("no checksum")
 	}
 	if binary.LittleEndian.Uint64(sum[:]) != d.Sum64() {
-		return nil, bad("checksum mismatch")
+		return bad("checksum mismatch")
 	}
-	return headers, nil
+	return nil
 }

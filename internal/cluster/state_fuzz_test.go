@@ -18,7 +18,8 @@ import (
 )
 
 // FuzzLeaderState gives cluster --method leader --state any bytes as its
-// state file, MinHash (banding index) or SimHash (Hamming index): the run
+// state file, MinHash (banding index) or SimHash (Hamming index, kind 1;
+// with --update-centre and its counters, kind 2): the run
 // continues from it or refuses it as damaged or made otherwise, and never
 // panics. The seeds are the states real runs leave; with sum set the bytes
 // get a valid checksum, so that what follows the header lines is read to
@@ -37,33 +38,35 @@ func FuzzLeaderState(f *testing.F) {
 			f.Fatal(err)
 		}
 	}
-	options := func(simhash bool, state string) Options {
+	options := func(kind uint8, state string) Options {
 		opt := defaults(Leader)
 		opt.Jobs = 1
 		opt.State = state
-		if simhash {
+		if kind > 0 {
 			opt.Hamming = 3
+			opt.UpdateCentre = kind == 2
 		}
 		return opt
 	}
-	// The seeds: the states of both kinds after one run.
-	for i, simhash := range []bool{false, true} {
+	input := func(kind uint8) string { return inputs[min(kind, 1)] }
+	// The seeds: the states of every kind after one run.
+	for kind := range uint8(3) {
 		state := filepath.Join(dir, "seed.state")
 		os.Remove(state)
-		if err := Run(context.Background(), options(simhash, state), []string{inputs[i]}, io.Discard, io.Discard); err != nil {
+		if err := Run(context.Background(), options(kind, state), []string{input(kind)}, io.Discard, io.Discard); err != nil {
 			f.Fatal(err)
 		}
 		data, err := os.ReadFile(state)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(data, simhash, false)
-		f.Add(data[:len(data)-8], simhash, true)
+		f.Add(data, kind, false)
+		f.Add(data[:len(data)-8], kind, true)
 	}
-	f.Add([]byte(stateMagic+"\n\x00\x00"), false, true)
+	f.Add([]byte(stateMagic+"\n\x00\x00"), uint8(0), true)
 	// One state file per fuzzing process, rewritten for each input.
 	state := filepath.Join(dir, "fuzz-"+strings.ReplaceAll(f.Name(), "/", "-")+"-"+strconv.Itoa(os.Getpid())+".state")
-	f.Fuzz(func(t *testing.T, data []byte, simhash, sum bool) {
+	f.Fuzz(func(t *testing.T, data []byte, kind uint8, sum bool) {
 		if len(data) > 1<<20 {
 			return
 		}
@@ -73,10 +76,7 @@ func FuzzLeaderState(f *testing.F) {
 		if err := os.WriteFile(state, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		input := inputs[0]
-		if simhash {
-			input = inputs[1]
-		}
-		Run(context.Background(), options(simhash, state), []string{input}, io.Discard, io.Discard)
+		kind %= 3
+		Run(context.Background(), options(kind, state), []string{input(kind)}, io.Discard, io.Discard)
 	})
 }

@@ -84,3 +84,41 @@ func (t *keyTable) grow() {
 
 // bytes returns the memory the table holds.
 func (t *keyTable) bytes() int64 { return 12 * int64(len(t.slots)) }
+
+// del removes k, if present, shifting back the keys after it in its run of
+// occupied slots that would no longer be found past the freed slot.
+func (t *keyTable) del(k uint64) {
+	mask := uint64(len(t.slots) - 1)
+	lo, hi := uint32(k), uint32(k>>32)
+	s := t.home(k)
+	for {
+		e := &t.slots[s]
+		if e.val == 0 {
+			return
+		}
+		if e.lo == lo && e.hi == hi {
+			break
+		}
+		s = (s + 1) & mask
+	}
+	t.n--
+	for {
+		t.slots[s] = slot{}
+		j := s
+		for {
+			j = (j + 1) & mask
+			e := t.slots[j]
+			if e.val == 0 {
+				return
+			}
+			// e may fill the hole at s unless its home lies cyclically
+			// in (s, j]: then it would be found no earlier than j.
+			h := t.home(uint64(e.hi)<<32 | uint64(e.lo))
+			if s <= j && (h <= s || h > j) || s > j && h <= s && h > j {
+				t.slots[s] = e
+				s = j
+				break
+			}
+		}
+	}
+}
