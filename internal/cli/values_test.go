@@ -138,6 +138,7 @@ var valueCases = map[string]valueCase{
 	"verify --memory":      {args: []string{"--shingles", "$D/sh.tsv", "$D/p.tsv"}, ok: []string{"9223372036854775807", "8000000T"}, same: true},
 	"verify --hamming":     {args: []string{"--sketches", "$D/fp.tsv", "$D/hp.tsv"}, ok: []string{"0"}},
 	"verify --jobs":        {args: []string{"--shingles", "$D/sh.tsv", "$D/p.tsv"}, ok: []string{"0"}, same: true},
+	"verify --dim":         {args: []string{"--cosine", "--documents", "$D/vec.tsv", "$D/p.tsv"}},
 
 	"cluster --min-similarity-to-representative": {args: []string{"$D/v.tsv"}, ok: []string{"0"}},
 	"cluster --memory":                           {args: []string{"$D/v.tsv"}, ok: []string{"9223372036854775807", "8000000T"}, same: true},

@@ -1,0 +1,177 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/store"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/vector"
+)
+
+// MeasureCosine names the exact cosine similarity of vectors in the
+// header (verify --cosine).
+const MeasureCosine = "cosine"
+
+// checkCosine refuses what verify --cosine does not take with it.
+func (o *Options) checkCosine() error {
+	if o.Documents == nil || o.Shingles != "" || o.Sketches != "" || o.Hamming || o.Attach || o.Sorted || o.BBit != "" || o.Containment {
+		return status.Usagef("--cosine scores pairs by the vectors of the documents: give --documents FILE (and --vector-field NAME), without --shingles, --sketches, --hamming, --attach, --sorted, --bbit or --containment")
+	}
+	if o.Documents.Dim < 0 || o.Documents.Dim > vector.MaxDim {
+		return status.Usagef("--dim %d: want the number of components of the vectors, at most %d", o.Documents.Dim, vector.MaxDim)
+	}
+	g := o.Documents.Given
+	if g.TextFieldSet || g.TextSet || g.MainSet || g.NumberSet || o.Documents.Stopwords != nil {
+		return status.Usagef("--cosine reads the vectors (--vector-field) under the documents' own ids: --text-field, --text, --main, --number-from and --stopwords are for the texts")
+	}
+	r := g.Reading
+	r.IDRequired = g.IDFieldSet
+	r, err := document.VectorReading(r, o.Documents.VectorField)
+	if err != nil {
+		return status.Usage(err)
+	}
+	o.Documents.Reading = r
+	return nil
+}
+
+// runCosine is verify --cosine: it reads the pairs ahead (up to
+// --memory) to learn which documents are in some pair, loads their vectors
+// from the documents (every document's when the pairs are larger), and
+// writes the pairs whose cosine reaches the threshold, with the cosine.
+func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	out := stream.NewOutput("verify", opt.Common, stdout, stderr)
+	w := out.W
+	lines := stream.NewLines(inputs)
+	src := newReadAhead(lines, opt.MemoryBytes)
+	defer src.Close()
+	peeked, _, err := lines.Peek()
+	if err != nil {
+		return err
+	}
+	for _, h := range peeked {
+		if h.Header.Stage == record.AttachStage {
+			return w.Header(h.Header, h.Pos)
+		}
+	}
+	if err := bandThreshold(&opt, peeked, stderr); err != nil {
+		return err
+	}
+	if err := src.fill(ctx); err != nil {
+		return err
+	}
+	st, err := loadVectors(ctx, &opt, src.needed(), stderr)
+	if err != nil {
+		return err
+	}
+	w.SetOwn(Header(MeasureCosine, opt.Threshold, false))
+	return out.RunPool(ctx, src, func() stream.Worker { return &cosineWorker{opt: &opt, st: st} })
+}
+
+// loadVectors reads the vectors of the documents named by needed (all of
+// them when needed is nil) into a store, the bits of their components as
+// values.
+func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, stderr io.Writer) (*store.Store, error) {
+	d := opt.Documents
+	src, _ := document.Source(d.Reading, d.Paths, opt.SkipBad)
+	defer src.Close()
+	dim, dimFrom := d.Dim, "--dim"
+	if dim == 0 {
+		n, pos, err := document.FirstDim(src, d.Reading)
+		if err != nil {
+			return nil, err
+		}
+		dim, dimFrom = n, "the first vector, at "+pos.String()
+	}
+	noID := new(atomic.Int64)
+	defer document.ReportNoID(stderr, "verify", d.IDField, noID)
+	st := store.New()
+	var sample []byte
+	sink := func(r *stream.Result) error {
+		p := r.Value.(*parsed)
+		if sample == nil && p.sample != nil {
+			sample = p.sample
+		}
+		start := 0
+		for i, id := range p.ids {
+			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
+				return record.Errorf(p.pos[i], "document %s appears more than once", id)
+			}
+			start = p.ends[i]
+		}
+		return r.Err
+	}
+	newWorker := func() stream.Worker {
+		return &vectorWorker{rd: document.NewVectorReader(d.Reading, dim, dimFrom, noID, opt.SkipBad), needed: needed}
+	}
+	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
+		return nil, err
+	}
+	document.Report(src, stderr, "verify")
+	if len(needed) > 0 && st.Len() == 0 && sample != nil {
+		var one string
+		for id := range needed {
+			if one == "" || id < one {
+				one = id
+			}
+		}
+		return nil, &usageError{fmt.Sprintf("the ids do not match: none of the %d documents the pairs name is among the documents (%s): the pairs have %q, the documents %q; read the documents as sketch did (--format, --id-field)",
+			len(needed), strings.Join(d.Paths, " "), one, sample)}
+	}
+	return st, nil
+}
+
+// vectorWorker reads the vectors of the needed documents of a chunk.
+type vectorWorker struct {
+	rd     *document.VectorReader
+	needed map[string]struct{}
+}
+
+func (w *vectorWorker) Process(c *stream.Chunk, r *stream.Result) {
+	p := &parsed{}
+	w.rd.Vectors(c, r, func(id []byte, v []float64) error {
+		if p.sample == nil {
+			p.sample = append([]byte{}, id...)
+		}
+		if w.needed != nil {
+			if _, ok := w.needed[string(id)]; !ok {
+				return nil
+			}
+		}
+		for _, x := range v {
+			p.vals = append(p.vals, math.Float64bits(x))
+		}
+		p.arena = append(p.arena, id...)
+		p.ids = append(p.ids, p.arena[len(p.arena)-len(id):len(p.arena):len(p.arena)])
+		p.pos = append(p.pos, record.Pos{File: c.File})
+		p.sizes = append(p.sizes, uint64(len(v)))
+		p.ends = append(p.ends, len(p.vals))
+		return nil
+	})
+	r.Value = p
+}
+
+type cosineWorker struct {
+	opt *Options
+	st  *store.Store
+}
+
+func (w *cosineWorker) Process(c *stream.Chunk, r *stream.Result) {
+	source := "the documents (" + strings.Join(w.opt.Documents.Paths, " ") + ")"
+	c.Lines(r, w.opt.SkipBad, func(line []byte, _ int64) error {
+		a, b, ia, ib, err := lookupPair(line, w.st, source)
+		if err != nil {
+			return err
+		}
+		cos := vector.CosineBits(w.st.Values(ia), w.st.Values(ib))
+		r.Out = AppendScored(r.Out, a, b, cos, 0, 0, w.opt.Threshold, false)
+		return nil
+	})
+}
