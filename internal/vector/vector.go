@@ -99,7 +99,9 @@ func (h *Hyperplanes) Fingerprint(v []float64) simhash.Fingerprint {
 		}
 		row := h.g[j*h.bits : (j+1)*h.bits]
 		for r, g := range row {
-			dots[r] += x * g
+			// The conversion rounds the product, so that no machine
+			// fuses it with the sum (FMA): the bits are the same on all.
+			dots[r] += float64(x * g)
 		}
 	}
 	var fp simhash.Fingerprint
