@@ -53,11 +53,12 @@ With --method hyperplane sketch reads documents that carry a dense vector
 (an embedding), not shingle records: FILE... are the documents, JSON Lines
 with the vector a JSON array of numbers in the field --vector-field names
 ({"id": "a", "emb": [0.12, -0.5, …]}), or TSV "id TAB numbers" separated
-by spaces or commas (or --lines: a line of numbers, its id the line number).
-Parquet, WARC and --files are refused. Every vector has the dimension of
-the first (or --dim D); a vector of another length, a component that is
-not a finite number (NaN, Inf, 1e999) and a field that is not an array are
-bad input, at file:line. It writes what simhash writes,
+by spaces or commas (or --format lines: a line of numbers, its id the line
+number). Parquet, WARC and --files are refused. Every vector has the
+dimension of the first (or --dim D); a vector of another length, a
+component that is not a finite number (NaN, Inf, 1e999) and a field that
+is not an array are bad input, at file:line. It writes what simhash
+writes,
 
    id TAB size TAB fingerprint      (16 hex digits, or 32 with --bits 128)
 
