@@ -67,7 +67,7 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	if err := src.fill(ctx); err != nil {
 		return err
 	}
-	st, err := loadVectors(ctx, &opt, src.needed(), stderr)
+	st, err := loadVectors(ctx, &opt, src.needed(), out, stderr)
 	if err != nil {
 		return err
 	}
@@ -77,8 +77,8 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 
 // loadVectors reads the vectors of the documents named by needed (all of
 // them when needed is nil) into a store, the bits of their components as
-// values.
-func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, stderr io.Writer) (*store.Store, error) {
+// values; the documents --skip-bad passes over go to out's count.
+func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, out *stream.Output, stderr io.Writer) (*store.Store, error) {
 	d := opt.Documents
 	src, _ := document.Source(d.Reading, d.Paths, opt.SkipBad)
 	defer src.Close()
@@ -95,6 +95,7 @@ func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, 
 	st := store.New()
 	var sample []byte
 	sink := func(r *stream.Result) error {
+		out.Skip(r.Skipped, r.NSkipped)
 		p := r.Value.(*parsed)
 		if sample == nil && p.sample != nil {
 			sample = p.sample

@@ -93,3 +93,24 @@ func TestCosineOptions(t *testing.T) {
 		}
 	}
 }
+
+// With --skip-bad the bad vectors of the documents are passed over, and
+// said on stderr with their places and count.
+func TestCosineSkipBadSaysSo(t *testing.T) {
+	docs := testutil.WriteFile(t, "v.tsv", "a\t1 2\nb\t1 2.1\nc\tx y\nd\t1 2 3\n")
+	pairs := testutil.WriteFile(t, "pairs.tsv", "a\tb\n")
+	opt := cosineOptions([]string{docs}, input.FormatTSV, 0.9)
+	opt.SkipBad = true
+	var out, stderr strings.Builder
+	if err := Run(context.Background(), opt, []string{pairs}, &out, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "a\tb\t0.999815\n") {
+		t.Errorf("output %q", out.String())
+	}
+	for _, want := range []string{"v.tsv:3: component 1 of the vector is \"x\"", "v.tsv:4: the vector has 3 components", "skipped 2 bad line(s)"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q: no %q", stderr.String(), want)
+		}
+	}
+}
