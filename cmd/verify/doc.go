@@ -66,8 +66,11 @@
 // zero vector), read as sketch --method hyperplane reads them: JSON Lines
 // with the vector an array of numbers in the field --vector-field names
 // (default vector), TSV "id TAB numbers" or --lines; --format and --id-field
-// as there, --dim D or the first vector's dimension, and the same errors at
-// file:line. The header says measure=cosine, and the records are those of
+// as there, and the same errors at file:line. Every vector must have the
+// dimension of the pairs' hyperplane sketch header (dim=; a --dim that
+// differs is refused), else --dim D, else the first vector's: documents
+// other than those sketched, or another field, are stopped at the first
+// vector. The header says measure=cosine, and the records are those of
 // Jaccard, "idA TAB idB TAB cosine", so keep --pairs and cluster take them.
 // A pair is written when its cosine reaches --threshold (a cosine above 0).
 // Memory: as with --shingles, verify reads the pairs ahead (up to --memory)

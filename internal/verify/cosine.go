@@ -67,7 +67,11 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	if err := src.fill(ctx); err != nil {
 		return err
 	}
-	st, err := loadVectors(ctx, &opt, src.needed(), out, stderr)
+	dim, dimFrom, err := sketchedDim(opt.Documents.Dim, peeked)
+	if err != nil {
+		return err
+	}
+	st, err := loadVectors(ctx, &opt, src.needed(), dim, dimFrom, out, stderr)
 	if err != nil {
 		return err
 	}
@@ -75,14 +79,38 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	return out.RunPool(ctx, src, func() stream.Worker { return &cosineWorker{opt: &opt, st: st} })
 }
 
+// sketchedDim returns the dimension the vectors must have, and what says
+// so: --dim (given), or the dim= of the hyperplane sketch header of the
+// pairs (the vectors the candidates were found among), or 0 (the first
+// vector's). A --dim that is not the header's is refused.
+func sketchedDim(given int, headers []stream.HeaderAt) (int, string, error) {
+	for _, h := range headers {
+		if m, _ := h.Header.Get("method"); h.Header.Stage != "sketch" || m != "hyperplane" {
+			continue
+		}
+		d := h.Header.Int("dim", 0)
+		switch {
+		case d <= 0:
+		case given == 0:
+			return d, "the hyperplane sketch header of the pairs, at " + h.Pos.String(), nil
+		case given != d:
+			return 0, "", &usageError{fmt.Sprintf("--dim %d, but the pairs were found among vectors of %d components (the sketch header at %s)", given, d, h.Pos)}
+		}
+	}
+	if given > 0 {
+		return given, "--dim", nil
+	}
+	return 0, "", nil
+}
+
 // loadVectors reads the vectors of the documents named by needed (all of
 // them when needed is nil) into a store, the bits of their components as
-// values; the documents --skip-bad passes over go to out's count.
-func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, out *stream.Output, stderr io.Writer) (*store.Store, error) {
+// values; they have dim components, as dimFrom says (0: the first
+// vector's). The documents --skip-bad passes over go to out's count.
+func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, dim int, dimFrom string, out *stream.Output, stderr io.Writer) (*store.Store, error) {
 	d := opt.Documents
 	src, _ := document.Source(d.Reading, d.Paths, opt.SkipBad)
 	defer src.Close()
-	dim, dimFrom := d.Dim, "--dim"
 	if dim == 0 {
 		n, pos, err := document.FirstDim(src, d.Reading)
 		if err != nil {

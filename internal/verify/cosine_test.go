@@ -114,3 +114,21 @@ func TestCosineSkipBadSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// The vectors must have the dimension of the hyperplane sketch header of
+// the pairs (documents read with another --vector-field, or other
+// documents, are not those sketched); --dim that disagrees is refused.
+func TestCosineDimOfSketchHeader(t *testing.T) {
+	docs := testutil.WriteFile(t, "v.tsv", "a\t1 2 0\nb\t1 2.1 0\n")
+	pairs := testutil.WriteFile(t, "pairs.tsv", "#neardup stage=sketch method=hyperplane f=64 seed=0 dim=2 vectors=splitmix64-boxmuller\na\tb\n")
+	opt := cosineOptions([]string{docs}, input.FormatTSV, 0.9)
+	err := Run(context.Background(), opt, []string{pairs}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "v.tsv:1: the vector has 3 components, want 2 (the dimension of the hyperplane sketch header of the pairs, at ") {
+		t.Errorf("error %v", err)
+	}
+	opt.Documents.Dim = 3
+	err = Run(context.Background(), opt, []string{pairs}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--dim 3, but the pairs were found among vectors of 2 components") {
+		t.Errorf("--dim 3: error %v", err)
+	}
+}
