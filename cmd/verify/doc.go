@@ -59,6 +59,28 @@
 //
 //	idA TAB idB TAB distance                     (bits, an integer)
 //
+// # Vectors
+//
+// With --cosine and --documents FILE the similarity is the exact cosine
+// similarity u·v/(|u||v|) of the two documents' vectors (0 when either is the
+// zero vector), read as sketch --method hyperplane reads them: JSON Lines
+// with the vector an array of numbers in the field --vector-field names
+// (default vector), TSV "id TAB numbers" or --lines; --format and --id-field
+// as there, and the same errors at file:line. Every vector must have the
+// dimension of the pairs' hyperplane sketch header (dim=; a --dim that
+// differs is refused), else --dim D, else the first vector's: documents
+// other than those sketched, or another field, are stopped at the first
+// vector. The header says measure=cosine, and the records are those of
+// Jaccard, "idA TAB idB TAB cosine", so keep --pairs and cluster take them.
+// A pair is written when its cosine reaches --threshold (a cosine above 0).
+// Memory: as with --shingles, verify reads the pairs ahead (up to --memory)
+// and loads the vectors of the documents in some pair, 8 bytes a component;
+// past --memory of pairs it loads every document's vector.
+//
+//	sketch --method hyperplane --vector-field emb corpus.jsonl |
+//	   band --hamming 16 | pairs |
+//	   verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
+//
 // The shingle or sketch file must come from the same pipeline as the pairs:
 // their headers are checked against each other. Its header must come before
 // its records (a header after records without one is bad input, status 2).
@@ -217,6 +239,7 @@
 //	verify --documents corpus.jsonl --threshold 0.8 candidates.tsv
 //	verify --documents corpus.jsonl --bbit bits.tsv pairs.tsv
 //	band --hamming 3 fp.tsv | pairs | verify --hamming 3 --sketches fp.tsv
+//	verify --cosine --documents emb.jsonl --vector-field emb --threshold 0.9 pairs.tsv
 //	verify --attach --shingles s.sorted.tsv pairs.tsv |
 //	   LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv
 //
@@ -288,6 +311,12 @@
 //     (default: the system's)
 //   - --bbit FILE: with --documents, the b-bit signatures FILE of band --bbit:
 //     set aside unread the pairs far below the threshold
+//   - --cosine: score by the exact cosine similarity of the vectors of the
+//     documents (--documents, --vector-field) (default: false)
+//   - --vector-field NAME: --cosine, JSON Lines: the NAME of the field that
+//     holds the vector (default: vector)
+//   - --dim D: --cosine: the number of components D of every vector (default:
+//     the first vector's) (default: 0)
 //   - --hamming K: score by the Hamming distance of the SimHash fingerprints in
 //     --sketches; keep pairs within K bits (default: 0)
 //   - --attach: join pairs sorted by their first id with the file sorted by id;

@@ -37,7 +37,7 @@ func checkSimHashSketch(h record.Header, pos record.Pos, f int) error {
 	if h.Stage != "sketch" {
 		return nil
 	}
-	if m, _ := h.Get("method"); m != "simhash" {
+	if m, _ := h.Get("method"); !record.IsFingerprints(m) {
 		return record.Errorf(pos, "band --hamming needs simhash fingerprints (sketch --method simhash), the input holds %s sketches", m)
 	}
 	if f > 0 && h.Int("f", 64) != f {

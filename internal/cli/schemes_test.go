@@ -14,34 +14,36 @@ import (
 // (the shingle, sketch and band headers, and the leader index of cluster
 // --state) to the package whose known_test.go pins its values.
 var pinnedSchemes = map[string]string{
-	"shingle unit=char":             "shingle",
-	"shingle unit=word":             "shingle",
-	"shingle unit=stopword":         "shingle",
-	"shingle stopwords=english":     "shingle",
-	"shingle hash=tok64":            "shingle",
-	"shingle hash=xxh64":            "shingle",
-	"shingle normalize=none":        "shingle",
-	"shingle normalize=width":       "shingle",
-	"shingle normalize=punct":       "shingle",
-	"shingle normalize=width,punct": "shingle",
-	"sketch method=minhash":         "minhash",
-	"sketch family=mixmuladd64":     "minhash",
-	"sketch method=oph":             "minhash",
-	"sketch densify=optimal":        "minhash",
-	"sketch method=bottomk":         "minhash",
-	"sketch method=modm":            "minhash",
-	"sketch method=simhash":         "simhash",
-	"sketch bits=splitmix64":        "simhash",
-	"sketch weight=tf":              "simhash",
-	"sketch weight=logtf":           "simhash",
-	"sketch weight=binary":          "simhash",
-	"sketch weight=idf":             "simhash",
-	"band scheme=minhash":           "lsh",
-	"band key=xxh64":                "lsh",
-	"band scheme=hamming":           "lsh",
-	"cluster index=banding":         "minhash",
-	"cluster values=low32":          "minhash",
-	"cluster index=hamming":         "simhash",
+	"shingle unit=char":                   "shingle",
+	"shingle unit=word":                   "shingle",
+	"shingle unit=stopword":               "shingle",
+	"shingle stopwords=english":           "shingle",
+	"shingle hash=tok64":                  "shingle",
+	"shingle hash=xxh64":                  "shingle",
+	"shingle normalize=none":              "shingle",
+	"shingle normalize=width":             "shingle",
+	"shingle normalize=punct":             "shingle",
+	"shingle normalize=width,punct":       "shingle",
+	"sketch method=minhash":               "minhash",
+	"sketch family=mixmuladd64":           "minhash",
+	"sketch method=oph":                   "minhash",
+	"sketch densify=optimal":              "minhash",
+	"sketch method=bottomk":               "minhash",
+	"sketch method=modm":                  "minhash",
+	"sketch method=simhash":               "simhash",
+	"sketch bits=splitmix64":              "simhash",
+	"sketch weight=tf":                    "simhash",
+	"sketch weight=logtf":                 "simhash",
+	"sketch weight=binary":                "simhash",
+	"sketch weight=idf":                   "simhash",
+	"sketch method=hyperplane":            "vector",
+	"sketch vectors=splitmix64-boxmuller": "vector",
+	"band scheme=minhash":                 "lsh",
+	"band key=xxh64":                      "lsh",
+	"band scheme=hamming":                 "lsh",
+	"cluster index=banding":               "minhash",
+	"cluster values=low32":                "minhash",
+	"cluster index=hamming":               "simhash",
 }
 
 // TestSchemesPinned runs the stages whose records or files keep hash values
@@ -86,6 +88,10 @@ func TestSchemesPinned(t *testing.T) {
 			stage("fp.tsv", "sketch", "--method", "simhash", "-f", f, "--weight", weight, shingles)
 		}
 		stage("fp.tsv", "sketch", "--method", "simhash", "-f", f, "--weight", "idf", "--df", df, shingles)
+	}
+	vectors := file("vectors.tsv", "a\t1 0 0.5\nb\t1 0.01 0.5\n")
+	for _, bits := range []string{"64", "128"} {
+		stage("vfp.tsv", "sketch", "--method", "hyperplane", "--bits", bits, vectors)
 	}
 	fp := stage("fp.tsv", "sketch", "--method", "simhash", shingles)
 	minhash := stage("minhash.tsv", "sketch", shingles)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/urfave/cli/v2"
 )
@@ -9,7 +10,7 @@ import (
 func Sketch() Stage {
 	return Stage{
 		Name:  "sketch",
-		Usage: "turn shingle records into MinHash signatures, samples or SimHash fingerprints",
+		Usage: "turn shingle records into MinHash signatures, samples or SimHash fingerprints, or vectors into fingerprints",
 		Args:  "[FILE...]",
 		Description: `Reads shingle records and writes one sketch record per document
 (shingle --sketch METHOD writes the same records from the documents, in one
@@ -47,6 +48,40 @@ size is the number of distinct shingles. The values depend on --method:
             with df from --df FILE, a table that docfreq writes). The usual
             input is shingle --unit word -k 1 --counts.
 
+VECTORS
+With --method hyperplane sketch reads documents that carry a dense vector
+(an embedding), not shingle records: FILE... are the documents, JSON Lines
+with the vector a JSON array of numbers in the field --vector-field names
+({"id": "a", "emb": [0.12, -0.5, …]}), or TSV "id TAB numbers" separated
+by spaces or commas (or --format lines: a line of numbers, its id the line
+number). Parquet, WARC and --files are refused. Every vector has the
+dimension of the first (or --dim D); a vector of another length, a
+component that is not a finite number (NaN, Inf, 1e999) and a field that
+is not an array are bad input, at file:line. It writes what simhash
+writes,
+
+   id TAB size TAB fingerprint      (16 hex digits, or 32 with --bits 128)
+
+size being the number of components that are not zero (0 for the zero
+vector, which band leaves without keys), so band --hamming, pairs, index
+and verify --hamming take them as they take SimHash fingerprints. Bit r is
+1 when the dot product of the vector with Gaussian random vector r is above
+zero (Charikar): two vectors at angle θ differ in each bit with probability
+θ/π. The random vectors come from --seed (SplitMix64, then Box–Muller: see
+internal/vector) and are never stored; the header says method=hyperplane,
+f= (the bits), seed=, dim= and vectors=splitmix64-boxmuller. --cosine C
+says on standard error the least Hamming radius k for band --hamming k
+that keeps a pair at cosine C with probability 0.99 (k is the 0.99
+quantile of Binomial(bits, arccos(C)/π)); verify --cosine then scores the
+candidates by their exact cosine, from the vectors. Memory: the random
+vectors, 8·bits·dim bytes (256 KiB for 256 components at 128 bits; a
+vector has at most 65536 components), and a chunk of documents per
+worker; it streams.
+
+   sketch --method hyperplane --vector-field emb --cosine 0.9 corpus.jsonl > fp.tsv
+   band --hamming 16 fp.tsv | pairs |
+      verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
+
 The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
 
@@ -69,10 +104,11 @@ EXAMPLES
    sketch --method oph -n 256 shingles.tsv
    sketch --method modm -m 32 shingles.tsv > samples.tsv
    shingle --unit word -k 1 --counts docs.tsv | sketch --method simhash > fp.tsv
-   sketch --method simhash --weight idf --df df.tsv shingles.tsv`,
+   sketch --method simhash --weight idf --df df.tsv shingles.tsv
+   sketch --method hyperplane --vector-field emb --seed 7 corpus.jsonl > fp.tsv`,
 		SeeAlso: []string{"shingle", "docfreq", "band", "verify", "cluster", "index"},
 		Flags: merge([]cli.Flag{
-			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk, modm or simhash"},
+			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk, modm, simhash or hyperplane (vectors)"},
 			&cli.IntFlag{Name: "n", Value: 128, Usage: "signature length (minhash, oph)"},
 			&cli.IntFlag{Name: "s", Value: 128, Usage: "sample size (bottomk)"},
 			&cli.Uint64Flag{Name: "m", Value: 32, Usage: "modulus (modm): keeps about one value in m"},
@@ -80,6 +116,12 @@ EXAMPLES
 			&cli.IntFlag{Name: "f", Value: 64, Usage: "fingerprint bits (simhash): 64 or 128"},
 			&cli.StringFlag{Name: "weight", Value: "tf", Usage: "feature `WEIGHT` (simhash): tf, logtf, binary or idf"},
 			&cli.StringFlag{Name: "df", Usage: "document-frequency table `FILE` for --weight idf (written by docfreq)"},
+			&cli.IntFlag{Name: "bits", Value: 64, Usage: "fingerprint bits (hyperplane): 64 or 128"},
+			&cli.StringFlag{Name: "vector-field", Value: "vector", Category: catInput, Usage: "hyperplane, JSON Lines: the `NAME` of the field that holds the vector"},
+			&cli.StringFlag{Name: "format", Category: catInput, Usage: "hyperplane: document `FORMAT`, tsv, jsonl or lines (default: from the file's name)"},
+			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "hyperplane, JSON Lines: the `NAME` of the id field"},
+			&cli.IntFlag{Name: "dim", Usage: "hyperplane: the number of components `D` of every vector (default: the first vector's)"},
+			&cli.Float64Flag{Name: "cosine", Usage: "hyperplane: say on standard error the band --hamming radius that keeps pairs at cosine `C`"},
 		}, commonFlags()),
 		Action: sketchAction,
 	}
@@ -100,5 +142,34 @@ func sketchAction(c *cli.Context, env *Env) error {
 	if c.IsSet("f") && opt.F == 0 {
 		return usagef("-f 0: want 64 or 128")
 	}
+	vectorFlags := []string{"bits", "vector-field", "format", "id-field", "dim", "cosine"}
+	if opt.Method != sketch.Hyperplane {
+		for _, f := range vectorFlags {
+			if c.IsSet(f) {
+				return usagef("--%s is for --method hyperplane, which reads vectors", f)
+			}
+		}
+		return runStream(c, env, &opt, &opt.Common, sketch.Run)
+	}
+	for _, f := range []string{"n", "s", "m", "f", "weight", "df"} {
+		if c.IsSet(f) {
+			return usagef("%s is not for --method hyperplane (its length is --bits)", flagName(f))
+		}
+	}
+	format, err := input.ParseFormat(c.String("format"))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	opt.Bits, opt.Dim, opt.Cosine, opt.VectorField = c.Int("bits"), c.Int("dim"), c.Float64("cosine"), c.String("vector-field")
+	if c.IsSet("bits") && opt.Bits == 0 {
+		return usagef("--bits 0: want 64 or 128")
+	}
+	if c.IsSet("dim") && opt.Dim == 0 {
+		return usagef("--dim 0: want the number of components of the vectors")
+	}
+	if c.IsSet("cosine") && opt.Cosine == 0 {
+		return usagef("--cosine 0: want a cosine above 0 and below 1")
+	}
+	opt.Vectors = input.Reading{Format: format, IDField: c.String("id-field"), IDRequired: c.IsSet("id-field")}
 	return runStream(c, env, &opt, &opt.Common, sketch.Run)
 }

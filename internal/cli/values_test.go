@@ -23,6 +23,10 @@ const valuesDocs = "a\tthe quick brown fox jumps over the lazy dog by the river 
 	"c\tpack my box with five dozen liquor jugs and then pack my box with six more jugs\n" +
 	"d\twe said the quick brown fox jumps over the lazy dog by the river bank in the morning and left\n"
 
+// valuesVectors are the vectors of the documents of valuesDocs, for the
+// flags of vectors (sketch --method hyperplane, verify --cosine).
+const valuesVectors = "a\t1 0 0.5\nb\t1 0.01 0.5\nc\t-1 2 0\nd\t1 0.02 0.49\n"
+
 // valuesInputs are the files made from valuesDocs before the cases run, in
 // order: each is written by its command, run with -o NAME, in the data
 // directory ($D in the arguments).
@@ -108,6 +112,10 @@ var valueCases = map[string]valueCase{
 	"sketch --seed": {args: []string{"$D/sh.tsv"}, ok: []string{"0", "1000000000000000000", "18446744073709551615"}},
 	"sketch -f":     {args: []string{"--method", "simhash", "$D/sh.tsv"}},
 	"sketch --jobs": {args: []string{"$D/sh.tsv"}, ok: []string{"0"}, same: true},
+	"sketch --bits": {args: []string{"--method", "hyperplane", "$D/vec.tsv"}},
+	"sketch --dim":  {args: []string{"--method", "hyperplane", "$D/vec.tsv"}},
+	// A cosine of 1.5 or more is no cosine.
+	"sketch --cosine": {args: []string{"--method", "hyperplane", "$D/vec.tsv"}},
 
 	"band -b":                    {args: []string{"-r", "1", "$D/sk.tsv"}},
 	"band -r":                    {args: []string{"-b", "1", "$D/sk.tsv"}},
@@ -132,6 +140,7 @@ var valueCases = map[string]valueCase{
 	"verify --memory":      {args: []string{"--shingles", "$D/sh.tsv", "$D/p.tsv"}, ok: []string{"9223372036854775807", "8000000T"}, same: true},
 	"verify --hamming":     {args: []string{"--sketches", "$D/fp.tsv", "$D/hp.tsv"}, ok: []string{"0"}},
 	"verify --jobs":        {args: []string{"--shingles", "$D/sh.tsv", "$D/p.tsv"}, ok: []string{"0"}, same: true},
+	"verify --dim":         {args: []string{"--cosine", "--documents", "$D/vec.tsv", "$D/p.tsv"}},
 
 	"cluster --min-similarity-to-representative": {args: []string{"$D/v.tsv"}, ok: []string{"0"}},
 	"cluster --memory":                           {args: []string{"$D/v.tsv"}, ok: []string{"9223372036854775807", "8000000T"}, same: true},
@@ -225,6 +234,9 @@ func TestFlagValues(t *testing.T) {
 	limitAddressSpace(t, 8<<30)
 	data := t.TempDir()
 	if err := os.WriteFile(filepath.Join(data, "docs.tsv"), []byte(valuesDocs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "vec.tsv"), []byte(valuesVectors), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range valuesInputs {

@@ -64,6 +64,27 @@ simhash) it writes the pairs whose fingerprints differ in at most k bits:
 
    idA TAB idB TAB distance                     (bits, an integer)
 
+VECTORS
+With --cosine and --documents FILE the similarity is the exact cosine
+similarity u·v/(|u||v|) of the two documents' vectors (0 when either is the
+zero vector), read as sketch --method hyperplane reads them: JSON Lines
+with the vector an array of numbers in the field --vector-field names
+(default vector), TSV "id TAB numbers" or --lines; --format and --id-field
+as there, and the same errors at file:line. Every vector must have the
+dimension of the pairs' hyperplane sketch header (dim=; a --dim that
+differs is refused), else --dim D, else the first vector's: documents
+other than those sketched, or another field, are stopped at the first
+vector. The header says measure=cosine, and the records are those of
+Jaccard, "idA TAB idB TAB cosine", so keep --pairs and cluster take them.
+A pair is written when its cosine reaches --threshold (a cosine above 0).
+Memory: as with --shingles, verify reads the pairs ahead (up to --memory)
+and loads the vectors of the documents in some pair, 8 bytes a component;
+past --memory of pairs it loads every document's vector.
+
+   sketch --method hyperplane --vector-field emb corpus.jsonl |
+      band --hamming 16 | pairs |
+      verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
+
 The shingle or sketch file must come from the same pipeline as the pairs:
 their headers are checked against each other. Its header must come before
 its records (a header after records without one is bad input, status 2).
@@ -219,6 +240,7 @@ EXAMPLES
    verify --documents corpus.jsonl --threshold 0.8 candidates.tsv
    verify --documents corpus.jsonl --bbit bits.tsv pairs.tsv
    band --hamming 3 fp.tsv | pairs | verify --hamming 3 --sketches fp.tsv
+   verify --cosine --documents emb.jsonl --vector-field emb --threshold 0.9 pairs.tsv
    verify --attach --shingles s.sorted.tsv pairs.tsv |
       LC_ALL=C sort -t$'\t' -k1,1 -S 1G | verify --sorted --shingles s.sorted.tsv`,
 		SeeAlso: []string{"shingle", "sketch", "pairs", "cluster"},
@@ -235,6 +257,9 @@ EXAMPLES
 			memoryFlag("read up to `SIZE` of pairs ahead to load only the documents they name; with --documents, hold at most that"),
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the scratch file of --documents (default: the system's)"},
 			&cli.StringFlag{Name: "bbit", Usage: "with --documents, the b-bit signatures `FILE` of band --bbit: set aside unread the pairs far below the threshold"},
+			&cli.BoolFlag{Name: "cosine", Usage: "score by the exact cosine similarity of the vectors of the documents (--documents, --vector-field)"},
+			&cli.StringFlag{Name: "vector-field", Category: catInput, Usage: "--cosine, JSON Lines: the `NAME` of the field that holds the vector (default: vector)"},
+			&cli.IntFlag{Name: "dim", Category: catInput, Usage: "--cosine: the number of components `D` of every vector (default: the first vector's)"},
 			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
 			&cli.BoolFlag{Name: "attach", Usage: "join pairs sorted by their first id with the file sorted by id; write attached pairs (larger than memory, step 1)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "join attached pairs sorted by their first field with the file sorted by id; score them (larger than memory, step 2)"},
@@ -261,6 +286,7 @@ func verifyAction(c *cli.Context, env *Env) error {
 		Attach:            c.Bool("attach"),
 		Sorted:            c.Bool("sorted"),
 		Hamming:           c.IsSet("hamming"),
+		Cosine:            c.Bool("cosine"),
 		MaxDistance:       c.Int("hamming"),
 		HoldLimit:         holdLimit,
 	}
@@ -276,7 +302,13 @@ func verifyAction(c *cli.Context, env *Env) error {
 		if err != nil {
 			return err
 		}
-		d := &verify.DocumentOptions{Paths: docs, Given: rf}
+		d := &verify.DocumentOptions{Paths: docs, Given: rf, VectorField: c.String("vector-field"), Dim: c.Int("dim")}
+		if opt.Cosine && d.VectorField == "" {
+			d.VectorField = "vector"
+		}
+		if c.IsSet("dim") && d.Dim == 0 {
+			return usagef("--dim 0: want the number of components of the vectors")
+		}
 		if name := c.String("stopwords"); name != "" {
 			if d.Stopwords, err = readStopwords(name); err != nil {
 				return err

@@ -36,7 +36,7 @@ func checkSketchHeader(h record.Header, pos record.Pos) error {
 	if h.Stage != "sketch" {
 		return nil
 	}
-	if m, _ := h.Get("method"); m != "simhash" {
+	if m, _ := h.Get("method"); !record.IsFingerprints(m) {
 		return record.Errorf(pos, "the index holds simhash fingerprints; the input holds %s sketches", m)
 	}
 	if f := h.Int("f", 64); f != 64 {

@@ -221,9 +221,17 @@ func (p *DocParser) jsonLine(line []byte, ordinal int64) (id, text []byte, escap
 		return nil, nil, false, record.Bad("%v%s", err, jsonHint(line))
 	}
 	if !jtext.Found {
-		return nil, nil, false, record.Bad("no %q field%s", p.json.TextKey, fieldsHint(line, "--text-field"))
+		flag := "--text-field"
+		if p.r.Vector {
+			flag = "--vector-field"
+		}
+		return nil, nil, false, record.Bad("no %q field%s", p.json.TextKey, fieldsHint(line, flag))
 	}
-	if !jtext.IsString {
+	if p.r.Vector {
+		if jtext.IsString || jtext.Bytes[0] != '[' {
+			return nil, nil, false, record.Bad("field %q is %s, want an array of numbers", p.json.TextKey, jsonValueKind(jtext))
+		}
+	} else if !jtext.IsString {
 		return nil, nil, false, record.Bad("field %q is %s, want a string", p.json.TextKey, jsonKind(jtext.Bytes))
 	}
 	switch {
@@ -302,6 +310,14 @@ func fieldsHint(line []byte, flag string) string {
 		names = append(names, fmt.Sprintf("and %d more", n-maxFieldsHint))
 	}
 	return fmt.Sprintf("; the line has %s: give %s NAME", strings.Join(names, ", "), flag)
+}
+
+// jsonValueKind names the kind of a JSON value for a message.
+func jsonValueKind(v JSONValue) string {
+	if v.IsString {
+		return "a string"
+	}
+	return jsonKind(v.Bytes)
 }
 
 func jsonKind(lit []byte) string {

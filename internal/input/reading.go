@@ -44,6 +44,10 @@ type Reading struct {
 	// or TextAuto; Main keeps only the main content of HTML.
 	Text string
 	Main bool
+	// Vector says that the text field holds the document's vector: in JSON
+	// Lines an array of numbers, whose text is the array as written
+	// (vector.Parse reads it).
+	Vector bool
 }
 
 // DefaultReading is how documents are read without flags or a header.

@@ -9,6 +9,12 @@ import "strconv"
 // order of fingerprints their numeric order, and lets f be read from the
 // width alone.
 
+// IsFingerprints says whether the sketch header's method= writes
+// fingerprints in this form: simhash (of shingles) or hyperplane (of
+// vectors, sketch --method hyperplane). band --hamming, index and verify
+// --hamming take both.
+func IsFingerprints(method string) bool { return method == "simhash" || method == "hyperplane" }
+
 // ParseFingerprint parses a fingerprint of 16 or 32 hexadecimal digits. A
 // 64-bit fingerprint is returned in hi, with lo zero.
 func ParseFingerprint(b []byte) (hi, lo uint64, f int, ok bool) {

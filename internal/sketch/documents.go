@@ -26,6 +26,9 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	if err := shOpt.Resolve(); err != nil {
 		return err
 	}
+	if opt.Method == Hyperplane {
+		return status.Usagef("--sketch hyperplane: hyperplane sketches the vectors of documents, not shingles: sketch --method hyperplane --vector-field NAME FILE")
+	}
 	if err := opt.Resolve(); err != nil {
 		return err
 	}

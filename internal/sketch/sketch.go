@@ -7,6 +7,10 @@
 //	bottomk  up to s values: the s smallest under one permutation (MIN_s)
 //	modm     the values that are 0 mod m under one permutation (MOD_m)
 //	simhash  one f-bit SimHash fingerprint of the weighted shingles (simhash.go)
+//
+// and the hyperplane method reads documents that carry a vector, not
+// shingle records, and writes the fingerprints of the vectors as simhash
+// writes its own (hyperplane.go).
 package sketch
 
 import (
@@ -15,6 +19,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -28,6 +33,8 @@ const (
 	BottomK = "bottomk"
 	ModM    = "modm"
 	SimHash = "simhash"
+	// Hyperplane sketches vectors (hyperplane.go).
+	Hyperplane = "hyperplane"
 )
 
 // Options configure the stage.
@@ -44,6 +51,16 @@ type Options struct {
 	F      int
 	Weight string
 	DF     string
+	// Bits is the fingerprint length of hyperplane (64 or 128; 0 means
+	// 64) and Dim the vectors' dimension (0: that of the first vector).
+	// Vectors is how the documents are read, VectorField the JSON Lines
+	// field of the vector (Resolve makes Vectors read it). Cosine, when
+	// not 0, has the stage say on stderr the Hamming radius that keeps the
+	// pairs at that cosine (RecallTarget).
+	Bits, Dim   int
+	Vectors     input.Reading
+	VectorField string
+	Cosine      float64
 
 	stream.Common
 }
@@ -72,8 +89,10 @@ func (o *Options) Resolve() error {
 		}
 	case SimHash:
 		return o.checkSimHash()
+	case Hyperplane:
+		return o.checkHyperplane()
 	default:
-		return status.Usagef("unknown method %q: want minhash, oph, bottomk, modm or simhash", o.Method)
+		return status.Usagef("unknown method %q: want minhash, oph, bottomk, modm, simhash or hyperplane", o.Method)
 	}
 	return nil
 }
@@ -90,6 +109,8 @@ func (o *Options) Header() record.Header {
 		return record.NewHeader("sketch", "method", o.Method, "s", strconv.Itoa(o.S), "seed", seed)
 	case SimHash:
 		return o.simHashHeader(nil)
+	case Hyperplane:
+		return o.hyperplaneHeader(o.Dim)
 	}
 	return record.NewHeader("sketch", "method", o.Method, "m", strconv.FormatUint(o.M, 10), "seed", seed)
 }
@@ -157,8 +178,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	if err := opt.Resolve(); err != nil {
 		return err
 	}
-	if opt.Method == SimHash {
+	switch opt.Method {
+	case SimHash:
 		return runSimHash(ctx, opt, inputs, stdout, stderr)
+	case Hyperplane:
+		return runHyperplane(ctx, opt, inputs, stdout, stderr)
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()

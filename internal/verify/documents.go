@@ -35,6 +35,10 @@ type DocumentOptions struct {
 	Given input.ReadingFlags
 	// Stopwords is the list of a shingle run that read one from a file.
 	Stopwords *shingle.Stopwords
+	// VectorField, with Options.Cosine, is the JSON Lines field of the
+	// documents' vectors, and Dim their dimension (0: the first vector's).
+	VectorField string
+	Dim         int
 }
 
 // shingleOptions finds the shingling of the records in the headers of the

@@ -58,7 +58,7 @@ func loadFingerprints(ctx context.Context, opt *Options, w *record.Writer, out *
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
 			if h.Header.Stage == "sketch" {
-				if m, _ := h.Header.Get("method"); m != "simhash" {
+				if m, _ := h.Header.Get("method"); !record.IsFingerprints(m) {
 					return record.Errorf(h.Pos, "verify --hamming needs simhash fingerprints, %s holds %s sketches", opt.Sketches, m)
 				}
 			}

@@ -1,8 +1,8 @@
 // Package verify is the verify stage: it reads candidate pairs and writes
 // those whose similarity reaches a threshold, with the similarity: exact
 // Jaccard (and containment) computed from shingle sets, or the estimate of
-// sketches; or those whose SimHash fingerprints are within a Hamming
-// distance, with the distance.
+// sketches, or the exact cosine of the documents' vectors; or those whose
+// SimHash fingerprints are within a Hamming distance, with the distance.
 package verify
 
 import (
@@ -44,6 +44,9 @@ type Options struct {
 	// (hamming.go).
 	Hamming     bool
 	MaxDistance int
+	// Cosine scores pairs by the exact cosine similarity of the vectors
+	// of the documents (Documents, with VectorField; cosine.go).
+	Cosine bool
 
 	// Attach and Sorted are the two steps of the join over sorted files
 	// (join.go), which holds neither the pairs nor the file in memory.
@@ -104,6 +107,13 @@ func (o *Options) Resolve() error {
 		if o.MaxDistance < 0 || o.MaxDistance > 127 {
 			return status.Usagef("--hamming %d: want a distance of 0 to 127 bits (fewer than the fingerprint has)", o.MaxDistance)
 		}
+	}
+	if o.Cosine {
+		if err := o.checkCosine(); err != nil {
+			return err
+		}
+	} else if o.Documents != nil && (o.Documents.VectorField != "" || o.Documents.Dim != 0) {
+		return status.Usagef("--vector-field and --dim name the vectors of verify --cosine")
 	}
 	if o.Documents != nil {
 		if o.Shingles != "" || o.Sketches != "" || o.Hamming || o.Attach || o.Sorted {
@@ -276,6 +286,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	switch {
 	case opt.Hamming:
 		return runHamming(ctx, opt, inputs, stdout, stderr)
+	case opt.Cosine:
+		return runCosine(ctx, opt, inputs, stdout, stderr)
 	case opt.Attach:
 		return runAttach(ctx, opt, inputs, stdout, stderr)
 	case opt.Sorted:

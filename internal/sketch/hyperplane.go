@@ -1,0 +1,98 @@
+package sketch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
+	"github.com/neardup/neardup/internal/stream"
+	"github.com/neardup/neardup/internal/vector"
+)
+
+// The hyperplane method reads documents that carry a vector (not shingle
+// records) and writes "id TAB size TAB fingerprint" as simhash does: the
+// fingerprint's bit r is the sign of the vector's dot product with random
+// Gaussian vector r (package vector), and size is the number of its
+// components that are not zero.
+
+// RecallTarget is the probability with which a pair at the cosine of
+// --cosine is within the radius sketch suggests.
+const RecallTarget = 0.99
+
+func (o *Options) hyperplaneBits() int {
+	if o.Bits == 0 {
+		return 64
+	}
+	return o.Bits
+}
+
+func (o *Options) checkHyperplane() error {
+	if b := o.hyperplaneBits(); b != 64 && b != vector.MaxBits {
+		return status.Usagef("--bits %d: want 64 or 128 (the lengths of fingerprints)", b)
+	}
+	if o.Dim < 0 || o.Dim > vector.MaxDim {
+		return status.Usagef("--dim %d: want the number of components of the vectors, at most %d", o.Dim, vector.MaxDim)
+	}
+	if o.Cosine != 0 && !(o.Cosine > 0 && o.Cosine < 1) {
+		return status.Usagef("--cosine %g: want a cosine above 0 and below 1", o.Cosine)
+	}
+	r, err := document.VectorReading(o.Vectors, o.VectorField)
+	if err != nil {
+		return status.Usage(err)
+	}
+	o.Vectors = r
+	return nil
+}
+
+// hyperplaneHeader returns the stage's header for hyperplane, for vectors
+// of dim components.
+func (o *Options) hyperplaneHeader(dim int) record.Header {
+	return record.NewHeader("sketch", "method", Hyperplane, "f", strconv.Itoa(o.hyperplaneBits()),
+		"seed", strconv.FormatUint(o.Seed, 10), "dim", strconv.Itoa(dim), "vectors", vector.Scheme)
+}
+
+func runHyperplane(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	src, unit := document.Source(opt.Vectors, inputs, opt.SkipBad)
+	defer src.Close()
+	dim, dimFrom := opt.Dim, "--dim"
+	if dim == 0 {
+		d, pos, err := document.FirstDim(src, opt.Vectors)
+		if err != nil {
+			return err
+		}
+		dim, dimFrom = d, "the first vector, at "+pos.String()
+	}
+	bits := opt.hyperplaneBits()
+	if opt.Cosine != 0 {
+		k := vector.Radius(bits, opt.Cosine, RecallTarget)
+		fmt.Fprintf(stderr, "sketch: pairs at cosine %g are within %d of %d bits with probability %g: band --hamming %d\n", opt.Cosine, k, bits, RecallTarget, k)
+	}
+	planes := vector.NewHyperplanes(bits, dim, opt.Seed)
+	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.hyperplaneHeader(dim))
+	out.Unit = unit
+	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "sketch") }
+	noID := new(atomic.Int64)
+	err := out.RunPool(ctx, src, func() stream.Worker {
+		return &planeWorker{rd: document.NewVectorReader(opt.Vectors, dim, dimFrom, noID, opt.SkipBad), planes: planes}
+	})
+	document.ReportNoID(stderr, "sketch", opt.Vectors.IDField, noID)
+	return err
+}
+
+type planeWorker struct {
+	rd     *document.VectorReader
+	planes *vector.Hyperplanes
+}
+
+func (w *planeWorker) Process(c *stream.Chunk, r *stream.Result) {
+	w.rd.Vectors(c, r, func(id []byte, v []float64) error {
+		fp := w.planes.Fingerprint(v)
+		r.Out = record.AppendSimSketch(r.Out, id, uint64(vector.NonZero(v)), fp.Hi, fp.Lo, w.planes.Bits())
+		return nil
+	})
+}

@@ -1,0 +1,265 @@
+package vector_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/lsh"
+	"github.com/neardup/neardup/internal/mix"
+	"github.com/neardup/neardup/internal/pairs"
+	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/sketch"
+	"github.com/neardup/neardup/internal/vector"
+	"github.com/neardup/neardup/internal/verify"
+)
+
+// recallDim is the dimension of the embeddings of the recall test.
+const recallDim = 256
+
+// realTexts returns up to n Go source files of the Go tree this test runs
+// under (real text, found on every machine that runs it), every k-th in
+// the order of their paths.
+func realTexts(t *testing.T, n int) [][]byte {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.Contains(p, "testdata") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil || len(paths) < n {
+		t.Skipf("the Go source tree (%s) has %d files (%v): want %d", root, len(paths), err, n)
+	}
+	slices.Sort(paths)
+	step := len(paths) / n
+	var texts [][]byte
+	for i := 0; i < len(paths) && len(texts) < n; i += step {
+		b, err := os.ReadFile(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, b)
+	}
+	return texts
+}
+
+// words returns the words of text, lowercased, with their counts.
+func words(text []byte) map[string]int {
+	m := map[string]int{}
+	for _, w := range bytes.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	}) {
+		m[strings.ToLower(string(w))]++
+	}
+	return m
+}
+
+// embed returns the tf-idf vectors of texts randomly projected to
+// recallDim components: word w adds its weight times ±1 (the bits of
+// SplitMix64 of its hash) to each component (Achlioptas).
+func embed(texts [][]byte) [][]float64 {
+	counts := make([]map[string]int, len(texts))
+	df := map[string]int{}
+	for i, t := range texts {
+		counts[i] = words(t)
+		for w := range counts[i] {
+			df[w]++
+		}
+	}
+	vecs := make([][]float64, len(texts))
+	for i, c := range counts {
+		v := make([]float64, recallDim)
+		for w, n := range c {
+			x := float64(n) * math.Log(float64(len(texts))/float64(df[w]))
+			h := fnv(w)
+			for j := range recallDim / 64 {
+				bits := mix.SplitMix(h + uint64(j))
+				for b := range 64 {
+					if bits>>b&1 == 1 {
+						v[j*64+b] += x
+					} else {
+						v[j*64+b] -= x
+					}
+				}
+			}
+		}
+		vecs[i] = v
+	}
+	return vecs
+}
+
+func fnv(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := range len(s) {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
+
+// plant appends near-copies of every fifth vector: the vector plus
+// Gaussian noise of s times its norm, s from 0.05 to 0.55, so their
+// cosines with the original spread across 0.9 (1/√(1+s²)).
+func plant(vecs [][]float64, rng *rand.Rand) [][]float64 {
+	n := len(vecs)
+	for i := 0; i < n; i += 5 {
+		v := vecs[i]
+		var norm float64
+		for _, x := range v {
+			norm += x * x
+		}
+		s := (0.05 + 0.5*rng.Float64()) * math.Sqrt(norm/float64(len(v)))
+		c := make([]float64, len(v))
+		for j, x := range v {
+			c[j] = x + s*rng.NormFloat64()
+		}
+		vecs = append(vecs, c)
+	}
+	return vecs
+}
+
+type pair struct{ a, b string }
+
+// The pipeline sketch --method hyperplane | band --hamming K | pairs |
+// verify --cosine, K from vector.Radius for cosine 0.9, finds at least 99%
+// of the pairs at cosine 0.9 or more that brute force finds among the
+// tf-idf embeddings of real documents and their planted near-copies, and
+// nothing else.
+func TestPipelineRecallAgainstBruteForce(t *testing.T) {
+	const (
+		docs      = 2000
+		threshold = 0.9
+		bits      = 64
+	)
+	vecs := plant(embed(realTexts(t, docs)), rand.New(rand.NewPCG(1, 2)))
+	ids := make([]string, len(vecs))
+	var corpus bytes.Buffer
+	for i, v := range vecs {
+		ids[i] = fmt.Sprintf("d%05d", i)
+		corpus.WriteString(`{"id":"` + ids[i] + `","emb":[`)
+		for j, x := range v {
+			if j > 0 {
+				corpus.WriteByte(',')
+			}
+			corpus.Write(strconv.AppendFloat(nil, x, 'g', -1, 64))
+		}
+		corpus.WriteString("]}\n")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "corpus.jsonl")
+	if err := os.WriteFile(path, corpus.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	truth := map[pair]bool{}
+	near := 0 // the pairs from 0.9 to 0.95, the hardest to find
+	for i := range vecs {
+		for j := i + 1; j < len(vecs); j++ {
+			if c := vector.Cosine(vecs[i], vecs[j]); c >= threshold {
+				truth[pair{ids[i], ids[j]}] = true
+				if c < 0.95 {
+					near++
+				}
+			}
+		}
+	}
+
+	ctx := context.Background()
+	k := vector.Radius(bits, threshold, sketch.RecallTarget)
+	run := func(name string, f func(in []string, out io.Writer) error, in []string) string {
+		out := filepath.Join(dir, name)
+		fh, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(fh)
+		if err := f(in, w); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		fh.Close()
+		return out
+	}
+	fp := run("fp.tsv", func(in []string, out io.Writer) error {
+		return sketch.Run(ctx, sketch.Options{Method: sketch.Hyperplane, Seed: 1, VectorField: "emb",
+			Vectors: input.Reading{Format: input.FormatJSONL, IDField: "id"}}, in, out, io.Discard)
+	}, []string{path})
+	keys := run("keys.tsv", func(in []string, out io.Writer) error {
+		return band.Run(ctx, band.Options{Hamming: &lsh.HammingOptions{K: k}}, in, out, io.Discard)
+	}, []string{fp})
+	cands := run("pairs.tsv", func(in []string, out io.Writer) error {
+		return pairs.Run(ctx, pairs.Options{MaxBucket: 512, Reps: 32}, in, out, io.Discard)
+	}, []string{keys})
+	verified := run("verified.tsv", func(in []string, out io.Writer) error {
+		return verify.Run(ctx, verify.Options{Cosine: true, Threshold: threshold,
+			Documents: &verify.DocumentOptions{Paths: []string{path}, VectorField: "emb",
+				Given: input.ReadingFlags{Reading: input.Reading{Format: input.FormatJSONL, IDField: "id"}}}}, in, out, io.Discard)
+	}, []string{cands})
+
+	candidates := countLines(t, cands)
+	found := map[pair]bool{}
+	b, err := os.ReadFile(verified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if record.IsHeader([]byte(line)) {
+			continue
+		}
+		var s record.Scored
+		if err := record.ParseScored(&s, []byte(strings.TrimSuffix(line, "\n"))); err != nil {
+			t.Fatal(err)
+		}
+		found[pair{string(s.A), string(s.B)}] = true
+	}
+	hit := 0
+	for p := range found {
+		if truth[p] {
+			hit++
+		}
+	}
+	recall := float64(hit) / float64(len(truth))
+	precision := float64(hit) / float64(len(found))
+	t.Logf("%d vectors (%d real, %d planted), %d pairs at cosine >= %g (%d below 0.95); band --hamming %d of %d bits: %d candidate pairs, %d verified; recall %.4f, precision %.4f",
+		len(vecs), docs, len(vecs)-docs, len(truth), threshold, near, k, bits, candidates, len(found), recall, precision)
+	if len(truth) < 300 {
+		t.Fatalf("only %d pairs at cosine >= %g: the test measures too few", len(truth), threshold)
+	}
+	if recall < 0.99 || precision != 1 {
+		t.Errorf("recall %.4f (want >= 0.99), precision %.4f (want 1)", recall, precision)
+	}
+}
+
+func countLines(t *testing.T, name string) int {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for line := range strings.Lines(string(b)) {
+		if !record.IsHeader([]byte(line)) {
+			n++
+		}
+	}
+	return n
+}
