@@ -74,13 +74,13 @@ func inputKind(headers []stream.HeaderAt, first []byte) sketchKind {
 			k.n = h.Header.Int("n", -1)
 		case "bottomk":
 			k.n = h.Header.Int("s", -1)
-		case "simhash":
+		case "simhash", "hyperplane":
 			if f := h.Header.Int("f", -1); f == 64 || f == 128 {
 				k.n = f / 64
 			}
 		}
 	}
-	if k.n < 0 && first != nil && k.method == "simhash" {
+	if k.n < 0 && first != nil && record.IsFingerprints(k.method) {
 		var s record.SimSketch
 		if record.ParseSimSketch(&s, first) == nil {
 			k.n = s.F / 64
@@ -100,7 +100,7 @@ func (k sketchKind) check(method string) error {
 	switch k.method {
 	case "", "minhash", "oph":
 		return nil
-	case "simhash":
+	case "simhash", "hyperplane":
 		if method == Leader {
 			return nil
 		}
@@ -109,7 +109,7 @@ func (k sketchKind) check(method string) error {
 			return nil
 		}
 	}
-	want := "minhash or oph signatures or simhash fingerprints"
+	want := "minhash or oph signatures or simhash or hyperplane fingerprints"
 	if method == Greedy {
 		want = "minhash or oph signatures or bottomk samples"
 	}
@@ -147,7 +147,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	var lead *leaders
 	switch opt.Method {
 	case Leader:
-		if kind.method == "simhash" {
+		if record.IsFingerprints(kind.method) {
 			lead, own, err = hammingLeaders(opt, kind, first != nil, stderr)
 			if err != nil {
 				return err
@@ -258,7 +258,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		return r.Err
 	}
 	newWorker := func() stream.Worker {
-		return &sketchWorker{n: kind.n, fixed: fixed, simhash: kind.method == "simhash", skipBad: opt.SkipBad}
+		return &sketchWorker{n: kind.n, fixed: fixed, simhash: record.IsFingerprints(kind.method), skipBad: opt.SkipBad}
 	}
 	runErr := stream.Run(ctx, src, opt.Common, newWorker, sink)
 	if useState && (runErr == nil || ctx.Err() != nil) {
