@@ -386,6 +386,9 @@
 //     (default: false)
 //   - --cluster-field NAME: --annotate, JSON Lines: the NAME of the field added
 //     (default: "cluster")
+//   - --vector-field NAME: JSON Lines whose documents are vectors (sketch
+//     --method hyperplane): the NAME of their vector field, read where a text
+//     field would be
 //   - --memory SIZE: --pairs: the pairs and ids held while they are read, SIZE,
 //     spilled to sorted runs in --temp-dir beyond (K, M, G suffixes; any size
 //     works, a buffer holding at least 64K) (default: an eighth of the

@@ -338,6 +338,7 @@ EXAMPLES
 			&cli.BoolFlag{Name: "annotate", Usage: "write every document with its cluster"},
 			&cli.BoolFlag{Name: "related", Usage: "WARC: write the request, metadata and revisit records that concern a document written with it (dropped and counted otherwise)"},
 			&cli.StringFlag{Name: "cluster-field", Value: "cluster", Usage: "--annotate, JSON Lines: the `NAME` of the field added"},
+			&cli.StringFlag{Name: "vector-field", Category: catInput, Usage: "JSON Lines whose documents are vectors (sketch --method hyperplane): the `NAME` of their vector field, read where a text field would be"},
 			memoryFlag("--pairs: the pairs and ids held while they are read, `SIZE`, spilled to sorted runs in --temp-dir beyond"),
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the copy of standard input that two passes need and for spilled pairs (default: the system's)"},
 			&cli.BoolFlag{Name: "stats", Usage: "print on standard error how many documents were read, in clusters or pairs, kept, dropped and written"},
@@ -352,6 +353,14 @@ func keepAction(c *cli.Context, env *Env) error {
 	rf, err := readingFlags(c)
 	if err != nil {
 		return err
+	}
+	if c.IsSet("vector-field") {
+		if c.IsSet("text-field") {
+			return usagef("--vector-field and --text-field exclude each other: a document's vector stands for its text")
+		}
+		// The documents are written as they are: their vectors are
+		// only where their text would be.
+		rf.TextField, rf.TextFieldSet, rf.Vector = c.String("vector-field"), true, true
 	}
 	if err := detectParquet(&rf, c.Args().Slice()); err != nil {
 		return err
