@@ -120,6 +120,17 @@ than the documents, which a sample of 1 to 4% does not show. At
 0.05,0.1,0.2 (35 s): dropped 251,481 [247,084, 256,870], pairs
 343,486 [334,900, 359,600], job 62 s wall [54, 67], 69 s CPU.
 
+At 10,000,000 (examples/scale.sh's crawl: 13.5 GB .jsonl.zst, 28.5 GB
+of text; default flags; a second process busy beside both runs):
+estimate took 121 s wall, 454 MB; dropped 2,506,940 [2,181,380,
+2,824,826] (the job: 2,571,788), verified pairs 3,460,952 [3,407,500,
+3,540,000] (3,407,647), peaks within their bounds (pairs 1,990 MiB,
+verify 1,988, keep 435, shingle 108); but job CPU 827 s [785, 865]
+against 1,391, wall 548 s [427, 584] against 763. The samples are
+TSV: the job's reading and decompressing of the .zst (keep 120 s of
+CPU against 19 estimated), and pairs' and verify's growth past the
+samples' sizes, are not in the estimate. Take its times as a floor.
+
 EXAMPLES
    estimate crawl.jsonl.zst
    estimate --fraction 0.001,0.002,0.004 -t 0.7 -k 5 --unit word crawl.jsonl.zst
