@@ -127,9 +127,10 @@ estimate took 121 s wall, 454 MB; dropped 2,506,940 [2,181,380,
 3,540,000] (3,407,647), peaks within their bounds (pairs 1,990 MiB,
 verify 1,988, keep 435, shingle 108); but job CPU 827 s [785, 865]
 against 1,391, wall 548 s [427, 584] against 763. The samples are
-TSV: the job's reading and decompressing of the .zst (keep 120 s of
-CPU against 19 estimated), and pairs' and verify's growth past the
-samples' sizes, are not in the estimate. Take its times as a floor.
+TSV then: the job's decompressing of the .zst (keep 120 s of CPU
+against 19 estimated) was not in the estimate; a zstd corpus now gets
+zstd samples. Pairs' and verify's growth past the samples' sizes is
+still not in it: take its times as a floor.
 
 EXAMPLES
    estimate crawl.jsonl.zst

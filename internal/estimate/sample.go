@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/zstd"
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -51,22 +53,46 @@ type chunkOut struct {
 	all, bytes int64
 }
 
+// zstdCorpus says whether every input is zstd-compressed (named .zst or
+// .zstd): the samples are then compressed too, so that the job reads them
+// as it reads the corpus (at 10 million documents keep's CPU was 120 s
+// against 19 estimated from TSV samples, the decompression left out).
+func zstdCorpus(inputs []string) bool {
+	for _, in := range inputs {
+		if !strings.HasSuffix(in, ".zst") && !strings.HasSuffix(in, ".zstd") {
+			return false
+		}
+	}
+	return len(inputs) > 0
+}
+
 // drawSamples reads the corpus once and writes each sample as TSV (id TAB
-// text, escaped as records are) in dir, in arrival order.
+// text, escaped as records are) in dir, in arrival order; zstd-compressed
+// when the corpus is (zstdCorpus).
 func drawSamples(ctx context.Context, opt *Options, inputs []string, dir string, stderr io.Writer) (corpus, []*sample, error) {
+	compress := zstdCorpus(inputs)
+	ext := ".tsv"
+	if compress {
+		ext = ".tsv.zst"
+		fmt.Fprintf(stderr, "estimate: the samples are zstd-compressed, as the corpus is, so that the job reads them as it reads the corpus\n")
+	}
 	var samples []*sample
 	for r := range opt.Replicates {
 		for _, f := range opt.Fractions {
 			i := len(samples)
 			samples = append(samples, &sample{F: f, Index: i, seed: mix(opt.Seed + uint64(i)),
-				Path: filepath.Join(dir, fmt.Sprintf("sample-%d-%g.tsv", r+1, f))})
+				Path: filepath.Join(dir, fmt.Sprintf("sample-%d-%g%s", r+1, f, ext))})
 		}
 	}
 	files := make([]*os.File, len(samples))
+	encoders := make([]*zstd.Encoder, len(samples))
 	writers := make([]*bufio.Writer, len(samples))
 	defer func() {
-		for _, f := range files {
+		for i, f := range files {
 			if f != nil {
+				if encoders[i] != nil {
+					encoders[i].Close()
+				}
 				f.Close()
 			}
 		}
@@ -76,7 +102,15 @@ func drawSamples(ctx context.Context, opt *Options, inputs []string, dir string,
 		if err != nil {
 			return corpus{}, nil, err
 		}
-		files[i], writers[i] = f, bufio.NewWriterSize(f, 1<<16)
+		files[i] = f
+		var w io.Writer = f
+		if compress {
+			if encoders[i], err = zstd.NewWriter(f, zstd.WithEncoderConcurrency(1)); err != nil {
+				return corpus{}, nil, err
+			}
+			w = encoders[i]
+		}
+		writers[i] = bufio.NewWriterSize(w, 1<<16)
 	}
 	rd := opt.reading()
 	noID := new(atomic.Int64)
@@ -119,6 +153,13 @@ func drawSamples(ctx context.Context, opt *Options, inputs []string, dir string,
 	for i, w := range writers {
 		if err := w.Flush(); err != nil {
 			return c, nil, err
+		}
+		if encoders[i] != nil {
+			err := encoders[i].Close()
+			encoders[i] = nil
+			if err != nil {
+				return c, nil, err
+			}
 		}
 		if err := files[i].Close(); err != nil {
 			return c, nil, err
