@@ -145,14 +145,7 @@ func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, 
 	}
 	document.Report(src, stderr, "verify")
 	if len(needed) > 0 && st.Len() == 0 && sample != nil {
-		var one string
-		for id := range needed {
-			if one == "" || id < one {
-				one = id
-			}
-		}
-		return nil, &usageError{fmt.Sprintf("the ids do not match: none of the %d documents the pairs name is among the documents (%s): the pairs have %q, the documents %q; read the documents as sketch did (--format, --id-field)",
-			len(needed), strings.Join(d.Paths, " "), one, sample)}
+		return nil, idsMismatch(needed, d.Paths, sample, "sketch did (--format, --id-field)")
 	}
 	return st, nil
 }

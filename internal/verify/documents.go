@@ -121,16 +121,23 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 	}
 	document.Report(src, stderr, "verify")
 	if len(needed) > 0 && st.Len() == 0 && sample != nil {
-		var one string
-		for id := range needed {
-			if one == "" || id < one {
-				one = id
-			}
-		}
-		return nil, &usageError{fmt.Sprintf("the ids do not match: none of the %d documents the pairs name is among the documents (%s): the pairs have %q, the documents %q; read the documents as shingle did (--format, --id-field, --number-from)",
-			len(needed), strings.Join(d.Paths, " "), one, sample)}
+		return nil, idsMismatch(needed, d.Paths, sample, "shingle did (--format, --id-field, --number-from)")
 	}
 	return st, nil
+}
+
+// idsMismatch is the error of documents none of which the pairs name: the
+// smallest id the pairs need beside the first the documents have, and how
+// the documents were read to make the pairs (how).
+func idsMismatch(needed map[string]struct{}, paths []string, sample []byte, how string) error {
+	var one string
+	for id := range needed {
+		if one == "" || id < one {
+			one = id
+		}
+	}
+	return &usageError{fmt.Sprintf("the ids do not match: none of the %d documents the pairs name is among the documents (%s): the pairs have %q, the documents %q; read the documents as %s",
+		len(needed), strings.Join(paths, " "), one, sample, how)}
 }
 
 // documentWorker shingles the needed documents of a chunk.
