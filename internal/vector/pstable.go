@@ -90,3 +90,14 @@ func Collision(c, w float64) float64 {
 	phi := 0.5 * math.Erfc(t/math.Sqrt2)
 	return 1 - 2*phi - 2/(math.Sqrt(2*math.Pi)*t)*(1-math.Exp(-t*t/2))
 }
+
+// DistanceBits is Distance of two vectors held as the bits of their
+// components (math.Float64bits), as verify holds them.
+func DistanceBits(a, b []uint64) float64 {
+	var s float64
+	for i, x := range a {
+		d := math.Float64frombits(x) - math.Float64frombits(b[i])
+		s += float64(d * d)
+	}
+	return math.Sqrt(s)
+}
