@@ -95,10 +95,17 @@ empty document). Two vectors at distance c share a value with probability
 p(c) = 1 − 2Φ(−W/c) − 2/(√(2π)·W/c)·(1 − exp(−(W/c)²/2)), so band -b B
 -r R keys them as it keys minhash signatures: r rows and b bands make a
 pair a candidate with probability 1 − (1 − p(c)^r)^b. The header says
-method=pstable, n=, width=, seed=, dim= and vectors=. Memory: the random
+method=pstable, n=, width=, seed=, dim= and vectors=. --distance R says
+on standard error the banding for band -b B -r R (band takes pstable
+sketches only with -b and -r): the most rows a band whose probability at
+distance R is at least 0.99, with a warning when none is. A width about
+the distance R to several times it suits (p(R) = 0.80 at W = 4R).
+Memory: the random
 vectors, 8·n·dim bytes, and a chunk of documents per worker; it streams.
 
-   sketch --method pstable --vector-field emb --width 4 -n 64 corpus.jsonl > s.tsv
+   sketch --method pstable --vector-field emb --width 4 -n 64 --distance 1 corpus.jsonl > s.tsv
+   band -b 12 -r 5 s.tsv | pairs |
+      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
 
 The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
@@ -140,6 +147,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "hyperplane, pstable, JSON Lines: the `NAME` of the id field"},
 			&cli.IntFlag{Name: "dim", Usage: "hyperplane, pstable: the number of components `D` of every vector (default: the first vector's)"},
 			&cli.Float64Flag{Name: "width", Usage: "pstable: the bucket width `W`, a distance (about the distance of the pairs sought)"},
+			&cli.Float64Flag{Name: "distance", Usage: "pstable: say on standard error the band -b and -r that make pairs within distance `R` candidates (probability 0.99)"},
 			&cli.Float64Flag{Name: "cosine", Usage: "hyperplane: say on standard error the band --hamming radius that keeps pairs at cosine `C`"},
 		}, commonFlags()),
 		Action: sketchAction,
@@ -161,7 +169,7 @@ func sketchAction(c *cli.Context, env *Env) error {
 	if c.IsSet("f") && opt.F == 0 {
 		return usagef("-f 0: want 64 or 128")
 	}
-	vectorFlags := []string{"bits", "vector-field", "format", "id-field", "dim", "cosine", "width"}
+	vectorFlags := []string{"bits", "vector-field", "format", "id-field", "dim", "cosine", "width", "distance"}
 	if opt.Method != sketch.Hyperplane && opt.Method != sketch.PStable {
 		for _, f := range vectorFlags {
 			if c.IsSet(f) {
@@ -172,7 +180,7 @@ func sketchAction(c *cli.Context, env *Env) error {
 	}
 	notFor := []string{"s", "m", "f", "weight", "df"}
 	if opt.Method == sketch.Hyperplane {
-		notFor = append(notFor, "n", "width")
+		notFor = append(notFor, "n", "width", "distance")
 	} else {
 		notFor = append(notFor, "bits", "cosine")
 	}
@@ -184,7 +192,10 @@ func sketchAction(c *cli.Context, env *Env) error {
 	if opt.Method == sketch.PStable && !c.IsSet("width") {
 		return usagef("--method pstable needs --width W, the bucket width (a distance)")
 	}
-	opt.Width = c.Float64("width")
+	opt.Width, opt.Distance = c.Float64("width"), c.Float64("distance")
+	if c.IsSet("distance") && opt.Distance == 0 {
+		return usagef("--distance 0: want a distance above 0")
+	}
 	format, err := input.ParseFormat(c.String("format"))
 	if err != nil {
 		return usagef("%v", err)

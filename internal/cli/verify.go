@@ -95,8 +95,8 @@ measure=euclidean, threshold=1/(1 + R) (the least score written) and
 distance=R.
 
    sketch --method pstable --vector-field emb --width 4 -n 64 corpus.jsonl |
-      band -b 16 -r 4 | pairs |
-      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 2
+      band -b 12 -r 5 | pairs |
+      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
 
 The shingle or sketch file must come from the same pipeline as the pairs:
 their headers are checked against each other. Its header must come before

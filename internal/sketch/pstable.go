@@ -2,6 +2,7 @@ package sketch
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -28,6 +29,9 @@ func (o *Options) checkPStable() error {
 	}
 	if !(o.Width > 0) || math.IsInf(o.Width, 0) {
 		return status.Usagef("--width %g: want the bucket width, a distance above 0", o.Width)
+	}
+	if o.Distance != 0 && (!(o.Distance > 0) || math.IsInf(o.Distance, 0)) {
+		return status.Usagef("--distance %g: want a distance above 0", o.Distance)
 	}
 	if o.Dim < 0 || o.Dim > vector.MaxDim {
 		return status.Usagef("--dim %d: want the number of components of the vectors, at most %d", o.Dim, vector.MaxDim)
@@ -58,6 +62,14 @@ func runPStable(ctx context.Context, opt Options, inputs []string, stdout, stder
 			return err
 		}
 		dim, dimFrom = d, "the first vector, at "+pos.String()
+	}
+	if opt.Distance != 0 {
+		b, r, prob, ok := vector.PStableBanding(opt.N, opt.Width, opt.Distance, RecallTarget)
+		fmt.Fprintf(stderr, "sketch: pairs within distance %g share one of %d hashes of width %g with probability %.4f; %d bands of %d rows make them candidates with probability %.4f: band -b %d -r %d\n",
+			opt.Distance, opt.N, opt.Width, vector.Collision(opt.Distance, opt.Width), b, r, prob, b, r)
+		if !ok {
+			fmt.Fprintf(stderr, "sketch: warning: no banding of %d hashes reaches probability %g at distance %g; use more hashes (-n) or a wider --width\n", opt.N, RecallTarget, opt.Distance)
+		}
 	}
 	hashes := vector.NewPStable(opt.N, dim, opt.Width, opt.Seed)
 	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.pstableHeader(dim))

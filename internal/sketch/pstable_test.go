@@ -69,6 +69,7 @@ func TestPStableOptions(t *testing.T) {
 		{func(o *Options) { o.Width = 0 }, "--width 0"},
 		{func(o *Options) { o.Width = math.Inf(1) }, "--width +Inf"},
 		{func(o *Options) { o.Dim = -1 }, "--dim -1"},
+		{func(o *Options) { o.Distance = -2 }, "--distance -2"},
 		{func(o *Options) { o.VectorField = "" }, "--vector-field"},
 	} {
 		o := ok
@@ -77,5 +78,28 @@ func TestPStableOptions(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%+v: error %v, want %q", o, err, c.err)
 		}
+	}
+}
+
+// --distance says the banding that makes pairs within it candidates with
+// probability 0.99, and warns when no banding of the hashes does.
+func TestPStableDistanceBanding(t *testing.T) {
+	path := testutil.WriteFile(t, "v.jsonl", `{"id":"a","emb":[1,2]}`+"\n")
+	opt := pstableOptions(1)
+	opt.N, opt.Width, opt.Distance = 64, 4, 1
+	var stderr strings.Builder
+	if err := Run(context.Background(), opt, []string{path}, io.Discard, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "sketch: pairs within distance 1 share one of 64 hashes of width 4 with probability 0.8005; 12 bands of 5 rows make them candidates with probability 0.9916: band -b 12 -r 5\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	opt.N, opt.Width, opt.Distance = 2, 1, 10
+	stderr.Reset()
+	if err := Run(context.Background(), opt, []string{path}, io.Discard, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "warning: no banding of 2 hashes reaches probability 0.99 at distance 10") {
+		t.Errorf("stderr %q, want the warning", stderr.String())
 	}
 }

@@ -65,7 +65,9 @@ type Options struct {
 	VectorField string
 	Cosine      float64
 	// Width is the bucket width W of pstable, whose length is N.
-	Width float64
+	// Distance, when not 0, has the stage say on stderr the band -b and -r
+	// that make a pair at that distance a candidate (RecallTarget).
+	Width, Distance float64
 
 	stream.Common
 }
