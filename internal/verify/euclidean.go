@@ -24,10 +24,11 @@ const MeasureEuclidean = "euclidean"
 
 // checkEuclidean checks the threshold of --euclidean, a distance.
 func (o *Options) checkEuclidean() error {
-	if !(o.Threshold > 0) {
+	// Not given (ThresholdFromBand), the threshold is a similarity's
+	// default, and band's header has no distance.
+	if o.ThresholdFromBand || !(o.Threshold > 0) {
 		return status.Usagef("--euclidean keeps the pairs within --threshold R, a distance: give an R above 0")
 	}
-	o.ThresholdFromBand = false
 	return nil
 }
 

@@ -47,6 +47,11 @@ func TestEuclideanOptions(t *testing.T) {
 	if err := o.Resolve(); err == nil || !strings.Contains(err.Error(), "--threshold R, a distance") {
 		t.Errorf("threshold 0: error %v", err)
 	}
+	o = euclideanOptions("v.jsonl", 0.8)
+	o.ThresholdFromBand = true
+	if err := o.Resolve(); err == nil || !strings.Contains(err.Error(), "--threshold R, a distance") {
+		t.Errorf("no --threshold: error %v", err)
+	}
 	o = euclideanOptions("v.jsonl", 3)
 	o.Cosine = true
 	if err := o.Resolve(); err == nil || !strings.Contains(err.Error(), "give one") {
