@@ -78,6 +78,31 @@
 //	band --hamming 16 fp.tsv | pairs |
 //	   verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
 //
+// With --method pstable sketch reads the same documents and writes n values
+// for the Euclidean distance (Datar, Immorlica, Indyk, Mirrokni 2004),
+//
+//	id TAB size TAB values           (n values of 16 hex digits)
+//
+// value i being the p-stable hash floor((a_i·v + b_i)/W), a_i a Gaussian
+// random vector (the generator of hyperplane, seeded apart) and b_i uniform
+// in [0, W) (W is --width); a negative value is written as its 64-bit two's
+// complement. size is the dimension (the zero vector is a point, not an
+// empty document). Two vectors at distance c share a value with probability
+// p(c) = 1 − 2Φ(−W/c) − 2/(√(2π)·W/c)·(1 − exp(−(W/c)²/2)), so band -b B
+// -r R keys them as it keys minhash signatures: r rows and b bands make a
+// pair a candidate with probability 1 − (1 − p(c)^r)^b. The header says
+// method=pstable, n=, width=, seed=, dim= and vectors=. --distance R says
+// on standard error the banding for band -b B -r R (band takes pstable
+// sketches only with -b and -r): the most rows a band whose probability at
+// distance R is at least 0.99, with a warning when none is. A width about
+// the distance R to several times it suits (p(R) = 0.80 at W = 4R).
+// Memory: the random
+// vectors, 8·n·dim bytes, and a chunk of documents per worker; it streams.
+//
+//	sketch --method pstable --vector-field emb --width 4 -n 64 --distance 1 corpus.jsonl > s.tsv
+//	band -b 12 -r 5 s.tsv | pairs |
+//	   verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+//
 // The empty set (a document without shingles) has size 0 and, for minhash
 // and oph, n values of ffffffffffffffff; band gives it no keys.
 //
@@ -133,9 +158,9 @@
 //
 // # Options
 //
-//   - --method METHOD: sketch METHOD: minhash, oph, bottomk, modm, simhash or
-//     hyperplane (vectors) (default: "minhash")
-//   - -n value: signature length (minhash, oph) (default: 128)
+//   - --method METHOD: sketch METHOD: minhash, oph, bottomk, modm, simhash, or
+//     hyperplane or pstable (vectors) (default: "minhash")
+//   - -n value: signature length (minhash, oph, pstable) (default: 128)
 //   - -s value: sample size (bottomk) (default: 128)
 //   - -m value: modulus (modm): keeps about one value in m (default: 32)
 //   - --seed value: seed of the hash functions; sketches are comparable only
@@ -146,14 +171,18 @@
 //   - --df FILE: document-frequency table FILE for --weight idf (written by
 //     docfreq)
 //   - --bits value: fingerprint bits (hyperplane): 64 or 128 (default: 64)
-//   - --vector-field NAME: hyperplane, JSON Lines: the NAME of the field that
-//     holds the vector (default: "vector")
-//   - --format FORMAT: hyperplane: document FORMAT, tsv, jsonl or lines
-//     (default: from the file's name)
-//   - --id-field NAME: hyperplane, JSON Lines: the NAME of the id field
-//     (default: "id")
-//   - --dim D: hyperplane: the number of components D of every vector (default:
-//     the first vector's) (default: 0)
+//   - --vector-field NAME: hyperplane, pstable, JSON Lines: the NAME of the
+//     field that holds the vector (default: "vector")
+//   - --format FORMAT: hyperplane, pstable: document FORMAT, tsv, jsonl or
+//     lines (default: from the file's name)
+//   - --id-field NAME: hyperplane, pstable, JSON Lines: the NAME of the id
+//     field (default: "id")
+//   - --dim D: hyperplane, pstable: the number of components D of every vector
+//     (default: the first vector's) (default: 0)
+//   - --width W: pstable: the bucket width W, a distance (about the distance of
+//     the pairs sought) (default: 0)
+//   - --distance R: pstable: say on standard error the band -b and -r that make
+//     pairs within distance R candidates (probability 0.99) (default: 0)
 //   - --cosine C: hyperplane: say on standard error the band --hamming radius
 //     that keeps pairs at cosine C (default: 0)
 //   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core

@@ -81,6 +81,19 @@
 //	   band --hamming 16 | pairs |
 //	   verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
 //
+// With --euclidean and --documents FILE verify reads the vectors as --cosine
+// does (the dimension from a pstable sketch header too) and keeps the pairs
+// whose exact Euclidean distance d is at most --threshold R (a distance
+// above 0; band's header has no distance to take). The score is 1/(1 + d),
+// not d: keep --pairs and cluster read scores as similarities, larger the
+// nearer, so 1/(1 + d) orders the pairs as they need. The header says
+// measure=euclidean, threshold=1/(1 + R) (the least score written) and
+// distance=R.
+//
+//	sketch --method pstable --vector-field emb --width 4 -n 64 corpus.jsonl |
+//	   band -b 12 -r 5 | pairs |
+//	   verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+//
 // The shingle or sketch file must come from the same pipeline as the pairs:
 // their headers are checked against each other. Its header must come before
 // its records (a header after records without one is bad input, status 2).
@@ -313,10 +326,13 @@
 //     set aside unread the pairs far below the threshold
 //   - --cosine: score by the exact cosine similarity of the vectors of the
 //     documents (--documents, --vector-field) (default: false)
-//   - --vector-field NAME: --cosine, JSON Lines: the NAME of the field that
-//     holds the vector (default: vector)
-//   - --dim D: --cosine: the number of components D of every vector (default:
-//     the first vector's) (default: 0)
+//   - --euclidean: keep the pairs whose vectors (--documents, --vector-field)
+//     are within --threshold, a distance; score 1/(1 + distance) (default:
+//     false)
+//   - --vector-field NAME: --cosine, --euclidean, JSON Lines: the NAME of the
+//     field that holds the vector (default: vector)
+//   - --dim D: --cosine, --euclidean: the number of components D of every
+//     vector (default: the first vector's) (default: 0)
 //   - --hamming K: score by the Hamming distance of the SimHash fingerprints in
 //     --sketches; keep pairs within K bits (default: 0)
 //   - --attach: join pairs sorted by their first id with the file sorted by id;

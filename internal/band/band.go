@@ -148,8 +148,12 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	n, nPos := -1, record.Pos{}
 	for _, h := range headers {
 		if h.Header.Stage == "sketch" {
-			if m, _ := h.Header.Get("method"); m != "minhash" && m != "oph" {
-				return record.Errorf(h.Pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
+			m, _ := h.Header.Get("method")
+			if !keyable(m) {
+				return record.Errorf(h.Pos, "band needs minhash, oph or pstable signatures, the input holds %s sketches", m)
+			}
+			if m == "pstable" && opt.B == 0 {
+				return record.Errorf(h.Pos, "pstable sketches are banded for a distance, not a similarity: give -b and -r (sketch --method pstable --distance R suggests them)")
 			}
 			n, nPos = h.Header.Int("n", -1), h.Pos
 		}
@@ -188,8 +192,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		if h.Stage != "sketch" {
 			return nil
 		}
-		if m, _ := h.Get("method"); m != "minhash" && m != "oph" {
-			return record.Errorf(pos, "band needs minhash or oph signatures, the input holds %s sketches", m)
+		if m, _ := h.Get("method"); !keyable(m) {
+			return record.Errorf(pos, "band needs minhash, oph or pstable signatures, the input holds %s sketches", m)
 		}
 		return nil
 	}
@@ -205,6 +209,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	return out.RunPool(ctx, src, workers)
 }
+
+// keyable reports whether band keys the values of sketches of method m:
+// minhash and oph signatures, and the p-stable hashes of vectors, whose
+// r rows are keyed as r minhash values are.
+func keyable(m string) bool { return m == "minhash" || m == "oph" || m == "pstable" }
 
 // banding returns the banding of -b and -r, or chooses it for n-value
 // signatures (n < 0: not known) from the threshold, saying on stderr, as

@@ -132,7 +132,8 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{Options{B: 10, R: 4}, in, "10 bands of 4 rows need 40 signature values, the signature has 32"},
-		{Options{B: 2, R: 2}, "#neardup stage=sketch method=bottomk s=4 seed=0\nd\t1\t0000000000000001\n", "k.tsv:1: band needs minhash or oph signatures, the input holds bottomk sketches"},
+		{Options{B: 2, R: 2}, "#neardup stage=sketch method=bottomk s=4 seed=0\nd\t1\t0000000000000001\n", "k.tsv:1: band needs minhash, oph or pstable signatures, the input holds bottomk sketches"},
+		{Options{Threshold: 0.8, FPWeight: 1, FNWeight: 1}, "#neardup stage=sketch method=pstable n=4 width=2 seed=0 dim=3 vectors=splitmix64-boxmuller\nd\t3\t0000000000000001 ffffffffffffffff 0 0\n", "k.tsv:1: pstable sketches are banded for a distance, not a similarity: give -b and -r"},
 		{Options{B: 2, R: 2}, "a\t1\t0000000000000001 0000000000000002 0000000000000003 0000000000000004\nb\t1\t0000000000000001\n", "k.tsv:2: signature has 1 values, 2 bands of 2 rows need 4"},
 		{Options{B: 1, R: 1}, "a\t1\t0000000000000001\nb\tx\t0000000000000001\n", `k.tsv:2: size "x" is not a number`},
 	} {
@@ -140,6 +141,27 @@ func TestBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v on %q: error %v, want %q", c.opt, c.in, err, c.want)
 		}
+	}
+}
+
+// band keys the p-stable hashes of vectors as it keys minhash values:
+// two documents that share a band's rows share its key.
+func TestPStableKeys(t *testing.T) {
+	in := "#neardup stage=sketch method=pstable n=4 width=2 seed=0 dim=3 vectors=splitmix64-boxmuller\n" +
+		"a\t3\t0000000000000001 ffffffffffffffff 0000000000000005 0000000000000006\n" +
+		"b\t3\t0000000000000001 ffffffffffffffff 0000000000000007 0000000000000006\n"
+	out, _, err := testutil.Run(t, Run, Options{B: 2, R: 2}, testutil.WriteFile(t, "p.tsv", in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Split(line, "\t"); !strings.HasPrefix(line, "#") {
+			keys[f[0]] = append(keys[f[0]], f[1])
+		}
+	}
+	if len(keys) != 3 {
+		t.Errorf("got keys %v, want one shared (band 0) and two apart (band 1)", keys)
 	}
 }
 

@@ -82,6 +82,31 @@ worker; it streams.
    band --hamming 16 fp.tsv | pairs |
       verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
 
+With --method pstable sketch reads the same documents and writes n values
+for the Euclidean distance (Datar, Immorlica, Indyk, Mirrokni 2004),
+
+   id TAB size TAB values           (n values of 16 hex digits)
+
+value i being the p-stable hash floor((a_i·v + b_i)/W), a_i a Gaussian
+random vector (the generator of hyperplane, seeded apart) and b_i uniform
+in [0, W) (W is --width); a negative value is written as its 64-bit two's
+complement. size is the dimension (the zero vector is a point, not an
+empty document). Two vectors at distance c share a value with probability
+p(c) = 1 − 2Φ(−W/c) − 2/(√(2π)·W/c)·(1 − exp(−(W/c)²/2)), so band -b B
+-r R keys them as it keys minhash signatures: r rows and b bands make a
+pair a candidate with probability 1 − (1 − p(c)^r)^b. The header says
+method=pstable, n=, width=, seed=, dim= and vectors=. --distance R says
+on standard error the banding for band -b B -r R (band takes pstable
+sketches only with -b and -r): the most rows a band whose probability at
+distance R is at least 0.99, with a warning when none is. A width about
+the distance R to several times it suits (p(R) = 0.80 at W = 4R).
+Memory: the random
+vectors, 8·n·dim bytes, and a chunk of documents per worker; it streams.
+
+   sketch --method pstable --vector-field emb --width 4 -n 64 --distance 1 corpus.jsonl > s.tsv
+   band -b 12 -r 5 s.tsv | pairs |
+      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+
 The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
 
@@ -108,8 +133,8 @@ EXAMPLES
    sketch --method hyperplane --vector-field emb --seed 7 corpus.jsonl > fp.tsv`,
 		SeeAlso: []string{"shingle", "docfreq", "band", "verify", "cluster", "index"},
 		Flags: merge([]cli.Flag{
-			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk, modm, simhash or hyperplane (vectors)"},
-			&cli.IntFlag{Name: "n", Value: 128, Usage: "signature length (minhash, oph)"},
+			&cli.StringFlag{Name: "method", Value: "minhash", Usage: "sketch `METHOD`: minhash, oph, bottomk, modm, simhash, or hyperplane or pstable (vectors)"},
+			&cli.IntFlag{Name: "n", Value: 128, Usage: "signature length (minhash, oph, pstable)"},
 			&cli.IntFlag{Name: "s", Value: 128, Usage: "sample size (bottomk)"},
 			&cli.Uint64Flag{Name: "m", Value: 32, Usage: "modulus (modm): keeps about one value in m"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of the hash functions; sketches are comparable only under the same seed"},
@@ -117,10 +142,12 @@ EXAMPLES
 			&cli.StringFlag{Name: "weight", Value: "tf", Usage: "feature `WEIGHT` (simhash): tf, logtf, binary or idf"},
 			&cli.StringFlag{Name: "df", Usage: "document-frequency table `FILE` for --weight idf (written by docfreq)"},
 			&cli.IntFlag{Name: "bits", Value: 64, Usage: "fingerprint bits (hyperplane): 64 or 128"},
-			&cli.StringFlag{Name: "vector-field", Value: "vector", Category: catInput, Usage: "hyperplane, JSON Lines: the `NAME` of the field that holds the vector"},
-			&cli.StringFlag{Name: "format", Category: catInput, Usage: "hyperplane: document `FORMAT`, tsv, jsonl or lines (default: from the file's name)"},
-			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "hyperplane, JSON Lines: the `NAME` of the id field"},
-			&cli.IntFlag{Name: "dim", Usage: "hyperplane: the number of components `D` of every vector (default: the first vector's)"},
+			&cli.StringFlag{Name: "vector-field", Value: "vector", Category: catInput, Usage: "hyperplane, pstable, JSON Lines: the `NAME` of the field that holds the vector"},
+			&cli.StringFlag{Name: "format", Category: catInput, Usage: "hyperplane, pstable: document `FORMAT`, tsv, jsonl or lines (default: from the file's name)"},
+			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "hyperplane, pstable, JSON Lines: the `NAME` of the id field"},
+			&cli.IntFlag{Name: "dim", Usage: "hyperplane, pstable: the number of components `D` of every vector (default: the first vector's)"},
+			&cli.Float64Flag{Name: "width", Usage: "pstable: the bucket width `W`, a distance (about the distance of the pairs sought)"},
+			&cli.Float64Flag{Name: "distance", Usage: "pstable: say on standard error the band -b and -r that make pairs within distance `R` candidates (probability 0.99)"},
 			&cli.Float64Flag{Name: "cosine", Usage: "hyperplane: say on standard error the band --hamming radius that keeps pairs at cosine `C`"},
 		}, commonFlags()),
 		Action: sketchAction,
@@ -142,19 +169,32 @@ func sketchAction(c *cli.Context, env *Env) error {
 	if c.IsSet("f") && opt.F == 0 {
 		return usagef("-f 0: want 64 or 128")
 	}
-	vectorFlags := []string{"bits", "vector-field", "format", "id-field", "dim", "cosine"}
-	if opt.Method != sketch.Hyperplane {
+	vectorFlags := []string{"bits", "vector-field", "format", "id-field", "dim", "cosine", "width", "distance"}
+	if opt.Method != sketch.Hyperplane && opt.Method != sketch.PStable {
 		for _, f := range vectorFlags {
 			if c.IsSet(f) {
-				return usagef("--%s is for --method hyperplane, which reads vectors", f)
+				return usagef("--%s is for --method hyperplane or pstable, which read vectors", f)
 			}
 		}
 		return runStream(c, env, &opt, &opt.Common, sketch.Run)
 	}
-	for _, f := range []string{"n", "s", "m", "f", "weight", "df"} {
+	notFor := []string{"s", "m", "f", "weight", "df"}
+	if opt.Method == sketch.Hyperplane {
+		notFor = append(notFor, "n", "width", "distance")
+	} else {
+		notFor = append(notFor, "bits", "cosine")
+	}
+	for _, f := range notFor {
 		if c.IsSet(f) {
-			return usagef("%s is not for --method hyperplane (its length is --bits)", flagName(f))
+			return usagef("%s is not for --method %s", flagName(f), opt.Method)
 		}
+	}
+	if opt.Method == sketch.PStable && !c.IsSet("width") {
+		return usagef("--method pstable needs --width W, the bucket width (a distance)")
+	}
+	opt.Width, opt.Distance = c.Float64("width"), c.Float64("distance")
+	if c.IsSet("distance") && opt.Distance == 0 {
+		return usagef("--distance 0: want a distance above 0")
 	}
 	format, err := input.ParseFormat(c.String("format"))
 	if err != nil {

@@ -116,6 +116,9 @@ var valueCases = map[string]valueCase{
 	"sketch --dim":  {args: []string{"--method", "hyperplane", "$D/vec.tsv"}},
 	// A cosine of 1.5 or more is no cosine.
 	"sketch --cosine": {args: []string{"--method", "hyperplane", "$D/vec.tsv"}},
+	// Any width and distance above 0 are taken (1e18 makes every hash 0).
+	"sketch --width":    {args: []string{"--method", "pstable", "$D/vec.tsv"}, ok: []string{"1.5", "1e18"}},
+	"sketch --distance": {args: []string{"--method", "pstable", "--width", "4", "$D/vec.tsv"}, ok: []string{"1.5", "1e18"}},
 
 	"band -b":                    {args: []string{"-r", "1", "$D/sk.tsv"}},
 	"band -r":                    {args: []string{"-b", "1", "$D/sk.tsv"}},

@@ -85,6 +85,19 @@ past --memory of pairs it loads every document's vector.
       band --hamming 16 | pairs |
       verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
 
+With --euclidean and --documents FILE verify reads the vectors as --cosine
+does (the dimension from a pstable sketch header too) and keeps the pairs
+whose exact Euclidean distance d is at most --threshold R (a distance
+above 0; band's header has no distance to take). The score is 1/(1 + d),
+not d: keep --pairs and cluster read scores as similarities, larger the
+nearer, so 1/(1 + d) orders the pairs as they need. The header says
+measure=euclidean, threshold=1/(1 + R) (the least score written) and
+distance=R.
+
+   sketch --method pstable --vector-field emb --width 4 -n 64 corpus.jsonl |
+      band -b 12 -r 5 | pairs |
+      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+
 The shingle or sketch file must come from the same pipeline as the pairs:
 their headers are checked against each other. Its header must come before
 its records (a header after records without one is bad input, status 2).
@@ -258,8 +271,9 @@ EXAMPLES
 			&cli.StringFlag{Name: "temp-dir", Usage: "directory `DIR` for the scratch file of --documents (default: the system's)"},
 			&cli.StringFlag{Name: "bbit", Usage: "with --documents, the b-bit signatures `FILE` of band --bbit: set aside unread the pairs far below the threshold"},
 			&cli.BoolFlag{Name: "cosine", Usage: "score by the exact cosine similarity of the vectors of the documents (--documents, --vector-field)"},
-			&cli.StringFlag{Name: "vector-field", Category: catInput, Usage: "--cosine, JSON Lines: the `NAME` of the field that holds the vector (default: vector)"},
-			&cli.IntFlag{Name: "dim", Category: catInput, Usage: "--cosine: the number of components `D` of every vector (default: the first vector's)"},
+			&cli.BoolFlag{Name: "euclidean", Usage: "keep the pairs whose vectors (--documents, --vector-field) are within --threshold, a distance; score 1/(1 + distance)"},
+			&cli.StringFlag{Name: "vector-field", Category: catInput, Usage: "--cosine, --euclidean, JSON Lines: the `NAME` of the field that holds the vector (default: vector)"},
+			&cli.IntFlag{Name: "dim", Category: catInput, Usage: "--cosine, --euclidean: the number of components `D` of every vector (default: the first vector's)"},
 			&cli.IntFlag{Name: "hamming", Usage: "score by the Hamming distance of the SimHash fingerprints in --sketches; keep pairs within `K` bits"},
 			&cli.BoolFlag{Name: "attach", Usage: "join pairs sorted by their first id with the file sorted by id; write attached pairs (larger than memory, step 1)"},
 			&cli.BoolFlag{Name: "sorted", Usage: "join attached pairs sorted by their first field with the file sorted by id; score them (larger than memory, step 2)"},
@@ -287,6 +301,7 @@ func verifyAction(c *cli.Context, env *Env) error {
 		Sorted:            c.Bool("sorted"),
 		Hamming:           c.IsSet("hamming"),
 		Cosine:            c.Bool("cosine"),
+		Euclidean:         c.Bool("euclidean"),
 		MaxDistance:       c.Int("hamming"),
 		HoldLimit:         holdLimit,
 	}
@@ -303,7 +318,7 @@ func verifyAction(c *cli.Context, env *Env) error {
 			return err
 		}
 		d := &verify.DocumentOptions{Paths: docs, Given: rf, VectorField: c.String("vector-field"), Dim: c.Int("dim")}
-		if opt.Cosine && d.VectorField == "" {
+		if (opt.Cosine || opt.Euclidean) && d.VectorField == "" {
 			d.VectorField = "vector"
 		}
 		if c.IsSet("dim") && d.Dim == 0 {

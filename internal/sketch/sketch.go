@@ -10,7 +10,8 @@
 //
 // and the hyperplane method reads documents that carry a vector, not
 // shingle records, and writes the fingerprints of the vectors as simhash
-// writes its own (hyperplane.go).
+// writes its own (hyperplane.go); the pstable method reads them too and
+// writes n p-stable hash values, as minhash writes its n (pstable.go).
 package sketch
 
 import (
@@ -35,6 +36,8 @@ const (
 	SimHash = "simhash"
 	// Hyperplane sketches vectors (hyperplane.go).
 	Hyperplane = "hyperplane"
+	// PStable sketches vectors for the Euclidean distance (pstable.go).
+	PStable = "pstable"
 )
 
 // Options configure the stage.
@@ -61,6 +64,10 @@ type Options struct {
 	Vectors     input.Reading
 	VectorField string
 	Cosine      float64
+	// Width is the bucket width W of pstable, whose length is N.
+	// Distance, when not 0, has the stage say on stderr the band -b and -r
+	// that make a pair at that distance a candidate (RecallTarget).
+	Width, Distance float64
 
 	stream.Common
 }
@@ -91,8 +98,10 @@ func (o *Options) Resolve() error {
 		return o.checkSimHash()
 	case Hyperplane:
 		return o.checkHyperplane()
+	case PStable:
+		return o.checkPStable()
 	default:
-		return status.Usagef("unknown method %q: want minhash, oph, bottomk, modm, simhash or hyperplane", o.Method)
+		return status.Usagef("unknown method %q: want minhash, oph, bottomk, modm, simhash, hyperplane or pstable", o.Method)
 	}
 	return nil
 }
@@ -111,6 +120,8 @@ func (o *Options) Header() record.Header {
 		return o.simHashHeader(nil)
 	case Hyperplane:
 		return o.hyperplaneHeader(o.Dim)
+	case PStable:
+		return o.pstableHeader(o.Dim)
 	}
 	return record.NewHeader("sketch", "method", o.Method, "m", strconv.FormatUint(o.M, 10), "seed", seed)
 }
@@ -183,6 +194,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return runSimHash(ctx, opt, inputs, stdout, stderr)
 	case Hyperplane:
 		return runHyperplane(ctx, opt, inputs, stdout, stderr)
+	case PStable:
+		return runPStable(ctx, opt, inputs, stdout, stderr)
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()

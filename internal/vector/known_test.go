@@ -48,3 +48,27 @@ func TestKnownFingerprints(t *testing.T) {
 		}
 	}
 }
+
+// knownPStable are known answers of sketch method=pstable: the hashes, as
+// signed integers, of the known vector under seed 42. Like the
+// fingerprints, they never change.
+var knownPStable = []struct {
+	n, dim int
+	width  float64
+	want   string
+}{
+	{4, 3, 1, "[3 0 -1 -1]"},
+	{4, 256, 4, "[6 -11 0 17]"},
+}
+
+func TestKnownPStable(t *testing.T) {
+	for _, k := range knownPStable {
+		var got []int64
+		for _, h := range NewPStable(k.n, k.dim, k.width, 42).Hashes(nil, knownVector(k.dim)) {
+			got = append(got, int64(h))
+		}
+		if s := fmt.Sprint(got); s != k.want {
+			t.Errorf("n=%d dim=%d width=%g: got %s, want %s\na changed value needs a new scheme name", k.n, k.dim, k.width, s, k.want)
+		}
+	}
+}

@@ -4,7 +4,9 @@
 // the dot products with Gaussian random vectors, so that two vectors at
 // angle θ differ in each bit with probability θ/π; the Hamming radius that
 // keeps the pairs at a cosine (Radius); and the exact cosine that verify
-// --cosine writes.
+// --cosine writes. For the Euclidean distance it makes the p-stable
+// hashes of Datar et al. (pstable.go), their banding for a distance, and
+// the exact distance that verify --euclidean scores.
 //
 // # Random vectors
 //

@@ -20,17 +20,22 @@ import (
 // header (verify --cosine).
 const MeasureCosine = "cosine"
 
-// checkCosine refuses what verify --cosine does not take with it.
+// checkCosine refuses what verify --cosine (or --euclidean) does not take
+// with it.
 func (o *Options) checkCosine() error {
+	flag := "--cosine"
+	if o.Euclidean {
+		flag = "--euclidean"
+	}
 	if o.Documents == nil || o.Shingles != "" || o.Sketches != "" || o.Hamming || o.Attach || o.Sorted || o.BBit != "" || o.Containment {
-		return status.Usagef("--cosine scores pairs by the vectors of the documents: give --documents FILE (and --vector-field NAME), without --shingles, --sketches, --hamming, --attach, --sorted, --bbit or --containment")
+		return status.Usagef("%s scores pairs by the vectors of the documents: give --documents FILE (and --vector-field NAME), without --shingles, --sketches, --hamming, --attach, --sorted, --bbit or --containment", flag)
 	}
 	if o.Documents.Dim < 0 || o.Documents.Dim > vector.MaxDim {
 		return status.Usagef("--dim %d: want the number of components of the vectors, at most %d", o.Documents.Dim, vector.MaxDim)
 	}
 	g := o.Documents.Given
 	if g.TextFieldSet || g.TextSet || g.MainSet || g.NumberSet || o.Documents.Stopwords != nil {
-		return status.Usagef("--cosine reads the vectors (--vector-field) under the documents' own ids: --text-field, --text, --main, --number-from and --stopwords are for the texts")
+		return status.Usagef("%s reads the vectors (--vector-field) under the documents' own ids: --text-field, --text, --main, --number-from and --stopwords are for the texts", flag)
 	}
 	r := g.Reading
 	r.IDRequired = g.IDFieldSet
@@ -61,8 +66,10 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 			return w.Header(h.Header, h.Pos)
 		}
 	}
-	if err := bandThreshold(&opt, peeked, stderr); err != nil {
-		return err
+	if !opt.Euclidean {
+		if err := bandThreshold(&opt, peeked, stderr); err != nil {
+			return err
+		}
 	}
 	if err := src.fill(ctx); err != nil {
 		return err
@@ -75,24 +82,29 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if opt.Euclidean {
+		w.SetOwn(euclideanHeader(opt.Threshold))
+		return out.RunPool(ctx, src, func() stream.Worker { return &euclideanWorker{opt: &opt, st: st} })
+	}
 	w.SetOwn(Header(MeasureCosine, opt.Threshold, false))
 	return out.RunPool(ctx, src, func() stream.Worker { return &cosineWorker{opt: &opt, st: st} })
 }
 
 // sketchedDim returns the dimension the vectors must have, and what says
-// so: --dim (given), or the dim= of the hyperplane sketch header of the
-// pairs (the vectors the candidates were found among), or 0 (the first
+// so: --dim (given), or the dim= of the hyperplane or pstable sketch
+// header of the pairs (the vectors the candidates were found among), or 0 (the first
 // vector's). A --dim that is not the header's is refused.
 func sketchedDim(given int, headers []stream.HeaderAt) (int, string, error) {
 	for _, h := range headers {
-		if m, _ := h.Header.Get("method"); h.Header.Stage != "sketch" || m != "hyperplane" {
+		m, _ := h.Header.Get("method")
+		if h.Header.Stage != "sketch" || (m != "hyperplane" && m != "pstable") {
 			continue
 		}
 		d := h.Header.Int("dim", 0)
 		switch {
 		case d <= 0:
 		case given == 0:
-			return d, "the hyperplane sketch header of the pairs, at " + h.Pos.String(), nil
+			return d, "the " + m + " sketch header of the pairs, at " + h.Pos.String(), nil
 		case given != d:
 			return 0, "", &usageError{fmt.Sprintf("--dim %d, but the pairs were found among vectors of %d components (the sketch header at %s)", given, d, h.Pos)}
 		}

@@ -47,6 +47,9 @@ type Options struct {
 	// Cosine scores pairs by the exact cosine similarity of the vectors
 	// of the documents (Documents, with VectorField; cosine.go).
 	Cosine bool
+	// Euclidean keeps the pairs whose vectors are within Threshold, a
+	// distance, of each other (euclidean.go).
+	Euclidean bool
 
 	// Attach and Sorted are the two steps of the join over sorted files
 	// (join.go), which holds neither the pairs nor the file in memory.
@@ -108,12 +111,18 @@ func (o *Options) Resolve() error {
 			return status.Usagef("--hamming %d: want a distance of 0 to 127 bits (fewer than the fingerprint has)", o.MaxDistance)
 		}
 	}
-	if o.Cosine {
+	if o.Cosine && o.Euclidean {
+		return status.Usagef("--cosine and --euclidean are two measures: give one")
+	}
+	if o.Cosine || o.Euclidean {
 		if err := o.checkCosine(); err != nil {
 			return err
 		}
 	} else if o.Documents != nil && (o.Documents.VectorField != "" || o.Documents.Dim != 0) {
-		return status.Usagef("--vector-field and --dim name the vectors of verify --cosine")
+		return status.Usagef("--vector-field and --dim name the vectors of verify --cosine and --euclidean")
+	}
+	if o.Euclidean {
+		return o.checkEuclidean()
 	}
 	if o.Documents != nil {
 		if o.Shingles != "" || o.Sketches != "" || o.Hamming || o.Attach || o.Sorted {
@@ -286,7 +295,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	switch {
 	case opt.Hamming:
 		return runHamming(ctx, opt, inputs, stdout, stderr)
-	case opt.Cosine:
+	case opt.Cosine, opt.Euclidean:
 		return runCosine(ctx, opt, inputs, stdout, stderr)
 	case opt.Attach:
 		return runAttach(ctx, opt, inputs, stdout, stderr)

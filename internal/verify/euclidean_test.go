@@ -1,0 +1,60 @@
+package verify
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/testutil"
+)
+
+func euclideanOptions(path string, r float64) Options {
+	o := cosineOptions([]string{path}, input.FormatJSONL, r)
+	o.Cosine, o.Euclidean = false, true
+	return o
+}
+
+// verify --euclidean keeps the pairs whose vectors are within the
+// threshold distance (the one at the threshold too), scored 1/(1 + d), and
+// says the distance in its header.
+func TestEuclideanScores(t *testing.T) {
+	docs := testutil.WriteFile(t, "v.jsonl", `{"id":"a","emb":[0,0,0]}
+{"id":"b","emb":[3,4,0]}
+{"id":"c","emb":[0,0,1]}
+{"id":"d","emb":[6,8,1]}
+`)
+	pairs := testutil.WriteFile(t, "pairs.tsv", "#neardup stage=pairs max-bucket=512 reps=32\nb\ta\na\tc\nd\ta\nb\tc\n")
+	want := "#neardup stage=pairs max-bucket=512 reps=32\n#neardup stage=verify measure=euclidean threshold=0.166667 containment=no distance=5\n" +
+		"a\tb\t0.166667\na\tc\t0.500000\n"
+	for _, jobs := range []int{1, 3} {
+		opt := euclideanOptions(docs, 5)
+		opt.Jobs = jobs
+		var out strings.Builder
+		if err := Run(context.Background(), opt, []string{pairs}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("-j%d: got\n%s\nwant\n%s", jobs, out.String(), want)
+		}
+	}
+}
+
+// --euclidean wants a distance above 0, and one measure.
+func TestEuclideanOptions(t *testing.T) {
+	o := euclideanOptions("v.jsonl", 0)
+	if err := o.Resolve(); err == nil || !strings.Contains(err.Error(), "--threshold R, a distance") {
+		t.Errorf("threshold 0: error %v", err)
+	}
+	o = euclideanOptions("v.jsonl", 0.8)
+	o.ThresholdFromBand = true
+	if err := o.Resolve(); err == nil || !strings.Contains(err.Error(), "--threshold R, a distance") {
+		t.Errorf("no --threshold: error %v", err)
+	}
+	o = euclideanOptions("v.jsonl", 3)
+	o.Cosine = true
+	if err := o.Resolve(); err == nil || !strings.Contains(err.Error(), "give one") {
+		t.Errorf("--cosine --euclidean: error %v", err)
+	}
+}
