@@ -57,6 +57,22 @@ func (o *Options) hyperplaneHeader(dim int) record.Header {
 }
 
 func runHyperplane(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
+	bits := opt.hyperplaneBits()
+	return runVectors(ctx, &opt, inputs, stdout, stderr, opt.hyperplaneHeader, func(dim int) func(rd *document.VectorReader) stream.Worker {
+		if opt.Cosine != 0 {
+			k := vector.Radius(bits, opt.Cosine, RecallTarget)
+			fmt.Fprintf(stderr, "sketch: pairs at cosine %g are within %d of %d bits with probability %g: band --hamming %d\n", opt.Cosine, k, bits, RecallTarget, k)
+		}
+		planes := vector.NewHyperplanes(bits, dim, opt.Seed)
+		return func(rd *document.VectorReader) stream.Worker { return &planeWorker{rd: rd, planes: planes} }
+	})
+}
+
+// runVectors is a method over the documents' vectors: it reads them (the
+// dimension from --dim or the first vector) and writes, under the header
+// of the dimension, what the workers that workers makes for it write
+// (workers is called once the dimension is known).
+func runVectors(ctx context.Context, opt *Options, inputs []string, stdout, stderr io.Writer, header func(dim int) record.Header, workers func(dim int) func(*document.VectorReader) stream.Worker) error {
 	src, unit := document.Source(opt.Vectors, inputs, opt.SkipBad)
 	defer src.Close()
 	dim, dimFrom := opt.Dim, "--dim"
@@ -67,18 +83,13 @@ func runHyperplane(ctx context.Context, opt Options, inputs []string, stdout, st
 		}
 		dim, dimFrom = d, "the first vector, at "+pos.String()
 	}
-	bits := opt.hyperplaneBits()
-	if opt.Cosine != 0 {
-		k := vector.Radius(bits, opt.Cosine, RecallTarget)
-		fmt.Fprintf(stderr, "sketch: pairs at cosine %g are within %d of %d bits with probability %g: band --hamming %d\n", opt.Cosine, k, bits, RecallTarget, k)
-	}
-	planes := vector.NewHyperplanes(bits, dim, opt.Seed)
-	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.hyperplaneHeader(dim))
+	worker := workers(dim)
+	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, header(dim))
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "sketch") }
 	noID := new(atomic.Int64)
 	err := out.RunPool(ctx, src, func() stream.Worker {
-		return &planeWorker{rd: document.NewVectorReader(opt.Vectors, dim, dimFrom, noID, opt.SkipBad), planes: planes}
+		return worker(document.NewVectorReader(opt.Vectors, dim, dimFrom, noID, opt.SkipBad))
 	})
 	document.ReportNoID(stderr, "sketch", opt.Vectors.IDField, noID)
 	return err

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/record"
@@ -53,34 +52,18 @@ func (o *Options) pstableHeader(dim int) record.Header {
 }
 
 func runPStable(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	src, unit := document.Source(opt.Vectors, inputs, opt.SkipBad)
-	defer src.Close()
-	dim, dimFrom := opt.Dim, "--dim"
-	if dim == 0 {
-		d, pos, err := document.FirstDim(src, opt.Vectors)
-		if err != nil {
-			return err
+	return runVectors(ctx, &opt, inputs, stdout, stderr, opt.pstableHeader, func(dim int) func(rd *document.VectorReader) stream.Worker {
+		if opt.Distance != 0 {
+			b, r, prob, ok := vector.PStableBanding(opt.N, opt.Width, opt.Distance, RecallTarget)
+			fmt.Fprintf(stderr, "sketch: pairs within distance %g share one of %d hashes of width %g with probability %.4f; %d bands of %d rows make them candidates with probability %.4f: band -b %d -r %d\n",
+				opt.Distance, opt.N, opt.Width, vector.Collision(opt.Distance, opt.Width), b, r, prob, b, r)
+			if !ok {
+				fmt.Fprintf(stderr, "sketch: warning: no banding of %d hashes reaches probability %g at distance %g; use more hashes (-n) or a wider --width\n", opt.N, RecallTarget, opt.Distance)
+			}
 		}
-		dim, dimFrom = d, "the first vector, at "+pos.String()
-	}
-	if opt.Distance != 0 {
-		b, r, prob, ok := vector.PStableBanding(opt.N, opt.Width, opt.Distance, RecallTarget)
-		fmt.Fprintf(stderr, "sketch: pairs within distance %g share one of %d hashes of width %g with probability %.4f; %d bands of %d rows make them candidates with probability %.4f: band -b %d -r %d\n",
-			opt.Distance, opt.N, opt.Width, vector.Collision(opt.Distance, opt.Width), b, r, prob, b, r)
-		if !ok {
-			fmt.Fprintf(stderr, "sketch: warning: no banding of %d hashes reaches probability %g at distance %g; use more hashes (-n) or a wider --width\n", opt.N, RecallTarget, opt.Distance)
-		}
-	}
-	hashes := vector.NewPStable(opt.N, dim, opt.Width, opt.Seed)
-	out := stream.NewOutput("sketch", opt.Common, stdout, stderr, opt.pstableHeader(dim))
-	out.Unit = unit
-	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "sketch") }
-	noID := new(atomic.Int64)
-	err := out.RunPool(ctx, src, func() stream.Worker {
-		return &pstableWorker{rd: document.NewVectorReader(opt.Vectors, dim, dimFrom, noID, opt.SkipBad), hashes: hashes}
+		hashes := vector.NewPStable(opt.N, dim, opt.Width, opt.Seed)
+		return func(rd *document.VectorReader) stream.Worker { return &pstableWorker{rd: rd, hashes: hashes} }
 	})
-	document.ReportNoID(stderr, "sketch", opt.Vectors.IDField, noID)
-	return err
 }
 
 type pstableWorker struct {
