@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -37,7 +38,8 @@ type passes struct {
 	// the workers (atomically).
 	rank     []uint32
 	nextRank uint32
-	held     map[uint32][]uint64
+	held     map[uint32]*heldDoc
+	group    []groupTask // take's, for the partners of a document
 	// twins is held again for the workers, with each held document's text
 	// key, by document (nil when not held): a document read whose text is
 	// a held partner's takes a copy of its set (twin).
@@ -60,6 +62,10 @@ type passes struct {
 // heldDocBytes is the memory of a held document besides its values: the
 // map entry and the slice, and its twin.
 const heldDocBytes = 96
+
+// heldCost is what a document of n shingles held costs: its set, its
+// difference from a reference at most (heldDoc), and heldDocBytes.
+func heldCost(n int) int64 { return int64(n+diffLimit(n))*8 + heldDocBytes }
 
 // A twin is a held document's set and the key of its text (textKey).
 type twin struct {
@@ -92,7 +98,7 @@ func (p *passes) twin(d uint32, key uint64) []uint64 {
 func newPasses(t *pairTable, budget int64) *passes {
 	n := t.docs()
 	p := &passes{t: t, budget: budget, off: make([]uint32, n+1), remaining: make([]uint32, n),
-		rank: make([]uint32, n), held: map[uint32][]uint64{}, twins: make([]atomic.Pointer[twin], n),
+		rank: make([]uint32, n), held: map[uint32]*heldDoc{}, twins: make([]atomic.Pointer[twin], n),
 		score: newScorer(0)}
 	for i, a := range t.a {
 		if b := t.b[i]; isPair(a, b) && t.inter[i] == unscored {
@@ -191,33 +197,49 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 		return fmt.Errorf("a document of %d distinct shingles: verify --documents counts up to %d", len(set), uint32(pending-1))
 	}
 	p.t.size[d] = uint32(len(set))
+	// d's partners held are counted at once, through one of the first
+	// read of them when they are several (scoreGroup).
+	group := p.group[:0]
 	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
 		if atomic.LoadUint32(&p.t.inter[i]) != unscored {
 			continue // scored, or under way
 		}
 		x := p.partner(int(i), d)
-		xs, ok := p.held[x]
+		h, ok := p.held[x]
 		if !ok {
 			continue
 		}
-		p.score.add(p.t.inter, i, set, xs, need(len(set), len(xs), p.threshold, p.containment))
+		group = append(group, groupTask{line: i, x: x, held: h, need: need(len(set), len(h.set), p.threshold, p.containment)})
+	}
+	if len(group) < minGroup {
+		for _, g := range group {
+			p.score.add(p.t.inter, g.line, set, g.held.set, g.need)
+		}
+	} else {
+		tasks := slices.Clone(group)
+		refs := slices.Clone(tasks)
+		slices.SortFunc(refs, func(a, b groupTask) int { return cmp.Compare(p.rank[a.x], p.rank[b.x]) })
+		p.score.addGroup(p.t.inter, set, refs[:groupRefs], tasks)
+	}
+	for _, g := range group {
 		p.remaining[d]--
-		if p.remaining[x]--; p.remaining[x] == 0 {
-			p.evict(x)
+		if p.remaining[g.x]--; p.remaining[g.x] == 0 {
+			p.evict(g.x)
 		}
 	}
+	p.group = group
 	if p.remaining[d] == 0 || p.rank[d] < p.start || p.closed.Load() != noRank {
 		return nil
 	}
-	cost := int64(len(set))*8 + heldDocBytes
+	cost := heldCost(len(set))
 	if len(p.held) > 0 && p.heldBytes+cost > p.budget {
 		p.closed.Store(p.rank[d])
 		return nil
 	}
-	held := slices.Clone(set)
-	p.held[d] = held
+	h := &heldDoc{set: slices.Clone(set)}
+	p.held[d] = h
 	if key != 0 {
-		p.twins[d].Store(&twin{key: key, set: held})
+		p.twins[d].Store(&twin{key: key, set: h.set})
 	}
 	p.heldBytes += cost
 	p.maxHeld = max(p.maxHeld, p.heldBytes)
@@ -225,7 +247,7 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 }
 
 func (p *passes) evict(x uint32) {
-	p.heldBytes -= int64(len(p.held[x]))*8 + heldDocBytes
+	p.heldBytes -= heldCost(len(p.held[x].set))
 	delete(p.held, x)
 	p.twins[x].Store(nil)
 }

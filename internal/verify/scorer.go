@@ -22,8 +22,26 @@ type scorer struct {
 // scoreUnit is a run of tasks handed to the pool at once, of about
 // unitWork values to go through.
 type scoreUnit struct {
-	inter []uint32
-	tasks []scoreTask
+	inter  []uint32
+	tasks  []scoreTask
+	groups []scoreGroupTask
+}
+
+// scoreGroupTask is a document's set to count against several partners
+// through a reference (scoreGroup).
+type scoreGroupTask struct {
+	set         []uint64
+	refs, tasks []groupTask
+}
+
+// run counts the unit's tasks and groups.
+func (u *scoreUnit) run() {
+	for _, t := range u.tasks {
+		atomic.StoreUint32(&u.inter[t.line], uint32(intersectAtLeast(t.a, t.b, t.need)))
+	}
+	for _, g := range u.groups {
+		scoreGroup(u.inter, g.set, g.refs, g.tasks)
+	}
 }
 
 type scoreTask struct {
@@ -48,9 +66,7 @@ func newScorer(n int) *scorer {
 	for range n {
 		go func() {
 			for u := range s.units {
-				for _, t := range u.tasks {
-					atomic.StoreUint32(&u.inter[t.line], uint32(intersectAtLeast(t.a, t.b, t.need)))
-				}
+				u.run()
 				s.wg.Done()
 			}
 		}()
@@ -65,7 +81,7 @@ func (s *scorer) add(inter []uint32, line uint32, a, b []uint64, need int) {
 		inter[line] = uint32(intersectAtLeast(a, b, need))
 		return
 	}
-	if len(s.cur.tasks) > 0 && &s.cur.inter[0] != &inter[0] {
+	if s.cur.inter != nil && &s.cur.inter[0] != &inter[0] {
 		s.flush()
 	}
 	atomic.StoreUint32(&inter[line], pending)
@@ -76,9 +92,29 @@ func (s *scorer) add(inter []uint32, line uint32, a, b []uint64, need int) {
 	}
 }
 
+// addGroup counts set against each partner of tasks through a reference,
+// one of refs (scoreGroup).
+func (s *scorer) addGroup(inter []uint32, set []uint64, refs, tasks []groupTask) {
+	if s.units == nil {
+		scoreGroup(inter, set, refs, tasks)
+		return
+	}
+	if s.cur.inter != nil && &s.cur.inter[0] != &inter[0] {
+		s.flush()
+	}
+	for _, t := range tasks {
+		atomic.StoreUint32(&inter[t.line], pending)
+	}
+	s.cur.inter = inter
+	s.cur.groups = append(s.cur.groups, scoreGroupTask{set, refs, tasks})
+	if s.work += 2*len(set) + 64*len(tasks); s.work >= unitWork {
+		s.flush()
+	}
+}
+
 // flush hands the tasks recorded to the pool.
 func (s *scorer) flush() {
-	if len(s.cur.tasks) == 0 {
+	if len(s.cur.tasks) == 0 && len(s.cur.groups) == 0 {
 		return
 	}
 	s.wg.Add(1)
