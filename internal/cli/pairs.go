@@ -21,8 +21,10 @@ with idA < idB bytewise, sorted by idA then idB (the order of LC_ALL=C sort).
 Memory: by default pairs holds its input within --memory (by default an
 eighth of the machine's memory, 64M to 2G):
 52 bytes per band record (the record, and its copy while they are sorted),
-each distinct id once (its length plus about 90 bytes), and 8 bytes per
-candidate pair, the arrays counted whole. Past --memory it sorts the
+each distinct id once (its length plus about 90 bytes), 8 bytes per
+candidate pair, the arrays counted whole, and a table of the pairs tried
+last (a pair made in several buckets is judged and held once; 9 bytes a
+slot, a quarter of the records' count, 36 KiB to 4.5 MiB). Past --memory it sorts the
 records held by key, then id, and spills them as a compressed run (binary:
 varint key deltas; ids of 12 digits, as shingle --number-from writes them,
 as numbers) to --temp-dir, each run cut into parts by key ranges, and at

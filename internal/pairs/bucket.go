@@ -348,6 +348,13 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 	order, fps := h.rank(opt.Jobs)
 	sortEntries(entries, opt.Jobs)
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
+	// A pair two documents make in several buckets is tried once
+	// (recentPairs): not for Hamming tables, whose pairs come from one.
+	var recent *recentPairs
+	if s.h == nil {
+		recent = newRecentPairs(len(entries))
+		room -= recent.bytes()
+	}
 	before := st.snapshot()
 	var aside bbit.Counts
 	if opt.aside != nil {
@@ -393,8 +400,27 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			if s.h != nil && !s.keep(t, fps[docs[a]], fps[docs[b]]) {
 				return nil
 			}
-			if opt.aside != nil && opt.aside.judge(&opt.aside.counts, &sigs[a], &sigs[b]) {
-				return nil
+			p := uint64(docs[a])<<32 | uint64(docs[b])
+			var slot int
+			if recent != nil {
+				var seen bool
+				if slot, seen = recent.slot(p); seen {
+					if opt.aside != nil {
+						replay(&opt.aside.counts, recent.verdict[slot])
+					}
+					return nil // held already, or set aside
+				}
+				recent.pairs[slot] = p
+			}
+			if as := opt.aside; as != nil {
+				was := as.counts
+				far := as.judge(&as.counts, &sigs[a], &sigs[b])
+				if recent != nil {
+					recent.verdict[slot] = judged(&was, &as.counts)
+				}
+				if far {
+					return nil
+				}
 			}
 			if len(pairs) == cap(pairs) {
 				// The pairs, the old array beside the new while it
@@ -406,7 +432,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 				}
 				pairs = growSlice(pairs, n)
 			}
-			pairs = append(pairs, uint64(docs[a])<<32|uint64(docs[b]))
+			pairs = append(pairs, p)
 			return nil
 		})
 		if full {
