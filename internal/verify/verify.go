@@ -313,9 +313,15 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	defer src.Close()
 	// Attached pairs are refused before the file is loaded (by the
 	// writer, as every stage refuses them).
-	peeked, _, err := lines.Peek()
+	peeked, first, err := lines.Peek()
 	if err != nil {
 		return err
+	}
+	if len(peeked) == 0 && first == nil {
+		// An empty input (pairs of an empty corpus, which writes no
+		// header either): an empty output.
+		fmt.Fprintln(stderr, "verify: no pairs (the input is empty): nothing to verify")
+		return out.Finish()
 	}
 	for _, h := range peeked {
 		if h.Header.Stage == record.AttachStage {
