@@ -167,6 +167,8 @@ done
 verify_batches() {
 	if [ -n "$cur" ]; then
 		while IFS=$tab read -r s _ n given; do
+			# A batch of no documents numbered none: not given.
+			[ ! -e "$new/ids/$s.tsv" ] || [ -s "$new/ids/$s.tsv" ] || continue
 			if [ -n "$all" ]; then
 				set -- "$@" --documents "$new/batches/$s-$n"
 			else
