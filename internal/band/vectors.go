@@ -32,10 +32,6 @@ const (
 	pstable    = "pstable"
 )
 
-// DistanceKey is the key of the distance a pstable banding was chosen for
-// in band's header (band --distance).
-const DistanceKey = "distance"
-
 // checkFamily refuses a target of another family than the sketches of
 // method m (the header at pos), and sketches of vectors without the
 // banding or its target.
@@ -128,7 +124,7 @@ func sep(i int) string {
 func (opt *Options) vectorHeader(banding lsh.Banding) record.Header {
 	h := Header(banding, opt.Cosine)
 	if opt.Distance != 0 {
-		h.Params = append(h.Params, record.Param{Key: DistanceKey, Value: strconv.FormatFloat(opt.Distance, 'g', -1, 64)})
+		h.Params = append(h.Params, record.Param{Key: record.DistanceKey, Value: strconv.FormatFloat(opt.Distance, 'g', -1, 64)})
 	}
 	return h
 }

@@ -105,16 +105,16 @@ p(c) = 1 − 2Φ(−W/c) − 2/(√(2π)·W/c)·(1 − exp(−(W/c)²/2)), so ba
 -r R keys them as it keys minhash signatures: r rows and b bands make a
 pair a candidate with probability 1 − (1 − p(c)^r)^b. The header says
 method=pstable, n=, width=, seed=, dim= and vectors=. --distance R says
-on standard error the banding for band -b B -r R (band takes pstable
-sketches only with -b and -r): the most rows a band whose probability at
-distance R is at least 0.99, with a warning when none is. A width about
-the distance R to several times it suits (p(R) = 0.80 at W = 4R).
-Memory: the random
+on standard error the banding band --distance R chooses (band takes
+pstable sketches with --distance R or -b and -r, not for a Jaccard
+threshold): the most rows a band whose probability at distance R is at
+least 0.995, with a warning when none is. A width about the distance R to
+several times it suits (p(R) = 0.80 at W = 4R). Memory: the random
 vectors, 8·n·dim bytes, and a chunk of documents per worker; it streams.
 
    sketch --method pstable --vector-field emb --width 4 -n 64 --distance 1 corpus.jsonl > s.tsv
-   band -b 12 -r 5 s.tsv | pairs |
-      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+   band --distance 1 s.tsv | pairs |
+      verify --euclidean --documents corpus.jsonl --vector-field emb
 
 The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
