@@ -170,7 +170,11 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			method, sketchHeader = m, h.Header
 		}
 	}
-	if err := opt.checkFamily(method, nPos); err != nil {
+	familyPos := nPos
+	if method == "" {
+		familyPos = src.FirstPos()
+	}
+	if err := opt.checkFamily(method, familyPos); err != nil {
 		return err
 	}
 	if method == hyperplane {

@@ -2,6 +2,7 @@ package band
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -33,12 +34,16 @@ const (
 )
 
 // checkFamily refuses a target of another family than the sketches of
-// method m (the header at pos), and sketches of vectors without the
-// banding or its target.
+// method m (the header at pos, or without one the first record), and
+// sketches of vectors without the banding or its target.
 func (opt *Options) checkFamily(m string, pos record.Pos) error {
 	switch {
 	case m == "" && (opt.Cosine != 0 || opt.Distance != 0):
-		return fmt.Errorf("band: --cosine and --distance choose the banding from the sketch header (method=hyperplane or pstable), and the input has none")
+		const msg = "--cosine and --distance choose the banding from the sketch header (method=hyperplane or pstable), and the input has none"
+		if pos.File == "" {
+			return errors.New(msg) // no record either
+		}
+		return record.Errorf(pos, msg)
 	case opt.Cosine != 0 && m != hyperplane:
 		return record.Errorf(pos, "--cosine C bands hyperplane fingerprints (sketch --method hyperplane), the input holds %s sketches", m)
 	case opt.Distance != 0 && m != pstable:

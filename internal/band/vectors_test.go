@@ -55,7 +55,7 @@ func TestHyperplaneBitBands(t *testing.T) {
 		{Options{Threshold: 0.8, FPWeight: 1, FNWeight: 1}, planeHeader, "k.tsv:1: hyperplane fingerprints are banded for a cosine: give --cosine C, or -b and -r"},
 		{Options{Cosine: 0.8}, "#neardup stage=sketch method=minhash n=4 seed=0\n", "k.tsv:1: --cosine C bands hyperplane fingerprints (sketch --method hyperplane), the input holds minhash sketches"},
 		{Options{Distance: 1}, planeHeader, "k.tsv:1: --distance R bands p-stable hashes (sketch --method pstable), the input holds hyperplane sketches"},
-		{Options{Cosine: 0.8}, "a\t1\t0000000000000001\n", "--cosine and --distance choose the banding from the sketch header"},
+		{Options{Cosine: 0.8}, "a\t1\t0000000000000001\n", "k.tsv:1: --cosine and --distance choose the banding from the sketch header"},
 		{Options{Cosine: 0.8}, planeHeader + "a\t8\t" + a + "\n#neardup stage=sketch method=hyperplane f=128 seed=1 dim=8 vectors=splitmix64-boxmuller\n", "the input holds 256-bit hyperplane fingerprints, then hyperplane sketches (f=128)"},
 	} {
 		_, _, err := testutil.Run(t, Run, c.opt, testutil.WriteFile(t, "k.tsv", c.in))
