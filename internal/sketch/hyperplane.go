@@ -77,6 +77,9 @@ func runHyperplane(ctx context.Context, opt Options, inputs []string, stdout, st
 			fmt.Fprintf(stderr, "sketch: pairs at cosine %g are within %d of %d bits with probability %g: band --hamming %d\n", opt.Cosine, k, bits, RecallTarget, k)
 		} else if opt.Cosine != 0 {
 			p := vector.BitAgreement(opt.Cosine)
+			// A cosine above 0 makes p above 1/2: 64 or more bands of one
+			// bit reach any floor below 1 − 2⁻⁶⁴, so the choice always meets
+			// band's default floor.
 			banding, prob, _ := lsh.Amplify(bits, p, band.DefaultFloor)
 			fmt.Fprintf(stderr, "sketch: pairs at cosine %g agree on a bit with probability %.4f; %d bands of %d of the %d bits make them candidates with probability %.4f: band --cosine %g\n",
 				opt.Cosine, p, banding.B, banding.R, bits, prob, opt.Cosine)
