@@ -52,6 +52,8 @@ func (opt *Options) checkFamily(m string, pos record.Pos) error {
 		return record.Errorf(pos, "hyperplane fingerprints are banded for a cosine: give --cosine C, or -b and -r (or, for 64 or 128 bits, --hamming K)")
 	case m == pstable && opt.B == 0 && opt.Distance == 0:
 		return record.Errorf(pos, "pstable sketches are banded for a distance, not a similarity: give --distance R, or -b and -r")
+	case (m == hyperplane || m == pstable) && opt.Threshold != 0:
+		return record.Errorf(pos, "--threshold is a Jaccard similarity, and the input holds %s sketches of vectors: their target is --cosine C (hyperplane) or --distance R (pstable)", m)
 	}
 	return nil
 }

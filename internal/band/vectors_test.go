@@ -53,6 +53,7 @@ func TestHyperplaneBitBands(t *testing.T) {
 		{Options{B: 21, R: 12}, planeHeader + "a\t8\t" + a[:32] + "\n", "k.tsv:2: a 128-bit fingerprint among 256-bit ones"},
 		{Options{B: 22, R: 12}, planeHeader, "k.tsv:1: 22 bands of 12 rows need 264 signature values, the signature has 256 (the sketch has 256 bits)"},
 		{Options{Threshold: 0.8, FPWeight: 1, FNWeight: 1}, planeHeader, "k.tsv:1: hyperplane fingerprints are banded for a cosine: give --cosine C, or -b and -r"},
+		{Options{B: 4, R: 4, Threshold: 0.8}, planeHeader, "k.tsv:1: --threshold is a Jaccard similarity, and the input holds hyperplane sketches of vectors"},
 		{Options{Cosine: 0.8}, "#neardup stage=sketch method=minhash n=4 seed=0\n", "k.tsv:1: --cosine C bands hyperplane fingerprints (sketch --method hyperplane), the input holds minhash sketches"},
 		{Options{Distance: 1}, planeHeader, "k.tsv:1: --distance R bands p-stable hashes (sketch --method pstable), the input holds hyperplane sketches"},
 		{Options{Cosine: 0.8}, "a\t1\t0000000000000001\n", "k.tsv:1: --cosine and --distance choose the banding from the sketch header"},
