@@ -56,11 +56,15 @@
 // is not an array are bad input, at file:line. It writes what simhash
 // writes,
 //
-//	id TAB size TAB fingerprint      (16 hex digits, or 32 with --bits 128)
+//	id TAB size TAB fingerprint      (bits/4 hex digits: 16 for 64 bits)
 //
 // size being the number of components that are not zero (0 for the zero
 // vector, which band leaves without keys), so band --hamming, pairs, index
-// and verify --hamming take them as they take SimHash fingerprints. Bit r is
+// and verify --hamming take fingerprints of 64 or 128 bits as they take
+// SimHash fingerprints. Longer ones (--bits a multiple of 64, up to 8192)
+// are banded: band --cosine C cuts them into b bands of r bits (see band(1)),
+// whose memory is bounded where the tables of a wide Hamming radius (cosine
+// 0.8 and below) are not. Bit r is
 // 1 when the dot product of the vector with Gaussian random vector r is above
 // zero (Charikar): two vectors at angle θ differ in each bit with probability
 // θ/π. The random vectors come from --seed (SplitMix64, then Box–Muller: see
@@ -68,15 +72,20 @@
 // f= (the bits), seed=, dim= and vectors=splitmix64-boxmuller. --cosine C
 // says on standard error the least Hamming radius k for band --hamming k
 // that keeps a pair at cosine C with probability 0.99 (k is the 0.99
-// quantile of Binomial(bits, arccos(C)/π)); verify --cosine then scores the
+// quantile of Binomial(bits, arccos(C)/π)), or for longer fingerprints the
+// banding band --cosine C chooses; verify --cosine then scores the
 // candidates by their exact cosine, from the vectors. Memory: the random
-// vectors, 8·bits·dim bytes (256 KiB for 256 components at 128 bits; a
-// vector has at most 65536 components), and a chunk of documents per
-// worker; it streams.
+// vectors, 8·bits·dim bytes (256 KiB for 256 components at 128 bits, 2 MiB
+// at 1024 bits; at most 1 GiB, and a vector has at most 65536 components),
+// and a chunk of documents per worker; it streams. Time: bits multiply-adds
+// per component that is not zero.
 //
 //	sketch --method hyperplane --vector-field emb --cosine 0.9 corpus.jsonl > fp.tsv
 //	band --hamming 16 fp.tsv | pairs |
 //	   verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
+//	sketch --method hyperplane --bits 1024 --vector-field emb corpus.jsonl |
+//	   band --cosine 0.8 | pairs |
+//	   verify --cosine --documents corpus.jsonl --vector-field emb
 //
 // With --method pstable sketch reads the same documents and writes n values
 // for the Euclidean distance (Datar, Immorlica, Indyk, Mirrokni 2004),
@@ -92,16 +101,16 @@
 // -r R keys them as it keys minhash signatures: r rows and b bands make a
 // pair a candidate with probability 1 − (1 − p(c)^r)^b. The header says
 // method=pstable, n=, width=, seed=, dim= and vectors=. --distance R says
-// on standard error the banding for band -b B -r R (band takes pstable
-// sketches only with -b and -r): the most rows a band whose probability at
-// distance R is at least 0.99, with a warning when none is. A width about
-// the distance R to several times it suits (p(R) = 0.80 at W = 4R).
-// Memory: the random
+// on standard error the banding band --distance R chooses (band takes
+// pstable sketches with --distance R or -b and -r, not for a Jaccard
+// threshold): the most rows a band whose probability at distance R is at
+// least 0.995, with a warning when none is. A width about the distance R to
+// several times it suits (p(R) = 0.80 at W = 4R). Memory: the random
 // vectors, 8·n·dim bytes, and a chunk of documents per worker; it streams.
 //
 //	sketch --method pstable --vector-field emb --width 4 -n 64 --distance 1 corpus.jsonl > s.tsv
-//	band -b 12 -r 5 s.tsv | pairs |
-//	   verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+//	band --distance 1 s.tsv | pairs |
+//	   verify --euclidean --documents corpus.jsonl --vector-field emb
 //
 // The empty set (a document without shingles) has size 0 and, for minhash
 // and oph, n values of ffffffffffffffff; band gives it no keys.
@@ -170,7 +179,8 @@
 //     (default: "tf")
 //   - --df FILE: document-frequency table FILE for --weight idf (written by
 //     docfreq)
-//   - --bits value: fingerprint bits (hyperplane): 64 or 128 (default: 64)
+//   - --bits value: fingerprint bits (hyperplane): 64 or 128 (band --hamming),
+//     or a multiple of 64 up to 8192 (band --cosine) (default: 64)
 //   - --vector-field NAME: hyperplane, pstable, JSON Lines: the NAME of the
 //     field that holds the vector (default: "vector")
 //   - --format FORMAT: hyperplane, pstable: document FORMAT, tsv, jsonl or
@@ -184,7 +194,8 @@
 //   - --distance R: pstable: say on standard error the band -b and -r that make
 //     pairs within distance R candidates (probability 0.99) (default: 0)
 //   - --cosine C: hyperplane: say on standard error the band --hamming radius
-//     that keeps pairs at cosine C (default: 0)
+//     (or, past 128 bits, the band --cosine banding) that keeps pairs at cosine
+//     C (default: 0)
 //   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
 //     (the output is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)

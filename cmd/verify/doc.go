@@ -72,27 +72,32 @@
 // other than those sketched, or another field, are stopped at the first
 // vector. The header says measure=cosine, and the records are those of
 // Jaccard, "idA TAB idB TAB cosine", so keep --pairs and cluster take them.
-// A pair is written when its cosine reaches --threshold (a cosine above 0).
-// Memory: as with --shingles, verify reads the pairs ahead (up to --memory)
+// A pair is written when its cosine reaches --threshold (a cosine above 0;
+// not given, the threshold=C of band's header, which band --cosine C
+// writes). Memory: as with --shingles, verify reads the pairs ahead (up to --memory)
 // and loads the vectors of the documents in some pair, 8 bytes a component;
 // past --memory of pairs it loads every document's vector.
 //
 //	sketch --method hyperplane --vector-field emb corpus.jsonl |
 //	   band --hamming 16 | pairs |
 //	   verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
+//	sketch --method hyperplane --bits 1024 --vector-field emb corpus.jsonl |
+//	   band --cosine 0.8 | pairs |
+//	   verify --cosine --documents corpus.jsonl --vector-field emb
 //
 // With --euclidean and --documents FILE verify reads the vectors as --cosine
 // does (the dimension from a pstable sketch header too) and keeps the pairs
 // whose exact Euclidean distance d is at most --threshold R (a distance
-// above 0; band's header has no distance to take). The score is 1/(1 + d),
+// above 0; not given, the distance=R of band's header, which band
+// --distance R writes, said on standard error). The score is 1/(1 + d),
 // not d: keep --pairs and cluster read scores as similarities, larger the
 // nearer, so 1/(1 + d) orders the pairs as they need. The header says
 // measure=euclidean, threshold=1/(1 + R) (the least score written) and
 // distance=R.
 //
 //	sketch --method pstable --vector-field emb --width 4 -n 64 corpus.jsonl |
-//	   band -b 12 -r 5 | pairs |
-//	   verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+//	   band --distance 1 | pairs |
+//	   verify --euclidean --documents corpus.jsonl --vector-field emb
 //
 // The shingle or sketch file must come from the same pipeline as the pairs:
 // their headers are checked against each other. Its header must come before

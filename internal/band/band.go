@@ -36,6 +36,11 @@ type Options struct {
 	// Verbose prints the banding and its S-curve (or the Hamming layout).
 	Verbose bool
 
+	// Cosine, for hyperplane fingerprints, and Distance, for p-stable
+	// hashes, are the target the banding is chosen for instead of
+	// Threshold (vectors.go); 0 is not given.
+	Cosine, Distance float64
+
 	stream.Common
 
 	// Hamming, when set, keys SimHash fingerprints by the tables of a
@@ -73,8 +78,16 @@ func (o *Options) Resolve() error {
 		status.Float{Flag: "--fn-weight", Value: o.FNWeight}, status.Float{Flag: "--recall-at-threshold", Value: o.Floor}); err != nil {
 		return err
 	}
+	if err := status.Finite(status.Float{Flag: "--cosine", Value: o.Cosine}, status.Float{Flag: "--distance", Value: o.Distance}); err != nil {
+		return err
+	}
 	if o.BBit != "" && (o.Containment != nil || o.Hamming != nil) {
 		return status.Usagef("--bbit writes MinHash signatures at 4 bits a value: not with --containment or --hamming")
+	}
+	if o.Cosine != 0 || o.Distance != 0 {
+		if err := o.checkTarget(); err != nil {
+			return err
+		}
 	}
 	if o.Containment != nil {
 		return o.Containment.Check()
@@ -92,7 +105,7 @@ func (o *Options) Resolve() error {
 	}
 	// The threshold and the weights choose the banding when -b and -r are
 	// not given; given, they are checked all the same (0 is not given).
-	choose := o.B == 0 && o.Hamming == nil
+	choose := o.B == 0 && o.Hamming == nil && o.Cosine == 0 && o.Distance == 0
 	if (choose || o.Threshold != 0) && (o.Threshold <= 0 || o.Threshold >= 1) {
 		return status.Usagef("%s %g: want a similarity between 0 and 1", flag, o.Threshold)
 	}
@@ -146,17 +159,26 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	n, nPos := -1, record.Pos{}
+	method, sketchHeader := "", record.Header{}
 	for _, h := range headers {
 		if h.Header.Stage == "sketch" {
 			m, _ := h.Header.Get("method")
 			if !keyable(m) {
-				return record.Errorf(h.Pos, "band needs minhash, oph or pstable signatures, the input holds %s sketches", m)
-			}
-			if m == "pstable" && opt.B == 0 {
-				return record.Errorf(h.Pos, "pstable sketches are banded for a distance, not a similarity: give -b and -r (sketch --method pstable --distance R suggests them)")
+				return record.Errorf(h.Pos, "band needs minhash, oph or pstable signatures or hyperplane fingerprints, the input holds %s sketches", m)
 			}
 			n, nPos = h.Header.Int("n", -1), h.Pos
+			method, sketchHeader = m, h.Header
 		}
+	}
+	familyPos := nPos
+	if method == "" {
+		familyPos = src.FirstPos()
+	}
+	if err := opt.checkFamily(method, familyPos); err != nil {
+		return err
+	}
+	if method == hyperplane {
+		return runBits(ctx, opt, src, sketchHeader, nPos, sketchHeader.Int("f", 64), stdout, stderr)
 	}
 	// Every signature has n values: the header's n=, or without a header
 	// the first signature's length.
@@ -170,11 +192,16 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 			fmt.Fprintf(stderr, "band: the first signature (%s) is bad and there is no sketch header: the signatures' lengths are not checked against each other\n", src.FirstPos())
 		}
 	}
-	banding, err := opt.banding(stderr, "band", n, nPos)
+	var banding lsh.Banding
+	if method == pstable {
+		banding, err = opt.vectorBanding(stderr, method, sketchHeader, nPos, n)
+	} else {
+		banding, err = opt.banding(stderr, "band", n, nPos)
+	}
 	if err != nil {
 		return err
 	}
-	if opt.Verbose {
+	if opt.Verbose && method != pstable {
 		fmt.Fprintf(stderr, "band: b=%d r=%d: candidate probability at s=0.5 %.4f, 0.7 %.4f, 0.8 %.4f, 0.9 %.4f\n", banding.B, banding.R,
 			lsh.CandidateProbability(0.5, banding.B, banding.R), lsh.CandidateProbability(0.7, banding.B, banding.R),
 			lsh.CandidateProbability(0.8, banding.B, banding.R), lsh.CandidateProbability(0.9, banding.B, banding.R))
@@ -186,13 +213,16 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		threshold = opt.Threshold
 	}
 	header := Header(banding, threshold)
+	if method == pstable {
+		header = opt.vectorHeader(banding)
+	}
 	out := stream.NewOutput("band", opt.Common, stdout, stderr, header)
 	out.RecordsOf = "sketch"
 	out.CheckHeader = func(h record.Header, pos record.Pos) error {
 		if h.Stage != "sketch" {
 			return nil
 		}
-		if m, _ := h.Get("method"); !keyable(m) {
+		if m, _ := h.Get("method"); !keyable(m) || m == hyperplane {
 			return record.Errorf(pos, "band needs minhash, oph or pstable signatures, the input holds %s sketches", m)
 		}
 		return nil
@@ -210,10 +240,12 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	return out.RunPool(ctx, src, workers)
 }
 
-// keyable reports whether band keys the values of sketches of method m:
-// minhash and oph signatures, and the p-stable hashes of vectors, whose
-// r rows are keyed as r minhash values are.
-func keyable(m string) bool { return m == "minhash" || m == "oph" || m == "pstable" }
+// keyable reports whether band keys sketches of method m in bands: minhash
+// and oph signatures, and the p-stable hashes and hyperplane fingerprints
+// of vectors (vectors.go).
+func keyable(m string) bool {
+	return m == "minhash" || m == "oph" || m == pstable || m == hyperplane
+}
 
 // banding returns the banding of -b and -r, or chooses it for n-value
 // signatures (n < 0: not known) from the threshold, saying on stderr, as

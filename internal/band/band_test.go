@@ -132,8 +132,8 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{Options{B: 10, R: 4}, in, "10 bands of 4 rows need 40 signature values, the signature has 32"},
-		{Options{B: 2, R: 2}, "#neardup stage=sketch method=bottomk s=4 seed=0\nd\t1\t0000000000000001\n", "k.tsv:1: band needs minhash, oph or pstable signatures, the input holds bottomk sketches"},
-		{Options{Threshold: 0.8, FPWeight: 1, FNWeight: 1}, "#neardup stage=sketch method=pstable n=4 width=2 seed=0 dim=3 vectors=splitmix64-boxmuller\nd\t3\t0000000000000001 ffffffffffffffff 0 0\n", "k.tsv:1: pstable sketches are banded for a distance, not a similarity: give -b and -r"},
+		{Options{B: 2, R: 2}, "#neardup stage=sketch method=bottomk s=4 seed=0\nd\t1\t0000000000000001\n", "k.tsv:1: band needs minhash, oph or pstable signatures or hyperplane fingerprints, the input holds bottomk sketches"},
+		{Options{Threshold: 0.8, FPWeight: 1, FNWeight: 1}, "#neardup stage=sketch method=pstable n=4 width=2 seed=0 dim=3 vectors=splitmix64-boxmuller\nd\t3\t0000000000000001 ffffffffffffffff 0 0\n", "k.tsv:1: pstable sketches are banded for a distance, not a similarity: give --distance R, or -b and -r"},
 		{Options{B: 2, R: 2}, "a\t1\t0000000000000001 0000000000000002 0000000000000003 0000000000000004\nb\t1\t0000000000000001\n", "k.tsv:2: signature has 1 values, 2 bands of 2 rows need 4"},
 		{Options{B: 1, R: 1}, "a\t1\t0000000000000001\nb\tx\t0000000000000001\n", `k.tsv:2: size "x" is not a number`},
 	} {

@@ -40,6 +40,9 @@ func checkSimHashSketch(h record.Header, pos record.Pos, f int) error {
 	if m, _ := h.Get("method"); !record.IsFingerprints(m) {
 		return record.Errorf(pos, "band --hamming needs simhash fingerprints (sketch --method simhash), the input holds %s sketches", m)
 	}
+	if err := record.CheckHammingBits(h, pos, "band --hamming"); err != nil {
+		return err
+	}
 	if f > 0 && h.Int("f", 64) != f {
 		return record.Errorf(pos, "the input holds %d-bit fingerprints, the scheme is for %d bits", h.Int("f", 64), f)
 	}

@@ -10,7 +10,7 @@ import (
 func Band() Stage {
 	return Stage{
 		Name:  "band",
-		Usage: "turn MinHash signatures or SimHash fingerprints into LSH keys",
+		Usage: "turn MinHash signatures, SimHash fingerprints or sketches of vectors into LSH keys",
 		Args:  "[FILE...]",
 		Description: `Reads MinHash signatures (sketch --method minhash or oph) and writes, for
 each document, one record per band:
@@ -74,6 +74,29 @@ on 31-33 bits). The key is the table number (4 hex digits) and the table's
 key bits, left-aligned in f/4 hex digits. The header names f, k, the blocks
 and their widths; -v prints the layout. pairs keeps the pairs within k bits,
 each from the first table that keys it.
+
+VECTORS
+The sketches of vectors are banded the same way, their keys "key TAB id":
+hyperplane fingerprints (sketch --method hyperplane, of any multiple of 64
+bits) in bands of r bits, band i keyed on bits i·r to (i+1)·r − 1, and
+p-stable hashes (sketch --method pstable) in bands of r hashes. Two vectors
+at cosine C agree on a bit with probability p = 1 − θ/π (θ = arccos C);
+two at distance R agree on a hash of width W with Datar et al.'s p(R/W)
+(sketch(1)). --cosine C (for fingerprints) or --distance R (for p-stable
+hashes, the width W from the sketch header) chooses b and r from the
+header's length: the most rows a band, which makes the fewest far pairs
+candidates, and as many bands as fit, among those under which a pair at
+the target becomes a candidate, 1 − (1 − p^r)^b, with probability at least
+--recall-at-threshold (0.995). The choice is printed on standard error,
+and -v prints the S-curve (at cosines 0, 0.5, 0.7, 0.8, 0.9, 0.95, or at
+0.5 to 3 times the distance). The header says threshold=C, which verify
+--cosine takes as its threshold, or distance=R; with -b and -r alone,
+neither. 1024 bits at cosine 0.8 make 85 bands of 12 bits (a pair at 0.8
+a candidate with probability 0.9963, two unrelated vectors with 0.02); at
+0.9, 64 bands of 16 bits. Unlike --hamming K, whose tables multiply as K
+grows with the bits a cosine of 0.8 lets differ, the keys are b a vector
+and memory is that of any banding. Fingerprints of 64 or 128 bits may be
+banded too; longer ones only so (band --hamming refuses them).
 
 CONTAINMENT
 With --containment T it reads shingle records (not signatures) and writes
@@ -156,6 +179,8 @@ EXAMPLES
    sketch shingles.tsv | band --threshold 0.8 | pairs > candidates.tsv
    shingle --sketch oph corpus.jsonl | band --bbit bits.tsv | pairs > pairs.tsv
    band -b 20 -r 5 sketches.tsv
+   sketch --method hyperplane --bits 1024 --vector-field emb corpus.jsonl |
+       band --cosine 0.8 -v | pairs
    sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs
    docfreq shingles.tsv > df.tsv
    band --containment 0.9 --df df.tsv shingles.tsv | pairs |
@@ -165,9 +190,11 @@ EXAMPLES
 			&cli.IntFlag{Name: "b", Usage: "number of bands"},
 			&cli.IntFlag{Name: "r", Usage: "rows per band"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "target Jaccard similarity when -b and -r are not given"},
+			&cli.Float64Flag{Name: "cosine", Usage: "hyperplane fingerprints: choose -b and -r (bands of bits) for the target cosine `C`"},
+			&cli.Float64Flag{Name: "distance", Usage: "pstable sketches: choose -b and -r for the target Euclidean distance `R`"},
 			&cli.Float64Flag{Name: "fp-weight", Value: band.DefaultFPWeight, Usage: "weight of the false-positive area in the choice of b and r"},
 			&cli.Float64Flag{Name: "fn-weight", Value: band.DefaultFNWeight, Usage: "weight of the false-negative area in the choice of b and r"},
-			&cli.Float64Flag{Name: "recall-at-threshold", Value: band.DefaultFloor, Usage: "least probability that a pair at the threshold becomes a candidate"},
+			&cli.Float64Flag{Name: "recall-at-threshold", Value: band.DefaultFloor, Usage: "least probability that a pair at the threshold (or --cosine, --distance) becomes a candidate"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print the banding and its S-curve (or the Hamming layout) on standard error"},
 			&cli.IntFlag{Name: "hamming", Usage: "key SimHash fingerprints for distance at most `K` bits"},
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "Hamming `SCHEME`: manku (C(B,k) tables of B-k blocks) or pigeonhole (k+1 blocks)"},
@@ -192,10 +219,19 @@ func bandAction(c *cli.Context, env *Env) error {
 		Floor:     c.Float64("recall-at-threshold"),
 		Verbose:   c.Bool("verbose"),
 	}
-	if opt.B != 0 && !c.IsSet("threshold") {
+	if (opt.B != 0 || c.IsSet("cosine") || c.IsSet("distance")) && !c.IsSet("threshold") {
 		// -b and -r alone: no threshold chose them, none goes in the
-		// header.
+		// header; --cosine and --distance are the targets of vectors.
 		opt.Threshold = 0
+	}
+	opt.Cosine, opt.Distance = c.Float64("cosine"), c.Float64("distance")
+	for _, name := range []string{"cosine", "distance"} {
+		if c.IsSet(name) && c.Float64(name) == 0 {
+			return usagef("--%s 0: want a %s above 0", name, name)
+		}
+	}
+	if (c.IsSet("cosine") || c.IsSet("distance")) && (c.IsSet("fp-weight") || c.IsSet("fn-weight")) {
+		return usagef("--fp-weight and --fn-weight weigh the Jaccard S-curve: --cosine and --distance take the most rows that reach --recall-at-threshold")
 	}
 	opt.BBit = c.String("bbit")
 	if c.IsSet("containment") {

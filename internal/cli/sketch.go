@@ -60,11 +60,15 @@ component that is not a finite number (NaN, Inf, 1e999) and a field that
 is not an array are bad input, at file:line. It writes what simhash
 writes,
 
-   id TAB size TAB fingerprint      (16 hex digits, or 32 with --bits 128)
+   id TAB size TAB fingerprint      (bits/4 hex digits: 16 for 64 bits)
 
 size being the number of components that are not zero (0 for the zero
 vector, which band leaves without keys), so band --hamming, pairs, index
-and verify --hamming take them as they take SimHash fingerprints. Bit r is
+and verify --hamming take fingerprints of 64 or 128 bits as they take
+SimHash fingerprints. Longer ones (--bits a multiple of 64, up to 8192)
+are banded: band --cosine C cuts them into b bands of r bits (see band(1)),
+whose memory is bounded where the tables of a wide Hamming radius (cosine
+0.8 and below) are not. Bit r is
 1 when the dot product of the vector with Gaussian random vector r is above
 zero (Charikar): two vectors at angle θ differ in each bit with probability
 θ/π. The random vectors come from --seed (SplitMix64, then Box–Muller: see
@@ -72,15 +76,20 @@ internal/vector) and are never stored; the header says method=hyperplane,
 f= (the bits), seed=, dim= and vectors=splitmix64-boxmuller. --cosine C
 says on standard error the least Hamming radius k for band --hamming k
 that keeps a pair at cosine C with probability 0.99 (k is the 0.99
-quantile of Binomial(bits, arccos(C)/π)); verify --cosine then scores the
+quantile of Binomial(bits, arccos(C)/π)), or for longer fingerprints the
+banding band --cosine C chooses; verify --cosine then scores the
 candidates by their exact cosine, from the vectors. Memory: the random
-vectors, 8·bits·dim bytes (256 KiB for 256 components at 128 bits; a
-vector has at most 65536 components), and a chunk of documents per
-worker; it streams.
+vectors, 8·bits·dim bytes (256 KiB for 256 components at 128 bits, 2 MiB
+at 1024 bits; at most 1 GiB, and a vector has at most 65536 components),
+and a chunk of documents per worker; it streams. Time: bits multiply-adds
+per component that is not zero.
 
    sketch --method hyperplane --vector-field emb --cosine 0.9 corpus.jsonl > fp.tsv
    band --hamming 16 fp.tsv | pairs |
       verify --cosine --documents corpus.jsonl --vector-field emb --threshold 0.9
+   sketch --method hyperplane --bits 1024 --vector-field emb corpus.jsonl |
+      band --cosine 0.8 | pairs |
+      verify --cosine --documents corpus.jsonl --vector-field emb
 
 With --method pstable sketch reads the same documents and writes n values
 for the Euclidean distance (Datar, Immorlica, Indyk, Mirrokni 2004),
@@ -96,16 +105,16 @@ p(c) = 1 − 2Φ(−W/c) − 2/(√(2π)·W/c)·(1 − exp(−(W/c)²/2)), so ba
 -r R keys them as it keys minhash signatures: r rows and b bands make a
 pair a candidate with probability 1 − (1 − p(c)^r)^b. The header says
 method=pstable, n=, width=, seed=, dim= and vectors=. --distance R says
-on standard error the banding for band -b B -r R (band takes pstable
-sketches only with -b and -r): the most rows a band whose probability at
-distance R is at least 0.99, with a warning when none is. A width about
-the distance R to several times it suits (p(R) = 0.80 at W = 4R).
-Memory: the random
+on standard error the banding band --distance R chooses (band takes
+pstable sketches with --distance R or -b and -r, not for a Jaccard
+threshold): the most rows a band whose probability at distance R is at
+least 0.995, with a warning when none is. A width about the distance R to
+several times it suits (p(R) = 0.80 at W = 4R). Memory: the random
 vectors, 8·n·dim bytes, and a chunk of documents per worker; it streams.
 
    sketch --method pstable --vector-field emb --width 4 -n 64 --distance 1 corpus.jsonl > s.tsv
-   band -b 12 -r 5 s.tsv | pairs |
-      verify --euclidean --documents corpus.jsonl --vector-field emb --threshold 1
+   band --distance 1 s.tsv | pairs |
+      verify --euclidean --documents corpus.jsonl --vector-field emb
 
 The empty set (a document without shingles) has size 0 and, for minhash
 and oph, n values of ffffffffffffffff; band gives it no keys.
@@ -141,14 +150,14 @@ EXAMPLES
 			&cli.IntFlag{Name: "f", Value: 64, Usage: "fingerprint bits (simhash): 64 or 128"},
 			&cli.StringFlag{Name: "weight", Value: "tf", Usage: "feature `WEIGHT` (simhash): tf, logtf, binary or idf"},
 			&cli.StringFlag{Name: "df", Usage: "document-frequency table `FILE` for --weight idf (written by docfreq)"},
-			&cli.IntFlag{Name: "bits", Value: 64, Usage: "fingerprint bits (hyperplane): 64 or 128"},
+			&cli.IntFlag{Name: "bits", Value: 64, Usage: "fingerprint bits (hyperplane): 64 or 128 (band --hamming), or a multiple of 64 up to 8192 (band --cosine)"},
 			&cli.StringFlag{Name: "vector-field", Value: "vector", Category: catInput, Usage: "hyperplane, pstable, JSON Lines: the `NAME` of the field that holds the vector"},
 			&cli.StringFlag{Name: "format", Category: catInput, Usage: "hyperplane, pstable: document `FORMAT`, tsv, jsonl or lines (default: from the file's name)"},
 			&cli.StringFlag{Name: "id-field", Value: "id", Category: catInput, Usage: "hyperplane, pstable, JSON Lines: the `NAME` of the id field"},
 			&cli.IntFlag{Name: "dim", Usage: "hyperplane, pstable: the number of components `D` of every vector (default: the first vector's)"},
 			&cli.Float64Flag{Name: "width", Usage: "pstable: the bucket width `W`, a distance (about the distance of the pairs sought)"},
 			&cli.Float64Flag{Name: "distance", Usage: "pstable: say on standard error the band -b and -r that make pairs within distance `R` candidates (probability 0.99)"},
-			&cli.Float64Flag{Name: "cosine", Usage: "hyperplane: say on standard error the band --hamming radius that keeps pairs at cosine `C`"},
+			&cli.Float64Flag{Name: "cosine", Usage: "hyperplane: say on standard error the band --hamming radius (or, past 128 bits, the band --cosine banding) that keeps pairs at cosine `C`"},
 		}, commonFlags()),
 		Action: sketchAction,
 	}
@@ -202,7 +211,7 @@ func sketchAction(c *cli.Context, env *Env) error {
 	}
 	opt.Bits, opt.Dim, opt.Cosine, opt.VectorField = c.Int("bits"), c.Int("dim"), c.Float64("cosine"), c.String("vector-field")
 	if c.IsSet("bits") && opt.Bits == 0 {
-		return usagef("--bits 0: want 64 or 128")
+		return usagef("--bits 0: want 64 or 128, or a multiple of 64 up to 8192")
 	}
 	if c.IsSet("dim") && opt.Dim == 0 {
 		return usagef("--dim 0: want the number of components of the vectors")

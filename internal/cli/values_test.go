@@ -48,6 +48,8 @@ var valuesInputs = []struct {
 	{"v.tsv", []string{"verify", "--shingles", "$D/sh.tsv", "$D/p.tsv"}},
 	{"vc.tsv", []string{"verify", "--shingles", "$D/sh.tsv", "--containment", "$D/p.tsv"}},
 	{"fp.idx", []string{"index", "build", "$D/fp.tsv"}},
+	{"hy.tsv", []string{"sketch", "--method", "hyperplane", "--bits", "256", "$D/vec.tsv"}},
+	{"ps.tsv", []string{"sketch", "--method", "pstable", "--width", "4", "$D/vec.tsv"}},
 	{"b.idx", []string{"bandindex", "build", "$D/b.tsv"}},
 }
 
@@ -127,9 +129,12 @@ var valueCases = map[string]valueCase{
 	"band --fn-weight":           {args: []string{"$D/sk.tsv"}, ok: []string{"0", "1.5", "1e18"}},
 	"band --recall-at-threshold": {args: []string{"$D/sk.tsv"}, ok: []string{"0"}},
 	"band --hamming":             {args: []string{"$D/fp.tsv"}, ok: []string{"0"}},
-	"band --blocks":              {args: []string{"--hamming", "3", "$D/fp.tsv"}},
-	"band --containment":         {args: []string{"--df", "$D/df.tsv", "$D/shw.tsv"}},
-	"band --jobs":                {args: []string{"$D/sk.tsv"}, ok: []string{"0"}, same: true},
+	// A cosine of 1.5 or more is no cosine; any distance above 0 is taken.
+	"band --cosine":      {args: []string{"$D/hy.tsv"}},
+	"band --distance":    {args: []string{"$D/ps.tsv"}, ok: []string{"1.5", "1e18"}},
+	"band --blocks":      {args: []string{"--hamming", "3", "$D/fp.tsv"}},
+	"band --containment": {args: []string{"--df", "$D/df.tsv", "$D/shw.tsv"}},
+	"band --jobs":        {args: []string{"$D/sk.tsv"}, ok: []string{"0"}, same: true},
 
 	"pairs --max-bucket": {args: []string{"$D/b.tsv"}, ok: []string{"0", "1000000000000000000", "9223372036854775807"}},
 	"pairs --reps":       {args: []string{"$D/b.tsv"}, ok: []string{"0", "1000000000000000000", "9223372036854775807"}},

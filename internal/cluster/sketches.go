@@ -59,6 +59,7 @@ type sketchKind struct {
 	method string // minhash, oph, bottomk, modm, simhash; "" without a header
 	n      int    // the signature length or sample size, 64-bit words of a fingerprint; -1 if unknown
 	pos    record.Pos
+	header record.Header
 }
 
 func inputKind(headers []stream.HeaderAt, first []byte) sketchKind {
@@ -68,7 +69,7 @@ func inputKind(headers []stream.HeaderAt, first []byte) sketchKind {
 			continue
 		}
 		k.method, _ = h.Header.Get("method")
-		k.pos = h.Pos
+		k.pos, k.header = h.Pos, h.Header
 		switch k.method {
 		case "minhash", "oph":
 			k.n = h.Header.Int("n", -1)
@@ -102,7 +103,7 @@ func (k sketchKind) check(method string) error {
 		return nil
 	case "simhash", "hyperplane":
 		if method == Leader {
-			return nil
+			return record.CheckHammingBits(k.header, k.pos, "cluster --method leader")
 		}
 	case "bottomk":
 		if method == Greedy {

@@ -118,3 +118,44 @@ func integrate(f func(float64) float64, a, b float64) float64 {
 	}
 	return sum * h / 3
 }
+
+// Amplify returns the banding of n hashes, each of which two items agree on
+// with probability p, that makes them a candidate pair with probability at
+// least floor (MMDS 3.6.3, the AND of r rows, the OR of b bands): the
+// most rows a band, r, which makes the fewest far pairs candidates, and as
+// many bands as fit, b = n/r; and that probability, 1 − (1 − p^r)^b. ok is
+// false when even one row a band falls short; it then returns b = n, r = 1.
+func Amplify(n int, p, floor float64) (banding Banding, prob float64, ok bool) {
+	for r := n; r >= 1; r-- {
+		b := min(n/r, 0xffff)
+		if prob = CandidateProbability(p, b, r); prob >= floor {
+			return Banding{B: b, R: r}, prob, true
+		}
+	}
+	b := min(n, 0xffff)
+	return Banding{B: b, R: 1}, CandidateProbability(p, b, 1), false
+}
+
+// BitBandHash hashes bits [i·R, (i+1)·R) of a fingerprint held in words,
+// bit 0 the most significant of words[0] (a hyperplane fingerprint's
+// order): XXH64 of the band's bits, left-aligned in 8-byte little-endian
+// words whose bits past the band are 0. buf is scratch space, returned for
+// reuse.
+func (b Banding) BitBandHash(buf []byte, words []uint64, i int) (uint64, []byte) {
+	buf = buf[:0]
+	for pos, end := i*b.R, (i+1)*b.R; pos < end; pos += 64 {
+		buf = binary.LittleEndian.AppendUint64(buf, bitsAt(words, pos, min(64, end-pos)))
+	}
+	return xxhash.Sum64(buf), buf
+}
+
+// bitsAt returns the n bits (1 to 64) of words from bit pos on,
+// left-aligned, the rest 0.
+func bitsAt(words []uint64, pos, n int) uint64 {
+	w, o := pos/64, uint(pos%64)
+	x := words[w] << o
+	if o > 0 && w+1 < len(words) {
+		x |= words[w+1] >> (64 - o)
+	}
+	return x & (^uint64(0) << uint(64-n))
+}

@@ -315,3 +315,55 @@ func BenchmarkChooseBanding(b *testing.B) {
 		ChooseBanding(128, 0.8, 0.5, 0.5, 0.995)
 	}
 }
+
+// A band of bits hashes the band's bits alone, wherever they fall across
+// the words: flipping any bit of band i changes its hash and no other's.
+func TestBitBandHash(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, bd := range []Banding{{B: 21, R: 12}, {B: 3, R: 70}, {B: 4, R: 64}, {B: 256, R: 1}} {
+		words := make([]uint64, 4) // 256 bits
+		for i := range words {
+			words[i] = rng.Uint64()
+		}
+		var buf []byte
+		hashes := make([]uint64, bd.B)
+		for i := range bd.B {
+			hashes[i], buf = bd.BitBandHash(buf, words, i)
+		}
+		for _, bit := range []int{0, 11, 12, 63, 64, 65, 127, 128, 200, bd.Rows() - 1} {
+			flipped := slices.Clone(words)
+			flipped[bit/64] ^= 1 << (63 - bit%64)
+			for i := range bd.B {
+				var h uint64
+				h, buf = bd.BitBandHash(buf, flipped, i)
+				if in := bit/bd.R == i; (h != hashes[i]) != in {
+					t.Errorf("b=%d r=%d: bit %d flipped, band %d's hash changed %v", bd.B, bd.R, bit, i, !in)
+				}
+			}
+		}
+	}
+	// Equal bits in different bands hash alike (the key adds the band).
+	words := []uint64{0xabcabc0000000000}
+	h0, buf := Banding{B: 2, R: 12}.BitBandHash(nil, words, 0)
+	h1, _ := Banding{B: 2, R: 12}.BitBandHash(buf, words, 1)
+	if h0 != h1 {
+		t.Errorf("equal bits in bands 0 and 1 hash to %x and %x", h0, h1)
+	}
+}
+
+// Amplify takes the most rows that reach the floor with as many bands as
+// fit: at p = 0.7952 (cosine 0.8) and 1024 bits, 12 rows and 85 bands
+// reach 0.995 and 13 rows (78 bands) do not.
+func TestAmplify(t *testing.T) {
+	p := 1 - math.Acos(0.8)/math.Pi
+	bd, prob, ok := Amplify(1024, p, 0.995)
+	if !ok || bd != (Banding{B: 85, R: 12}) || prob < 0.995 {
+		t.Errorf("Amplify(1024, %.4f, 0.995) = %v, %.4f, %v; want 85 bands of 12 rows", p, bd, prob, ok)
+	}
+	if CandidateProbability(p, 1024/13, 13) >= 0.995 {
+		t.Errorf("13 rows reach the floor too: the test does not pin the most rows")
+	}
+	if bd, _, ok := Amplify(4, 0.1, 0.99); ok || bd != (Banding{B: 4, R: 1}) {
+		t.Errorf("Amplify(4, 0.1, 0.99) = %v, %v; want 4 bands of 1 row, not ok", bd, ok)
+	}
+}

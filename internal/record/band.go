@@ -19,6 +19,10 @@ const (
 	// ThresholdKey is the key of the similarity threshold a MinHash
 	// banding was chosen for (read by verify as its default).
 	ThresholdKey = "threshold"
+	// DistanceKey is the key of the Euclidean distance a banding of
+	// p-stable hashes was chosen for (band --distance; verify --euclidean
+	// takes it as its default).
+	DistanceKey = "distance"
 	// ContainmentKey is the key of the containment threshold of
 	// containment keys, ContainModeKey that of their mode.
 	ContainmentKey = "containment"

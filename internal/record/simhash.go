@@ -71,6 +71,64 @@ func ParseSimSketch(s *SimSketch, line []byte) error {
 	return nil
 }
 
+// A hyperplane fingerprint (sketch --method hyperplane) may be longer than
+// 128 bits: any multiple of 64, written the same way, word after word
+// (f/4 digits). band keys those of any length in bands of bits (band
+// --cosine); band --hamming, index, verify --hamming and cluster take those
+// of 64 and 128 bits.
+
+// CheckHammingBits refuses, as stage, the sketch header h (at pos) of
+// fingerprints of more than 128 bits, which a Hamming search does not
+// take.
+func CheckHammingBits(h Header, pos Pos, stage string) error {
+	if f := h.Int("f", 64); f > 128 {
+		return Errorf(pos, "%s takes fingerprints of 64 or 128 bits, the input's have %d: longer ones are banded (band --cosine)", stage, f)
+	}
+	return nil
+}
+
+// BitSketch is a parsed fingerprint record of any length, "id TAB size
+// TAB fingerprint".
+type BitSketch struct {
+	ID    []byte
+	Size  uint64
+	Words []uint64
+}
+
+// ParseBitSketch parses a fingerprint record of any multiple of 64 bits
+// into s, reusing its words. The id aliases line.
+func ParseBitSketch(s *BitSketch, line []byte) error {
+	id, n, fp, err := cutSized(line, "fingerprint")
+	if err != nil {
+		return err
+	}
+	if len(fp) == 0 || len(fp)%16 != 0 {
+		return Bad("fingerprint %q: want a multiple of 16 hex digits", clip(fp))
+	}
+	s.ID, s.Size, s.Words = id, n, s.Words[:0]
+	for i := 0; i < len(fp); i += 16 {
+		w, ok := ParseHex64(fp[i : i+16])
+		if !ok {
+			return Bad("fingerprint %q: want hex digits", clip(fp))
+		}
+		s.Words = append(s.Words, w)
+	}
+	return nil
+}
+
+// AppendBitSketch appends a fingerprint record of len(words)·64 bits: for
+// one or two words, the simhash sketch record of AppendSimSketch.
+func AppendBitSketch(dst, id []byte, size uint64, words []uint64) []byte {
+	dst = append(dst, id...)
+	dst = append(dst, '\t')
+	dst = strconv.AppendUint(dst, size, 10)
+	dst = append(dst, '\t')
+	for _, w := range words {
+		dst = AppendHex64(dst, w)
+	}
+	return append(dst, '\n')
+}
+
 // AppendSimSketch appends a simhash sketch record.
 func AppendSimSketch(dst, id []byte, size uint64, hi, lo uint64, f int) []byte {
 	dst = append(dst, id...)

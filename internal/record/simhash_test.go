@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,4 +77,26 @@ func FuzzSimSketch(f *testing.F) {
 			t.Fatalf("round trip changed %+v into %+v", s, s2)
 		}
 	})
+}
+
+// A fingerprint of any multiple of 64 bits is one field of its words'
+// hex digits; one or two words make the simhash sketch record.
+func TestBitSketch(t *testing.T) {
+	words := []uint64{0xabc, 0xffffffffffffffff, 0x1, 0x8000000000000000}
+	line := AppendBitSketch(nil, []byte("doc"), 7, words)
+	if want := "doc\t7\t0000000000000abcffffffffffffffff00000000000000018000000000000000\n"; string(line) != want {
+		t.Errorf("AppendBitSketch = %q, want %q", line, want)
+	}
+	var s BitSketch
+	if err := ParseBitSketch(&s, TrimEOL(line)); err != nil || string(s.ID) != "doc" || s.Size != 7 || !slices.Equal(s.Words, words) {
+		t.Errorf("ParseBitSketch: %+v %v", s, err)
+	}
+	if got := AppendBitSketch(nil, []byte("doc"), 7, words[:2]); !bytes.Equal(got, AppendSimSketch(nil, []byte("doc"), 7, 0xabc, ^uint64(0), 128)) {
+		t.Errorf("two words: %q, not the simhash sketch record", got)
+	}
+	for _, bad := range []string{"a\t1\t", "a\t1\t00", "a\t1\t0000000000000000000", "a\t1\t000000000000000g", "a\t1\t0000000000000000 0000000000000000", "a\tx\t0000000000000000"} {
+		if err := ParseBitSketch(&s, []byte(bad)); err == nil {
+			t.Errorf("ParseBitSketch(%q) accepted", bad)
+		}
+	}
 }

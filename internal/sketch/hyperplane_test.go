@@ -41,8 +41,8 @@ func TestHyperplaneRecords(t *testing.T) {
 		}
 		fmt.Fprintf(&jsonl, `{"id":"v%03d","emb":[%s],"text":"ignored"}`+"\n", i, strings.Join(nums, ", "))
 		fmt.Fprintf(&tsv, "v%03d\t%s\n", i, strings.Join(nums, " "))
-		fp := vector.NewHyperplanes(128, dim, 9).Fingerprint(v)
-		want.Write(record.AppendSimSketch(nil, fmt.Appendf(nil, "v%03d", i), uint64(vector.NonZero(v)), fp.Hi, fp.Lo, 128))
+		fp, _ := vector.NewHyperplanes(128, dim, 9).Words(nil, nil, v)
+		want.Write(record.AppendSimSketch(nil, fmt.Appendf(nil, "v%03d", i), uint64(vector.NonZero(v)), fp[0], fp[1], 128))
 	}
 	if !strings.Contains(want.String(), "v017\t0\t00000000000000000000000000000000\n") {
 		t.Fatal("the zero vector's record is not in the expected output")
@@ -108,7 +108,9 @@ func TestHyperplaneOptions(t *testing.T) {
 		opt Options
 		err string
 	}{
-		{Options{Method: Hyperplane, Bits: 96, VectorField: "v"}, "--bits 96: want 64 or 128"},
+		{Options{Method: Hyperplane, Bits: 96, VectorField: "v"}, "--bits 96: want 64 or 128 (for band --hamming), or a multiple of 64 up to 8192"},
+		{Options{Method: Hyperplane, Bits: 8256, VectorField: "v"}, "--bits 8256: want"},
+		{Options{Method: Hyperplane, Bits: 8192, Dim: 65536, VectorField: "v"}, "--bits 8192 --dim 65536: 8192-bit fingerprints of 65536 components need 4096 MiB of random vectors, more than the 1024 MiB allowed"},
 		{Options{Method: Hyperplane, Dim: -1, VectorField: "v"}, "--dim -1"},
 		{Options{Method: Hyperplane, Cosine: 1.5, VectorField: "v"}, "--cosine 1.5"},
 		{Options{Method: Hyperplane, VectorField: "v", Vectors: input.Reading{Format: input.FormatParquet}}, "vectors are read from TSV, JSON Lines and --lines"},
@@ -132,5 +134,34 @@ func TestHyperplaneCosineRadius(t *testing.T) {
 	}
 	if want := "sketch: pairs at cosine 0.9 are within 16 of 64 bits with probability 0.99: band --hamming 16\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+}
+
+// A fingerprint of more than 128 bits is written in bits/4 hex digits, its
+// first 128 bits the 128-bit fingerprint; --cosine then says the banding
+// band --cosine chooses.
+func TestHyperplaneLong(t *testing.T) {
+	path := testutil.WriteFile(t, "v.tsv", "a\t1 2 -3\nb\t0 0 0\n")
+	run := func(bits int, cosine float64) (string, string) {
+		opt := hyperplaneOptions(input.FormatTSV, 1, bits)
+		opt.Cosine = cosine
+		var out, stderr strings.Builder
+		if err := Run(context.Background(), opt, []string{path}, &out, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), stderr.String()
+	}
+	short, _ := run(128, 0)
+	long, stderr := run(1024, 0.8)
+	if !strings.Contains(long, "method=hyperplane f=1024 ") || !strings.Contains(long, "\nb\t0\t"+strings.Repeat("0", 256)+"\n") {
+		t.Errorf("1024 bits: %q", long)
+	}
+	_, a128, _ := strings.Cut(strings.Split(short, "\n")[1], "\t")
+	_, a1024, _ := strings.Cut(strings.Split(long, "\n")[1], "\t")
+	if len(a1024) != len("3\t")+256 || !strings.HasPrefix(a1024, a128) {
+		t.Errorf("a: 128 bits %q, 1024 bits %q: want 256 hex digits beginning with the 128-bit fingerprint", a128, a1024)
+	}
+	if want := "sketch: pairs at cosine 0.8 agree on a bit with probability 0.7952; 85 bands of 12 of the 1024 bits make them candidates with probability 0.9963: band --cosine 0.8\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
@@ -52,17 +54,18 @@ func (o *Options) pstableHeader(dim int) record.Header {
 }
 
 func runPStable(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
-	return runVectors(ctx, &opt, inputs, stdout, stderr, opt.pstableHeader, func(dim int) func(rd *document.VectorReader) stream.Worker {
+	return runVectors(ctx, &opt, inputs, stdout, stderr, opt.pstableHeader, func(dim int) (func(rd *document.VectorReader) stream.Worker, error) {
 		if opt.Distance != 0 {
-			b, r, prob, ok := vector.PStableBanding(opt.N, opt.Width, opt.Distance, RecallTarget)
-			fmt.Fprintf(stderr, "sketch: pairs within distance %g share one of %d hashes of width %g with probability %.4f; %d bands of %d rows make them candidates with probability %.4f: band -b %d -r %d\n",
-				opt.Distance, opt.N, opt.Width, vector.Collision(opt.Distance, opt.Width), b, r, prob, b, r)
+			p := vector.Collision(opt.Distance, opt.Width)
+			banding, prob, ok := lsh.Amplify(opt.N, p, band.DefaultFloor)
+			fmt.Fprintf(stderr, "sketch: pairs within distance %g share one of %d hashes of width %g with probability %.4f; %d bands of %d rows make them candidates with probability %.4f: band --distance %g (band -b %d -r %d)\n",
+				opt.Distance, opt.N, opt.Width, p, banding.B, banding.R, prob, opt.Distance, banding.B, banding.R)
 			if !ok {
-				fmt.Fprintf(stderr, "sketch: warning: no banding of %d hashes reaches probability %g at distance %g; use more hashes (-n) or a wider --width\n", opt.N, RecallTarget, opt.Distance)
+				fmt.Fprintf(stderr, "sketch: warning: no banding of %d hashes reaches probability %g at distance %g; use more hashes (-n) or a wider --width\n", opt.N, band.DefaultFloor, opt.Distance)
 			}
 		}
 		hashes := vector.NewPStable(opt.N, dim, opt.Width, opt.Seed)
-		return func(rd *document.VectorReader) stream.Worker { return &pstableWorker{rd: rd, hashes: hashes} }
+		return func(rd *document.VectorReader) stream.Worker { return &pstableWorker{rd: rd, hashes: hashes} }, nil
 	})
 }
 

@@ -81,8 +81,9 @@ func TestPStableOptions(t *testing.T) {
 	}
 }
 
-// --distance says the banding that makes pairs within it candidates with
-// probability 0.99, and warns when no banding of the hashes does.
+// --distance says the banding band --distance chooses, which makes pairs
+// within it candidates with probability 0.995 (band's
+// --recall-at-threshold), and warns when no banding of the hashes does.
 func TestPStableDistanceBanding(t *testing.T) {
 	path := testutil.WriteFile(t, "v.jsonl", `{"id":"a","emb":[1,2]}`+"\n")
 	opt := pstableOptions(1)
@@ -91,7 +92,7 @@ func TestPStableDistanceBanding(t *testing.T) {
 	if err := Run(context.Background(), opt, []string{path}, io.Discard, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	if want := "sketch: pairs within distance 1 share one of 64 hashes of width 4 with probability 0.8005; 12 bands of 5 rows make them candidates with probability 0.9916: band -b 12 -r 5\n"; stderr.String() != want {
+	if want := "sketch: pairs within distance 1 share one of 64 hashes of width 4 with probability 0.8005; 16 bands of 4 rows make them candidates with probability 0.9998: band --distance 1 (band -b 16 -r 4)\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	opt.N, opt.Width, opt.Distance = 2, 1, 10
@@ -99,7 +100,7 @@ func TestPStableDistanceBanding(t *testing.T) {
 	if err := Run(context.Background(), opt, []string{path}, io.Discard, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr.String(), "warning: no banding of 2 hashes reaches probability 0.99 at distance 10") {
+	if !strings.Contains(stderr.String(), "warning: no banding of 2 hashes reaches probability 0.995 at distance 10") {
 		t.Errorf("stderr %q, want the warning", stderr.String())
 	}
 }

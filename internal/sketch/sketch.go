@@ -54,19 +54,20 @@ type Options struct {
 	F      int
 	Weight string
 	DF     string
-	// Bits is the fingerprint length of hyperplane (64 or 128; 0 means
-	// 64) and Dim the vectors' dimension (0: that of the first vector).
-	// Vectors is how the documents are read, VectorField the JSON Lines
-	// field of the vector (Resolve makes Vectors read it). Cosine, when
-	// not 0, has the stage say on stderr the Hamming radius that keeps the
-	// pairs at that cosine (RecallTarget).
+	// Bits is the fingerprint length of hyperplane (a multiple of 64; 0
+	// means 64) and Dim the vectors' dimension (0: that of the first
+	// vector). Vectors is how the documents are read, VectorField the JSON
+	// Lines field of the vector (Resolve makes Vectors read it). Cosine,
+	// when not 0, has the stage say on stderr the Hamming radius that
+	// keeps the pairs at that cosine (RecallTarget), or past 128 bits the
+	// banding band --cosine chooses.
 	Bits, Dim   int
 	Vectors     input.Reading
 	VectorField string
 	Cosine      float64
 	// Width is the bucket width W of pstable, whose length is N.
-	// Distance, when not 0, has the stage say on stderr the band -b and -r
-	// that make a pair at that distance a candidate (RecallTarget).
+	// Distance, when not 0, has the stage say on stderr the banding band
+	// --distance chooses for it.
 	Width, Distance float64
 
 	stream.Common

@@ -15,6 +15,7 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/sketch"
@@ -22,8 +23,8 @@ import (
 	"github.com/neardup/neardup/internal/verify"
 )
 
-// The Euclidean pipeline (sketch --method pstable, band with the banding
-// PStableBanding chooses for the distance, pairs, verify --euclidean)
+// The Euclidean pipeline (sketch --method pstable, band --distance, pairs,
+// verify --euclidean)
 // finds at least 99% of the pairs within the distance that brute force
 // finds, and nothing else: 2,000 centres in 64 dimensions, 3 points about
 // each, the noise making pairs on both sides of the distance.
@@ -79,10 +80,11 @@ func TestEuclideanRecallAgainstBruteForce(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	b, r, prob, ok := vector.PStableBanding(n, width, distance, sketch.RecallTarget)
+	banding, prob, ok := lsh.Amplify(n, vector.Collision(distance, width), band.DefaultFloor)
 	if !ok {
-		t.Fatalf("no banding of %d hashes reaches %g", n, sketch.RecallTarget)
+		t.Fatalf("no banding of %d hashes reaches %g", n, band.DefaultFloor)
 	}
+	b, r := banding.B, banding.R
 	run := func(name string, f func(in []string, out io.Writer) error, in []string) string {
 		out := filepath.Join(dir, name)
 		fh, err := os.Create(out)
@@ -104,7 +106,7 @@ func TestEuclideanRecallAgainstBruteForce(t *testing.T) {
 		return sketch.Run(ctx, sketch.Options{Method: sketch.PStable, N: n, Width: width, Seed: 1, VectorField: "emb", Vectors: reading}, in, out, io.Discard)
 	}, []string{path})
 	keys := run("keys.tsv", func(in []string, out io.Writer) error {
-		return band.Run(ctx, band.Options{B: b, R: r}, in, out, io.Discard)
+		return band.Run(ctx, band.Options{Distance: distance, Floor: band.DefaultFloor}, in, out, io.Discard)
 	}, []string{sk})
 	cands := run("pairs.tsv", func(in []string, out io.Writer) error {
 		return pairs.Run(ctx, pairs.Options{MaxBucket: 512, Reps: 32}, in, out, io.Discard)

@@ -37,7 +37,7 @@ func knownVector(dim int) []float64 {
 
 func TestKnownFingerprints(t *testing.T) {
 	for _, k := range knownFingerprints {
-		fp := NewHyperplanes(k.bits, k.dim, 42).Fingerprint(knownVector(k.dim))
+		fp := fingerprint(NewHyperplanes(k.bits, k.dim, 42), knownVector(k.dim))
 		if hi, lo := fmt.Sprintf("%016x", fp.Hi), fmt.Sprintf("%016x", fp.Lo); hi != k.hi || lo != k.lo {
 			t.Errorf("bits=%d dim=%d vectors=%s: got %s %s, want %s %s\na changed value needs a new scheme name", k.bits, k.dim, Scheme, hi, lo, k.hi, k.lo)
 		}
@@ -69,6 +69,28 @@ func TestKnownPStable(t *testing.T) {
 		}
 		if s := fmt.Sprint(got); s != k.want {
 			t.Errorf("n=%d dim=%d width=%g: got %s, want %s\na changed value needs a new scheme name", k.n, k.dim, k.width, s, k.want)
+		}
+	}
+}
+
+// knownLong are known answers of fingerprints longer than 128 bits (for
+// band --cosine), the words in hex as the sketch record writes them.
+var knownLong = []struct {
+	bits, dim int
+	want      string
+}{
+	{256, 256, "78a2068589aea448ed3c7f97fdeeb7ab406efdb8cc6d0aa8de45acf576c78b37"},
+}
+
+func TestKnownLongFingerprints(t *testing.T) {
+	for _, k := range knownLong {
+		w, _ := NewHyperplanes(k.bits, k.dim, 42).Words(nil, nil, knownVector(k.dim))
+		got := ""
+		for _, x := range w {
+			got += fmt.Sprintf("%016x", x)
+		}
+		if got != k.want {
+			t.Errorf("bits=%d dim=%d vectors=%s: got %s, want %s\na changed value needs a new scheme name", k.bits, k.dim, Scheme, got, k.want)
 		}
 	}
 }

@@ -101,21 +101,3 @@ func DistanceBits(a, b []uint64) float64 {
 	}
 	return math.Sqrt(s)
 }
-
-// PStableBanding returns the banding of n p-stable hashes of width w that
-// makes a pair at distance c a candidate with probability at least target,
-// with the most rows a band (the fewest far pairs made candidates): r rows
-// and b = n/r bands, and that probability, 1 − (1 − p(c)^r)^b. ok is false
-// when even one row a band (b = n) falls short; it then returns that
-// banding.
-func PStableBanding(n int, w, c, target float64) (b, r int, prob float64, ok bool) {
-	p := Collision(c, w)
-	for r = n; r >= 1; r-- {
-		b = n / r
-		prob = 1 - math.Pow(1-math.Pow(p, float64(r)), float64(b))
-		if prob >= target {
-			return b, r, prob, true
-		}
-	}
-	return n, 1, prob, false
-}

@@ -20,6 +20,12 @@ func Radius(bits int, c, recall float64) int {
 	return bits
 }
 
+// BitAgreement returns the probability that the fingerprints of two
+// vectors at cosine c agree on a bit: 1 − θ/π, θ = arccos(c).
+func BitAgreement(c float64) float64 {
+	return 1 - math.Acos(max(-1, min(1, c)))/math.Pi
+}
+
 // binomialPMF returns P(X = k) for X ~ Binomial(n, p).
 func binomialPMF(n, k int, p float64) float64 {
 	switch {

@@ -17,27 +17,40 @@
 // SplitMix64 finaliser. Pair p takes outputs x1 = 2p+1 and x2 = 2p+2,
 // u1 = ((x1>>11)+1)·2⁻⁵³ in (0, 1], u2 = (x2>>11)·2⁻⁵³, R = √(−2 ln u1);
 // Gaussian 2p is R·cos(2π·u2) and 2p+1 is R·sin(2π·u2). Component j of
-// random vector r (r < 128) is Gaussian number j·128 + r, so a 64-bit
-// fingerprint is the first half of the 128-bit one, and the vectors of a
-// dimension are the first components of those of a larger one.
+// random vector r is Gaussian number j·128 + (r mod 128) of the seed xor
+// q·0x9e3779b97f4a7c15, q = ⌊r/128⌋ (the seed itself for the first 128),
+// so that a shorter fingerprint is the first bits of a longer one, and the
+// vectors of a dimension are the first components of those of a larger
+// one.
 //
 // # Bit order
 //
 // Bit r of the fingerprint is 1 when the dot product with random vector r
-// is above zero (a zero vector is all zeros). Bit 0 is the most significant
-// bit of Hi, as in package simhash, and the fingerprints are written as
-// SimHash fingerprints are (record.AppendSimSketch).
+// is above zero (a zero vector is all zeros). Bit r is bit 63 − (r mod 64)
+// of word ⌊r/64⌋, so that bit 0 is the most significant bit of Hi, as in
+// package simhash, and the fingerprints are written as SimHash
+// fingerprints are (record.AppendBitSketch), in f/4 hex digits.
 package vector
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/neardup/neardup/internal/mix"
-	"github.com/neardup/neardup/internal/simhash"
 )
 
-// MaxBits is the longest fingerprint: a SimHash fingerprint's.
-const MaxBits = 128
+// HammingBits is the longest fingerprint that is searched by Hamming
+// distance (band --hamming, index, cluster): a SimHash fingerprint's.
+// Longer ones are banded (band --cosine).
+const HammingBits = 128
+
+// MaxBits is the longest fingerprint.
+const MaxBits = 8192
+
+// MaxPlaneValues bounds the random vectors: bits × dim of them, 8 bytes
+// each, 1 GiB.
+const MaxPlaneValues = 1 << 27
 
 // MaxDim is the most components a vector may have: the random vectors of
 // 128 bits then take 64 MiB.
@@ -74,15 +87,26 @@ type Hyperplanes struct {
 }
 
 // NewHyperplanes returns the random vectors of a fingerprint of bits bits
-// (64 or 128) of vectors of dim components.
+// (a multiple of 64, at most MaxBits) of vectors of dim components; bits ×
+// dim is at most MaxPlaneValues (CheckPlanes).
 func NewHyperplanes(bits, dim int, seed uint64) *Hyperplanes {
 	h := &Hyperplanes{bits: bits, dim: dim, g: make([]float64, bits*dim)}
 	for j := range dim {
 		for r := range bits {
-			h.g[j*bits+r] = Gaussian(seed, uint64(j)*MaxBits+uint64(r))
+			q := uint64(r / HammingBits)
+			h.g[j*bits+r] = Gaussian(seed^(q*gamma), uint64(j)*HammingBits+uint64(r%HammingBits))
 		}
 	}
 	return h
+}
+
+// CheckPlanes refuses a fingerprint of bits bits of vectors of dim
+// components whose random vectors would hold more than MaxPlaneValues.
+func CheckPlanes(bits, dim int) error {
+	if bits*dim > MaxPlaneValues {
+		return fmt.Errorf("%d-bit fingerprints of %d components need %d MiB of random vectors, more than the %d MiB allowed: use fewer bits", bits, dim, bits*dim*8>>20, MaxPlaneValues*8>>20)
+	}
+	return nil
 }
 
 // Bits returns the fingerprint length.
@@ -91,10 +115,14 @@ func (h *Hyperplanes) Bits() int { return h.bits }
 // Dim returns the dimension of the vectors.
 func (h *Hyperplanes) Dim() int { return h.dim }
 
-// Fingerprint returns the fingerprint of v, which has Dim components.
-func (h *Hyperplanes) Fingerprint(v []float64) simhash.Fingerprint {
-	var acc [MaxBits]float64
-	dots := acc[:h.bits]
+// Words appends the fingerprint of v, which has Dim components, as Bits/64
+// words; dots is scratch space of Bits values, returned for reuse.
+func (h *Hyperplanes) Words(dst []uint64, dots []float64, v []float64) ([]uint64, []float64) {
+	dots = slices.Grow(dots[:0], h.bits)[:h.bits]
+	clear(dots)
+	n := len(dst)
+	dst = slices.Grow(dst, h.bits/64)[:n+h.bits/64]
+	words := dst[n:]
 	for j, x := range v {
 		if x == 0 {
 			continue
@@ -106,18 +134,13 @@ func (h *Hyperplanes) Fingerprint(v []float64) simhash.Fingerprint {
 			dots[r] += float64(x * g)
 		}
 	}
-	var fp simhash.Fingerprint
+	clear(words)
 	for r, d := range dots {
-		if d <= 0 {
-			continue
-		}
-		if r < 64 {
-			fp.Hi |= 1 << (63 - r)
-		} else {
-			fp.Lo |= 1 << (127 - r)
+		if d > 0 {
+			words[r/64] |= 1 << (63 - r%64)
 		}
 	}
-	return fp
+	return dst, dots
 }
 
 // NonZero returns the number of components of v that are not zero: the

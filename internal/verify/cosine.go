@@ -66,10 +66,12 @@ func runCosine(ctx context.Context, opt Options, inputs []string, stdout, stderr
 			return w.Header(h.Header, h.Pos)
 		}
 	}
-	if !opt.Euclidean {
-		if err := bandThreshold(&opt, peeked, stderr); err != nil {
-			return err
-		}
+	threshold := bandThreshold
+	if opt.Euclidean {
+		threshold = bandDistance
+	}
+	if err := threshold(&opt, peeked, stderr); err != nil {
+		return err
 	}
 	if err := src.fill(ctx); err != nil {
 		return err

@@ -1,6 +1,9 @@
 package verify
 
 import (
+	"fmt"
+	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -22,14 +25,37 @@ const MeasureEuclidean = "euclidean"
 // says of verify --hamming). The header says measure=euclidean,
 // threshold=1/(1 + R) (the least score written) and distance=R.
 
-// checkEuclidean checks the threshold of --euclidean, a distance.
+// checkEuclidean checks the threshold of --euclidean, a distance. Not
+// given (ThresholdFromBand), it is the distance= of band's header
+// (bandDistance).
 func (o *Options) checkEuclidean() error {
-	// Not given (ThresholdFromBand), the threshold is a similarity's
-	// default, and band's header has no distance.
-	if o.ThresholdFromBand || !(o.Threshold > 0) {
+	if !o.ThresholdFromBand && !(o.Threshold > 0) {
 		return status.Usagef("--euclidean keeps the pairs within --threshold R, a distance: give an R above 0")
 	}
 	return nil
+}
+
+// bandDistance sets opt.Threshold, when not given, to the distance=R of
+// the band header among headers (band --distance R), and says so on
+// stderr; without one it is a usage error.
+func bandDistance(opt *Options, headers []stream.HeaderAt, stderr io.Writer) error {
+	if !opt.ThresholdFromBand {
+		return nil
+	}
+	for _, h := range headers {
+		v, ok := h.Header.Get(record.DistanceKey)
+		if h.Header.Stage != "band" || !ok {
+			continue
+		}
+		d, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(d > 0) || math.IsInf(d, 0) {
+			return record.Errorf(h.Pos, "band's header has %s=%s: want a distance above 0", record.DistanceKey, v)
+		}
+		opt.Threshold = d
+		fmt.Fprintf(stderr, "verify: distance %g from band's header\n", d)
+		return nil
+	}
+	return status.Usagef("--euclidean keeps the pairs within --threshold R, a distance: give an R above 0 (band's header names none: band --distance R would)")
 }
 
 // euclideanScore is the score of a pair at distance d.

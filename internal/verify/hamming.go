@@ -61,6 +61,9 @@ func loadFingerprints(ctx context.Context, opt *Options, w *record.Writer, out *
 				if m, _ := h.Header.Get("method"); !record.IsFingerprints(m) {
 					return record.Errorf(h.Pos, "verify --hamming needs simhash fingerprints, %s holds %s sketches", opt.Sketches, m)
 				}
+				if err := record.CheckHammingBits(h.Header, h.Pos, "verify --hamming"); err != nil {
+					return err
+				}
 			}
 			if err := w.Secondary(h.Header, h.Pos); err != nil {
 				return err
