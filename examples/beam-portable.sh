@@ -90,7 +90,9 @@ cd "$root"
 # The job server and the worker pool, each a process of its own.
 "$BIN/prism" --job_port "$JOB_PORT" --serve_http=false --log_level info > "$tmp/prism.log" 2>&1 &
 pids="$pids $!"
-"$BIN/beam-boot" --worker_pool > "$tmp/pool.log" 2>&1 &
+# The pool, and the boot loaders it starts, write pipeline_options.json in
+# their working directory: the scratch one.
+(cd "$tmp" && exec "$BIN/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
 pids="$pids $!"
 up() { # LOG TEXT: wait up to 30 s for TEXT in LOG
 	i=0
@@ -129,7 +131,7 @@ sorted() { # the header lines once, then the records, each sorted bytewise
 fail=0
 same() { # NAME GOT WANT
 	if cmp -s "$2" "$3"; then
-		printf 'beam-portable: %-8s the same: %s lines\n' "$1" "$(wc -l < "$3")"
+		printf 'beam-portable: %-22s the same: %s lines\n' "$1" "$(wc -l < "$3")"
 	else
 		echo "beam-portable: $1 differs from the command line's:" >&2
 		diff "$3" "$2" | head -20 >&2
@@ -145,8 +147,8 @@ cat "$tmp"/beam/run-kept-* > "$tmp/beam-kept.tsv"
 cat "$tmp"/beam/run-report-* > "$tmp/beam-report.tsv"
 same kept "$tmp/beam-kept.tsv" "$tmp/cli/kept.tsv"
 same report "$tmp/beam-report.tsv" "$tmp/cli/report.tsv"
-same kept "$tmp/beam-kept.tsv" "$tmp/cli/dedup-kept.tsv"
-same report "$tmp/beam-report.tsv" "$tmp/cli/dedup-report.tsv"
+same "kept, as dedup.sh's" "$tmp/beam-kept.tsv" "$tmp/cli/dedup-kept.tsv"
+same "report, as dedup.sh's" "$tmp/beam-report.tsv" "$tmp/cli/dedup-report.tsv"
 echo "beam-portable: $(grep -c 'starting worker id=' "$tmp/pool.log") worker(s) started by the pool; the job took $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f s", e - s }')"
 [ "$fail" -eq 0 ] || exit 1
 echo "beam-portable: ok: the job through Prism and external workers wrote what the command line writes"
