@@ -13,7 +13,7 @@ LDFLAGS  := -X github.com/neardup/neardup/internal/cli.Version=$(VERSION)
 FUZZTIME ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench vectors-bench parts-recall pairs-recall larger-than-memory degenerate-bench peers fuzz demo install clean beam beam-test
+.PHONY: all build test test-short check vet fmt-check man bench speed speed-ab scale copies-bench vectors-bench parts-recall pairs-recall larger-than-memory degenerate-bench peers fuzz demo install clean beam beam-test beam-portable-test
 
 all: build
 
@@ -44,6 +44,19 @@ beam:
 
 beam-test:
 	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The job on the path it takes on a cluster: Beam's job server (Prism) and
+# the Go SDK's worker pool each run as a process of their own, built into
+# bin/ from the Beam version beam/go.mod pins; neardup-beam is submitted
+# to Prism (--runner=universal, --environment_type=EXTERNAL) and its
+# workers run the staged binary. Its pairs, clusters, kept documents and
+# report are compared with the command line's on real documents with
+# planted copies (examples/beam-portable.sh; N, JOB_PORT, SHARDS; the
+# worker pool takes port 50000).
+beam-portable-test: build beam
+	cd beam && $(GO) build -o ../$(BINDIR)/prism github.com/apache/beam/sdks/v2/go/cmd/prism
+	cd beam && $(GO) build -o ../$(BINDIR)/beam-boot github.com/apache/beam/sdks/v2/go/container
+	./examples/beam-portable.sh
 
 vet:
 	$(GO) vet ./...

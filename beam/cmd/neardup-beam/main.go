@@ -86,7 +86,7 @@ func main() {
 func run() int {
 	opt := pipeline.Defaults()
 	var inputs patterns
-	var write, stopwords string
+	var write, stopwords, metrics string
 	verifyThreshold := -1.0
 	numberFrom := int64(-1)
 	flag.Var(&inputs, "input", "input file `PATTERN` (repeatable; also as arguments)")
@@ -119,6 +119,7 @@ func run() int {
 	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation (of pointer jumping for the report's kept documents) before what is left is finished on one worker")
 	flag.BoolVar(&opt.NoHeader, "no-header", false, "leave out the #neardup header lines")
 	flag.BoolVar(&opt.SkipBad, "skip-bad", false, "skip malformed lines and count them (counter neardup/shingle-skipped) instead of failing")
+	flag.StringVar(&metrics, "metrics", "", "write each collection's elements and bytes (Beam's sampled sizes) to `FILE`, a TSV line each: collection, elements, bytes, largest element's bytes")
 	flag.StringVar(&beamlog.LogLevel, "beam-log-level", "warn", "level of the Beam SDK's and Prism's log on standard error: debug, info, warn or error")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
@@ -176,6 +177,12 @@ func run() int {
 	}
 	if res != nil {
 		printCounters(os.Stderr, res)
+		if metrics != "" {
+			if err := writeMetrics(metrics, res); err != nil {
+				fmt.Fprintf(os.Stderr, "neardup-beam: %v\n", err)
+				return 1
+			}
+		}
 	}
 	for _, o := range append(slices.Clone(pipeline.AllOutputs), pipeline.DedupOutputs...) {
 		if slices.Contains(opt.Write, o) {
@@ -190,7 +197,7 @@ func run() int {
 var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field", "number-from",
 	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
 	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps",
-	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "beam-log-level"}
+	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "metrics", "beam-log-level"}
 
 func printOwnFlags(w io.Writer) {
 	own := flag.NewFlagSet("neardup-beam", flag.ContinueOnError)
@@ -233,4 +240,24 @@ func printCounters(w io.Writer, res beam.PipelineResult) {
 	for _, n := range names {
 		fmt.Fprintf(w, "neardup-beam: %s: %d\n", n, totals[n])
 	}
+}
+
+// writeMetrics writes the runner's metrics of each collection to a file:
+// its name (the transform and output that make it), the elements it held,
+// their bytes encoded and the largest element's. The runner measures the
+// size of a sample of the elements: bytes are the elements times the
+// sample's mean, the largest is the sample's. The collections going into
+// a grouping (names with _inject) are what it shuffles.
+func writeMetrics(name string, res beam.PipelineResult) error {
+	var lines []string
+	for _, c := range res.Metrics().AllMetrics().PCols() {
+		v := c.Result()
+		var bytes int64
+		if s := v.SampledByteSize; s.Count > 0 {
+			bytes = int64(float64(v.ElementCount) * float64(s.Sum) / float64(s.Count))
+		}
+		lines = append(lines, fmt.Sprintf("%s\t%d\t%d\t%d\n", c.Transform(), v.ElementCount, bytes, v.SampledByteSize.Max))
+	}
+	sort.Strings(lines)
+	return os.WriteFile(name, []byte(strings.Join(lines, "")), 0o644)
 }
