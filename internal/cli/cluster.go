@@ -128,9 +128,10 @@ fingerprint changes its table keys are computed again and, in each table
 whose key changed (one whose key holds a changed bit), it leaves the chain
 of the old key, walked from its head (the clusters sharing that key), and
 heads the chain of the new one. With --state the counters are saved too
-(state format 2): a later run continues the centres, and a state made with
---update-centre and one made without refuse the other run (a state of
-format 1, from before --update-centre, loads, its centres its leaders). A
+(state format 3; a state of format 2 loads as before): a later run
+continues the centres, and a state made with --update-centre and one made
+without refuse the other run (a state of format 1, from before
+--update-centre, loads, its centres its leaders). A
 live stream of fingerprints:
 
    tail -f crawl.jsonl |

@@ -50,7 +50,7 @@ func (c *centres) fingerprint(i uint32) []uint64 {
 // join adds a member's fingerprint to the counters of leader i, of size
 // members before it, and moves the centre in the index if its fingerprint
 // changes. It refuses a member that a counter could not count.
-func (c *centres) join(i uint32, size uint32, values []uint64, name []byte) error {
+func (c *centres) join(i uint32, size uint64, values []uint64, name []byte) error {
 	if size >= math.MaxInt32 {
 		return fmt.Errorf("cluster %s has %d members: the counters of its centre (--update-centre) hold no more", name, size)
 	}
