@@ -144,7 +144,7 @@ func TestLeaderCentreIsMajority(t *testing.T) {
 			name := string(l.assign([]byte(id), 10, fp))
 			members[name] = append(members[name], i)
 			for c := range l.sizes {
-				centre := l.centres.fingerprint(uint32(c))
+				centre := l.centres.(*centres).fingerprint(uint32(c))
 				for b := range f {
 					sum := 0
 					for _, m := range members[string(l.name(uint32(c)))] {

@@ -179,9 +179,9 @@ type leaders struct {
 	// own, not a leader.
 	empty int64
 	cands []uint32
-	// centres, with --update-centre, moves each SimHash cluster's centre
-	// with its members; err is set when it refuses one.
-	centres *centres
+	// centres, with --update-centre, moves each cluster's centre with its
+	// members; err is set when it refuses one.
+	centres movingCentres
 	err     error
 }
 

@@ -21,15 +21,16 @@ import (
 //	LF                                 an empty line ends them
 //	uvarint leaders, uvarint empty     counts
 //	per leader: uvarint id length, id, uvarint cluster size, sketch (LeaderIndex.Save),
-//	    and with centre=majority in the stage's header f varint counters (centres.save)
+//	    and with centre=majority in the stage's header f varint counters (centres.save),
+//	    with centre=mean dim float64 sums, little-endian (meanCentres.save)
 //	8 bytes                            XXH64 of all that, little-endian
 //
-// The sketch is the centre's fingerprint with centre=majority, else the
-// leader's. The index is rebuilt from the sketches when the state is
-// loaded. Version 2 is version 3 with cluster sizes below 2^32 (version 3
-// counts members in 64 bits): it loads as before. Version 1, from before
-// --update-centre, is version 2 without counters: it loads, its centres
-// the leaders.
+// The sketch is the centre's fingerprint with centre=majority or
+// centre=mean, else the leader's. The index is rebuilt from the sketches
+// when the state is loaded. Version 2 is version 3 without centre=mean
+// and with cluster sizes below 2^32 (version 3 counts members in 64 bits);
+// it loads as before. Version 1, from before --update-centre, is version 2
+// without counters: it loads, its centres the leaders.
 const (
 	stateMagic   = "neardup-leaders 3\n"
 	stateMagicV2 = "neardup-leaders 2\n"

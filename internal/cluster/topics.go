@@ -95,7 +95,7 @@ func newTopics(ctx context.Context, opt Options, reading input.Reading) (*topics
 	}
 	f, err := os.Create(opt.TopicsOut)
 	if err != nil {
-		docs.close()
+		docs.close(io.Discard)
 		return nil, err
 	}
 	return &topics{n: opt.Topics, df: df, norm: so.Norm, sh: shingle.New(so), docs: docs,
@@ -193,10 +193,7 @@ func (t *topics) flush() error { return t.out.Flush() }
 // close flushes and closes the output and the documents, and says how many
 // documents had no sketch.
 func (t *topics) close(stderr io.Writer) error {
-	t.docs.close()
-	if t.docs.passed > 0 {
-		fmt.Fprintf(stderr, "cluster: --topics: %d document(s) of --documents had no sketch: passed over\n", t.docs.passed)
-	}
+	t.docs.close(stderr)
 	err := t.out.Flush()
 	if cerr := t.file.Close(); err == nil {
 		err = cerr
@@ -215,8 +212,9 @@ func (t *topics) bytes() int64 {
 	return n + wordBytes*t.words
 }
 
-// docReader reads the documents line by line, in step with their sketches:
-// find reads on to the document with the id asked for. A file read to its
+// docReader reads the documents line by line, in step with their sketches
+// (for --topics, and for the vectors of mean centres): find reads on to the
+// document with the id asked for, passing over those without a sketch. A file read to its
 // end is read again from there when more is asked of it, so a file still
 // being written (tail -f) is followed: a document whose sketch has come is
 // already in it.
@@ -232,8 +230,11 @@ type docReader struct {
 	// ordinal counts the lines read across the files, for ids that are
 	// line numbers, as shingle counts them.
 	ordinal int64
-	// passed counts the documents passed over, without a sketch.
+	// passed counts the documents passed over, without a sketch; bad is
+	// the first line since the last document found that could not be read
+	// as one, for the message when none is found.
 	passed int64
+	bad    error
 	canon  []byte
 	want   []byte
 }
@@ -244,7 +245,7 @@ func newDocReader(paths []string, r input.Reading) (*docReader, error) {
 		switch input.ResolveFormat(r.Format, p) {
 		case input.FormatTSV, input.FormatJSONL, input.FormatLines:
 		default:
-			return nil, fmt.Errorf("--documents %s: --topics reads documents line by line (tsv, jsonl, lines), as the sketches' shingle header says; these are %s", p, input.ResolveFormat(r.Format, p))
+			return nil, fmt.Errorf("--documents %s: cluster reads documents line by line (tsv, jsonl, lines); these are %s", p, input.ResolveFormat(r.Format, p))
 		}
 	}
 	return d, d.open()
@@ -260,21 +261,33 @@ func (d *docReader) open() error {
 	return nil
 }
 
-func (d *docReader) close() {
+// close closes the file and says how many documents had no sketch.
+func (d *docReader) close(stderr io.Writer) {
 	if d.f != nil {
 		d.f.Close()
 	}
+	if d.passed > 0 {
+		fmt.Fprintf(stderr, "cluster: %d document(s) of --documents had no sketch: passed over\n", d.passed)
+	}
 }
+
+// pos returns the place of the document find returned last.
+func (d *docReader) pos() record.Pos { return record.Pos{File: d.paths[d.cur], Line: d.line} }
 
 // find returns the text of the document id, reading on past documents
 // with other ids. The text is valid until the next call.
 func (d *docReader) find(id []byte) ([]byte, error) {
 	d.want = record.CanonicalID(d.want[:0], id)
+	d.bad = nil
 	for {
 		line, err := d.br.ReadBytes('\n')
 		if len(line) == 0 && errors.Is(err, io.EOF) {
 			if d.cur+1 == len(d.paths) {
-				return nil, fmt.Errorf("%s:%d: document %s is not in --documents after the last line read: the documents must be those the sketches were made from, in their order", d.paths[d.cur], d.line, id)
+				hint := ""
+				if d.bad != nil {
+					hint = fmt.Sprintf(" (a line passed over could not be read as a document: %v)", d.bad)
+				}
+				return nil, fmt.Errorf("%s:%d: document %s is not in --documents after the last line read: the documents must be those the sketches were made from, in their order%s", d.paths[d.cur], d.line, id, hint)
 			}
 			d.f.Close()
 			d.cur++
@@ -298,6 +311,8 @@ func (d *docReader) find(id []byte) ([]byte, error) {
 			if bytes.Equal(d.canon, d.want) {
 				return text, nil
 			}
+		} else if d.bad == nil {
+			d.bad = record.Errorf(d.pos(), "%v", perr)
 		}
 		d.passed++
 	}
