@@ -189,9 +189,10 @@
 // counted, and the topic is the N best, ties to the word first bytewise (a
 // word of every document counted scores 0 and is left out). Each time a
 // member changes its cluster's topic, and when a cluster starts, a line
-// "cluster TAB word word ..." goes to --topics-out FILE, flushed after each
-// batch of input read (in a live stream, as the lines come), so a cluster's
-// last line is its topic. Cost: per cluster, about 64 bytes plus the word per
+// "cluster TAB word word ..." goes to --topics-out FILE, after the header
+// lines of the input and cluster's own with topics=N (as on standard output;
+// --no-header leaves them out), flushed after each batch of input read (in a
+// live stream, as the lines come), so a cluster's last line is its topic. Cost: per cluster, about 64 bytes plus the word per
 // distinct word of its members (--stats prints it); per document, a pass over
 // the distinct words of its cluster. The words are not kept in --state, so
 // --topics and --state exclude each other:

@@ -190,7 +190,7 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 		if rerr != nil {
 			return rerr
 		}
-		if tp, err = newTopics(ctx, opt, reading); err != nil {
+		if tp, err = newTopics(ctx, opt, reading, own); err != nil {
 			return err
 		}
 		defer func() {
@@ -233,6 +233,11 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 			}
 			if err := w.Header(h.Header, h.Pos); err != nil {
 				return err
+			}
+			if tp != nil {
+				if err := tp.header(h.Header, h.Pos); err != nil {
+					return err
+				}
 			}
 		}
 		w.Touch()

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 
 	"github.com/neardup/neardup/internal/docfreq"
 	"github.com/neardup/neardup/internal/input"
@@ -29,7 +30,8 @@ import (
 // the topic is the n best, ties to the word first bytewise (a word in every
 // document counted scores 0 and is left out). A line "cluster TAB
 // word word …" is written each time a member changes its cluster's topic,
-// so the last line of a cluster is its topic.
+// so the last line of a cluster is its topic, after the header lines of
+// the input and the stage's own with topics=n, as every output has them.
 type topics struct {
 	n      int
 	df     *docfreq.Table
@@ -37,7 +39,7 @@ type topics struct {
 	sh     *shingle.Shingler
 	tok    token.Tokenizer
 	docs   *docReader
-	out    *bufio.Writer
+	out    *record.Writer
 	file   *os.File
 	byName map[string]*topicCluster
 	words  int64 // distinct words held over all clusters
@@ -74,7 +76,7 @@ const wordBytes = 64
 
 // newTopics loads the table, checks that it counted single words, and opens
 // the documents and the output.
-func newTopics(ctx context.Context, opt Options, reading input.Reading) (*topics, error) {
+func newTopics(ctx context.Context, opt Options, reading input.Reading, own record.Header) (*topics, error) {
 	df, err := docfreq.Load(ctx, opt.DF, opt.Jobs)
 	if err != nil {
 		return nil, err
@@ -98,8 +100,9 @@ func newTopics(ctx context.Context, opt Options, reading input.Reading) (*topics
 		docs.close(io.Discard)
 		return nil, err
 	}
+	own.Params = append(slices.Clip(own.Params), record.Param{Key: "topics", Value: strconv.Itoa(opt.Topics)})
 	return &topics{n: opt.Topics, df: df, norm: so.Norm, sh: shingle.New(so), docs: docs,
-		out: bufio.NewWriterSize(f, 64<<10), file: f, byName: map[string]*topicCluster{}}, nil
+		out: record.NewWriter(f, opt.NoHeader, false, own), file: f, byName: map[string]*topicCluster{}}, nil
 }
 
 // add reads the document id from the documents, adds its words to the
@@ -187,6 +190,9 @@ func (t *topics) update(name []byte, c *topicCluster) error {
 	return err
 }
 
+// header takes a header line of the input, at pos.
+func (t *topics) header(h record.Header, pos record.Pos) error { return t.out.Header(h, pos) }
+
 // flush writes out the lines so far.
 func (t *topics) flush() error { return t.out.Flush() }
 
@@ -194,7 +200,7 @@ func (t *topics) flush() error { return t.out.Flush() }
 // documents had no sketch.
 func (t *topics) close(stderr io.Writer) error {
 	t.docs.close(stderr)
-	err := t.out.Flush()
+	err := t.out.Close()
 	if cerr := t.file.Close(); err == nil {
 		err = cerr
 	}
