@@ -314,3 +314,15 @@ func TestDocumentsOnlyForLeader(t *testing.T) {
 		}
 	}
 }
+
+// --topics reads words as the shingle header says; hyperplane fingerprints
+// have none, and the refusal says why rather than blaming --no-header.
+func TestTopicsOfVectorsRefused(t *testing.T) {
+	vs := driftingVectors(rand.New(rand.NewPCG(9, 10)), 5)
+	docs, sketches, _ := vectorInput(t, vs, 64)
+	opt := defaults(Leader)
+	opt.Topics, opt.DF, opt.Documents, opt.TopicsOut = 2, "df.tsv", []string{docs}, filepath.Join(t.TempDir(), "topics.tsv")
+	if _, _, err := run(t, opt, sketches); err == nil || !strings.Contains(err.Error(), "in.tsv:1: --topics names a cluster by the words of its documents") {
+		t.Errorf("err = %v", err)
+	}
+}

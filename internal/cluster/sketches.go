@@ -186,6 +186,9 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	}
 	var tp *topics
 	if opt.Topics > 0 && first != nil {
+		if kind.method == "hyperplane" {
+			return record.Errorf(kind.pos, "--topics names a cluster by the words of its documents, read and hashed as the sketches' shingle header says: hyperplane sketches are of vectors, made without shingles")
+		}
 		reading, rerr := readingOf(headers)
 		if rerr != nil {
 			return rerr
