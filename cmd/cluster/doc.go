@@ -150,7 +150,8 @@
 // is not its sketch's (other documents, or another --vector-field). The
 // documents are read as sketch reads vectors: TSV "id TAB numbers", JSON
 // Lines with the vector in the field --vector-field names (default vector)
-// and the id in the field id, or lines; the format from each file's name. A
+// and the id in the field --id-field names (default id), or lines; the
+// format from each file's name. A
 // cluster keeps the sum of its members' vectors in float64, added in input
 // order; a member that joins adds its vector, and the centre becomes the
 // fingerprint of the sum divided by the cluster's size (when that changes the
@@ -324,6 +325,8 @@
 //   - --vector-field NAME: --update-centre of hyperplane fingerprints, JSON
 //     Lines: the NAME of the field of --documents that holds the vector
 //     (default: vector)
+//   - --id-field NAME: --update-centre of hyperplane fingerprints, JSON Lines:
+//     the NAME of the id field of --documents (default: id)
 //   - --topics-out FILE: leader, --topics: write "cluster TAB word word ..." to
 //     FILE each time a cluster's topic changes
 //   - --represent value: greedy: a cluster's representative, first (its first

@@ -153,7 +153,8 @@ another dimension than the header's dim=, and a vector whose fingerprint
 is not its sketch's (other documents, or another --vector-field). The
 documents are read as sketch reads vectors: TSV "id TAB numbers", JSON
 Lines with the vector in the field --vector-field names (default vector)
-and the id in the field id, or lines; the format from each file's name. A
+and the id in the field --id-field names (default id), or lines; the
+format from each file's name. A
 cluster keeps the sum of its members' vectors in float64, added in input
 order; a member that joins adds its vector, and the centre becomes the
 fingerprint of the sum divided by the cluster's size (when that changes the
@@ -274,6 +275,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "df", Usage: "leader, --topics: the document frequencies of single words, `FILE` (shingle --unit word -k 1 | docfreq)"},
 			&cli.StringSliceFlag{Name: "documents", Usage: "leader, --topics or --update-centre of hyperplane fingerprints: the documents the sketches were made from, `FILE` (repeat for more), read in step with them"},
 			&cli.StringFlag{Name: "vector-field", Category: catInput, Usage: "--update-centre of hyperplane fingerprints, JSON Lines: the `NAME` of the field of --documents that holds the vector (default: vector)"},
+			&cli.StringFlag{Name: "id-field", Category: catInput, Usage: "--update-centre of hyperplane fingerprints, JSON Lines: the `NAME` of the id field of --documents (default: id)"},
 			&cli.StringFlag{Name: "topics-out", Usage: "leader, --topics: write \"cluster TAB word word ...\" to `FILE` each time a cluster's topic changes"},
 			&cli.StringFlag{Name: "represent", Value: cluster.RepresentFirst, Usage: "greedy: a cluster's representative, first (its first member) or popular (its s most frequent values)"},
 			&cli.IntFlag{Name: "s", Usage: "greedy: values of a popular representative (default: the sketch length)"},
@@ -305,6 +307,7 @@ func clusterAction(c *cli.Context, env *Env) error {
 		State:         c.String("state"),
 		UpdateCentre:  c.Bool("update-centre"),
 		VectorField:   c.String("vector-field"),
+		IDField:       c.String("id-field"),
 		Topics:        c.Int("topics"),
 		DF:            c.String("df"),
 		Documents:     c.StringSlice("documents"),

@@ -294,7 +294,7 @@ func TestLeaderMeanCentresRefusals(t *testing.T) {
 		t.Errorf("--documents for simhash centres: err = %v", err)
 	}
 	simhash.Topics, simhash.DF, simhash.TopicsOut = 2, "df.tsv", "topics.tsv"
-	if _, _, err := run(t, simhash, simhashRecords(1, 2)); err == nil || !strings.Contains(err.Error(), "--vector-field is for") {
+	if _, _, err := run(t, simhash, simhashRecords(1, 2)); err == nil || !strings.Contains(err.Error(), "--vector-field and --id-field are for") {
 		t.Errorf("--vector-field for simhash centres: err = %v", err)
 	}
 	vf := defaults(Leader)
@@ -324,5 +324,25 @@ func TestTopicsOfVectorsRefused(t *testing.T) {
 	opt.Topics, opt.DF, opt.Documents, opt.TopicsOut = 2, "df.tsv", []string{docs}, filepath.Join(t.TempDir(), "topics.tsv")
 	if _, _, err := run(t, opt, sketches); err == nil || !strings.Contains(err.Error(), "in.tsv:1: --topics names a cluster by the words of its documents") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// The ids of JSON Lines documents are in the field --id-field names.
+func TestLeaderMeanCentresIDField(t *testing.T) {
+	vs := driftingVectors(rand.New(rand.NewPCG(11, 12)), 50)
+	docs, sketches, _ := vectorInput(t, vs, 64)
+	opt := meanOptions(docs)
+	want, _, err := run(t, opt, sketches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(docs)
+	os.WriteFile(docs, []byte(strings.ReplaceAll(string(data), `{"id": `, `{"doc": `)), 0o644)
+	if _, _, err := run(t, opt, sketches); err == nil || !strings.Contains(err.Error(), "document d00000 is not in --documents") {
+		t.Errorf("ids in another field: err = %v", err)
+	}
+	opt.IDField = "doc"
+	if got, _, err := run(t, opt, sketches); err != nil || got != want {
+		t.Errorf("--id-field doc: err = %v, the clusters are those with ids in id: %v", err, got == want)
 	}
 }

@@ -464,8 +464,8 @@ func checkCentres(opt Options, kind sketchKind) error {
 		if opt.Topics == 0 && len(opt.Documents) > 0 {
 			return status.Usagef("--documents without --topics is for the mean vectors of hyperplane fingerprints: --update-centre of simhash fingerprints (%s) needs no documents", kind.pos)
 		}
-		if opt.VectorField != "" {
-			return status.Usagef("--vector-field is for the mean vectors of hyperplane fingerprints: the input holds simhash fingerprints (%s)", kind.pos)
+		if opt.VectorField != "" || opt.IDField != "" {
+			return status.Usagef("--vector-field and --id-field are for the mean vectors of hyperplane fingerprints: the input holds simhash fingerprints (%s)", kind.pos)
 		}
 		return nil
 	case "hyperplane":
@@ -491,9 +491,14 @@ func vectorField(opt Options) string {
 
 // vectorDocuments opens the documents of mean centres, read as sketch
 // --method hyperplane reads them: TSV "id TAB numbers", JSON Lines with
-// the vector in its field, or lines, the format from each file's name.
+// the vector and the id in their fields, or lines, the format from each
+// file's name.
 func vectorDocuments(opt Options) (*docReader, error) {
-	r, err := document.VectorReading(input.DefaultReading(), vectorField(opt))
+	r := input.DefaultReading()
+	if opt.IDField != "" {
+		r.IDField, r.IDRequired = opt.IDField, true
+	}
+	r, err := document.VectorReading(r, vectorField(opt))
 	if err != nil {
 		return nil, status.Usage(err)
 	}
