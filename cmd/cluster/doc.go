@@ -99,8 +99,9 @@
 // threshold, banding); a run with others is refused. A document without
 // shingles is a cluster of its own and no leader.
 //
-// SimHash fingerprints (sketch --method simhash) work the same way with
-// Hamming distance: a document joins the nearest leader within --hamming k
+// SimHash fingerprints (sketch --method simhash), and hyperplane
+// fingerprints of 64 or 128 bits (sketch --method hyperplane), work the same
+// way with Hamming distance: a document joins the nearest leader within --hamming k
 // bits (ties to the smallest id). The index holds the leaders in the Hamming
 // tables band --hamming uses (--blocks B, default k+3: C(B,k) tables), so
 // every leader within k bits is found.
@@ -125,15 +126,51 @@
 // whose key changed (one whose key holds a changed bit), it leaves the chain
 // of the old key, walked from its head (the clusters sharing that key), and
 // heads the chain of the new one. With --state the counters are saved too
-// (state format 2): a later run continues the centres, and a state made with
-// --update-centre and one made without refuse the other run (a state of
-// format 1, from before --update-centre, loads, its centres its leaders). A
+// (state format 3; a state of format 2 loads as before): a later run
+// continues the centres, and a state made with --update-centre and one made
+// without refuse the other run (a state of format 1, from before
+// --update-centre, loads, its centres its leaders). A
 // live stream of fingerprints:
 //
 //	tail -f crawl.jsonl |
 //	   shingle --format jsonl --unit word -k 1 --counts --line-buffered |
 //	   sketch --method simhash --line-buffered |
 //	   cluster --method leader --update-centre --state centres.bin --line-buffered
+//
+// --update-centre over hyperplane fingerprints makes a cluster's centre the
+// fingerprint of its members' mean vector: the signs of its dot products with
+// the sketch's random vectors, made again from the seed, f and dim of the
+// sketch header. A fingerprint does not give its vector, so cluster reads the
+// vectors from --documents FILE (repeated for more files), the documents the
+// sketches were made from, in step with the sketches as --topics does
+// (below): for each sketch it reads on to the document with its id, passing
+// over those without a sketch (counted on standard error). It refuses, with
+// the file and line, a sketch whose document does not come, a vector of
+// another dimension than the header's dim=, and a vector whose fingerprint
+// is not its sketch's (other documents, or another --vector-field). The
+// documents are read as sketch reads vectors: TSV "id TAB numbers", JSON
+// Lines with the vector in the field --vector-field names (default vector)
+// and the id in the field --id-field names (default id), or lines; the
+// format from each file's name. A
+// cluster keeps the sum of its members' vectors in float64, added in input
+// order; a member that joins adds its vector, and the centre becomes the
+// fingerprint of the sum divided by the cluster's size (when that changes the
+// centre's fingerprint, it moves in the tables as above). It is still one
+// pass in input order, and as deterministic. Cost: per cluster, 8 bytes per
+// component of the vectors (6 KB for 768 components, where the leader itself
+// takes about 0.5 KB); once, the random vectors, 8 bytes per bit per
+// component (768 KB for 128 bits of 768 components); per document, its
+// vector read, parsed and signed to check it against its sketch (f
+// multiply-adds per component), and per document that joins, an addition per
+// component and the mean signed again (as many multiply-adds again). With
+// --state the sums are saved, exactly (state format 3), so that a later run
+// continues the centres as one run would; a run reads --documents from their
+// start, so give it the documents of its own sketches (the earlier ones would
+// be passed over):
+//
+//	sketch --method hyperplane --vector-field emb corpus.jsonl |
+//	   cluster --method leader --hamming 6 --update-centre \
+//	      --documents corpus.jsonl --vector-field emb --state centres.bin
 //
 // --topics N names each cluster's topic as the clusters form: its N most
 // characteristic words. The sketches carry no words (nor do shingle --counts
@@ -153,9 +190,10 @@
 // counted, and the topic is the N best, ties to the word first bytewise (a
 // word of every document counted scores 0 and is left out). Each time a
 // member changes its cluster's topic, and when a cluster starts, a line
-// "cluster TAB word word ..." goes to --topics-out FILE, flushed after each
-// batch of input read (in a live stream, as the lines come), so a cluster's
-// last line is its topic. Cost: per cluster, about 64 bytes plus the word per
+// "cluster TAB word word ..." goes to --topics-out FILE, after the header
+// lines of the input and cluster's own with topics=N (as on standard output;
+// --no-header leaves them out), flushed after each batch of input read (in a
+// live stream, as the lines come), so a cluster's last line is its topic. Cost: per cluster, about 64 bytes plus the word per
 // distinct word of its members (--stats prints it); per document, a pass over
 // the distinct words of its cluster. The words are not kept in --state, so
 // --topics and --state exclude each other:
@@ -171,7 +209,8 @@
 // the estimate moves by less than 1e-9), about 25 bytes per band, and its id:
 // about 1.25 KB for 128 values and 18 bands (--stats prints it); for SimHash,
 // 8 bytes per 64 bits of fingerprint and about 25 bytes per table (about 0.5
-// KB with 20 tables), and with --update-centre 32 bytes per 64 bits.
+// KB with 20 tables), and with --update-centre 32 bytes per 64 bits
+// (SimHash) or 8 bytes per vector component (hyperplane).
 // Followers cost nothing. The peak resident memory is
 // about twice what the leaders hold (arrays grow by doubling, the old beside
 // the new, and memory they left is handed back to the system as they grow)
@@ -273,15 +312,21 @@
 //     K bits (default: 3)
 //   - --blocks B: leader, SimHash fingerprints: blocks B of the Hamming tables
 //     (default k+3) (default: 0)
-//   - --update-centre: leader, SimHash fingerprints: a cluster's centre is its
-//     members' per-bit majority, moved as they join (default: false)
+//   - --update-centre: leader: a cluster's centre moves as members join: the
+//     per-bit majority of SimHash fingerprints, the mean vector of hyperplane
+//     ones (with --documents) (default: false)
 //   - --topics N: leader: name each cluster by its N most characteristic words,
 //     tf-idf (needs --df, --documents, --topics-out) (default: 0)
 //   - --df FILE: leader, --topics: the document frequencies of single words,
 //     FILE (shingle --unit word -k 1 | docfreq)
-//   - --documents FILE [ --documents FILE ]: leader, --topics: the documents
-//     the sketches were made from, FILE (repeat for more), read in step with
-//     them
+//   - --documents FILE [ --documents FILE ]: leader, --topics or
+//     --update-centre of hyperplane fingerprints: the documents the sketches
+//     were made from, FILE (repeat for more), read in step with them
+//   - --vector-field NAME: --update-centre of hyperplane fingerprints, JSON
+//     Lines: the NAME of the field of --documents that holds the vector
+//     (default: vector)
+//   - --id-field NAME: --update-centre of hyperplane fingerprints, JSON Lines:
+//     the NAME of the id field of --documents (default: id)
 //   - --topics-out FILE: leader, --topics: write "cluster TAB word word ..." to
 //     FILE each time a cluster's topic changes
 //   - --represent value: greedy: a cluster's representative, first (its first

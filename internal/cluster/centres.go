@@ -9,6 +9,26 @@ import (
 	"slices"
 )
 
+// movingCentres is --update-centre: each cluster's centre, which the index
+// holds in its leader's place, moves as members join. centres is the one
+// of SimHash fingerprints, meanCentres (means.go) the one of hyperplane
+// fingerprints.
+type movingCentres interface {
+	// add starts the centre of a new leader, the cluster's one member,
+	// whose fingerprint is values.
+	add(values []uint64)
+	// join adds a member to leader i, of size members before it, and
+	// moves the centre in the index if its fingerprint changes; it
+	// refuses a member the centre could not take.
+	join(i uint32, size uint64, values []uint64, name []byte) error
+	// save writes what leader i's centre holds for the state file; load
+	// reads it for leader i, just loaded with size members.
+	save(w io.Writer, i uint32) error
+	load(r *bufio.Reader, i uint32, size uint64) error
+	// bytes returns the memory held.
+	bytes() int64
+}
+
 // centres is --update-centre: the centre of each SimHash cluster moves with
 // its members. Leader i has f signed counters, the sum over its members of
 // +1 for each bit set in their fingerprints and -1 for each bit clear: its
@@ -50,7 +70,7 @@ func (c *centres) fingerprint(i uint32) []uint64 {
 // join adds a member's fingerprint to the counters of leader i, of size
 // members before it, and moves the centre in the index if its fingerprint
 // changes. It refuses a member that a counter could not count.
-func (c *centres) join(i uint32, size uint32, values []uint64, name []byte) error {
+func (c *centres) join(i uint32, size uint64, values []uint64, name []byte) error {
 	if size >= math.MaxInt32 {
 		return fmt.Errorf("cluster %s has %d members: the counters of its centre (--update-centre) hold no more", name, size)
 	}

@@ -144,7 +144,7 @@ func TestLeaderCentreIsMajority(t *testing.T) {
 			name := string(l.assign([]byte(id), 10, fp))
 			members[name] = append(members[name], i)
 			for c := range l.sizes {
-				centre := l.centres.fingerprint(uint32(c))
+				centre := l.centres.(*centres).fingerprint(uint32(c))
 				for b := range f {
 					sum := 0
 					for _, m := range members[string(l.name(uint32(c)))] {
@@ -269,5 +269,42 @@ func TestUpdateCentreNeedsSimHash(t *testing.T) {
 	opt.Method = Greedy
 	if err := opt.Resolve(); err == nil || !strings.Contains(err.Error(), "--update-centre is for --method leader") {
 		t.Fatalf("greedy: err = %v", err)
+	}
+}
+
+// A cluster counts its members past 2^32: one of 2^32-1 members in a state
+// takes one more, and the state saved holds 2^32.
+func TestLeaderSizePast32Bits(t *testing.T) {
+	opt := defaults(Leader)
+	opt.Hamming = 3
+	opt.State = t.TempDir() + "/leaders.state"
+	if _, _, err := run(t, opt, simhashRecords(0xff)); err != nil {
+		t.Fatal(err)
+	}
+	load := func() (*leaders, []record.Header) {
+		l, _, err := hammingLeaders(opt, sketchKind{method: "simhash", n: 1}, false, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var headers []record.Header
+		if err := loadState(opt.State, l, func(h []record.Header) error { headers = h; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return l, headers
+	}
+	l, headers := load()
+	l.sizes[0] = 1<<32 - 1
+	if err := saveState(opt.State, l, headers); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := run(t, opt, simhashRecords(0xff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "d00000\td00000\n" {
+		t.Fatalf("the document did not join the cluster: %q", got)
+	}
+	if l, _ = load(); uint64(l.sizes[0]) != 1<<32 {
+		t.Errorf("the cluster has %d members, want %d", l.sizes[0], uint64(1)<<32)
 	}
 }

@@ -71,9 +71,15 @@ type Options struct {
 	DF        string
 	Documents []string
 	TopicsOut string
-	// UpdateCentre moves the centre of each SimHash cluster of the leader
-	// method with its members, their per-bit majority (centres.go).
+	// UpdateCentre moves the centre of each cluster of the leader method
+	// with its members: for SimHash fingerprints their per-bit majority
+	// (centres.go), for hyperplane fingerprints the fingerprint of their
+	// mean vector, the vectors read from Documents, in the JSON Lines
+	// field VectorField ("": vector), the ids in IDField ("": id, and a
+	// document without one is then its line number) (means.go).
 	UpdateCentre bool
+	VectorField  string
+	IDField      string
 	// Represent is RepresentFirst or RepresentPopular (greedy); S is the
 	// number of values of a popular representative (0: the sketch length).
 	Represent string
@@ -117,6 +123,9 @@ func (o *Options) Resolve() error {
 		if o.Topics != 0 {
 			return status.Usagef("--topics is for --method leader")
 		}
+		if len(o.Documents) > 0 || o.DF != "" || o.TopicsOut != "" || o.VectorField != "" || o.IDField != "" {
+			return status.Usagef("--documents, --df, --topics-out, --vector-field and --id-field are for --method leader")
+		}
 	case Leader, Greedy:
 		if o.MemoryBytes != 0 || o.TempDir != "" {
 			return status.Usagef("--memory and --temp-dir are for --method components (leader and greedy hold their leaders or clusters)")
@@ -136,6 +145,9 @@ func (o *Options) Resolve() error {
 			}
 			if o.Topics != 0 {
 				return status.Usagef("--topics is for --method leader")
+			}
+			if len(o.Documents) > 0 || o.DF != "" || o.TopicsOut != "" || o.VectorField != "" || o.IDField != "" {
+				return status.Usagef("--documents, --df, --topics-out, --vector-field and --id-field are for --method leader")
 			}
 			if o.Represent != RepresentFirst && o.Represent != RepresentPopular {
 				return status.Usagef("--represent %q: want first or popular", o.Represent)
@@ -171,8 +183,12 @@ func (o *Options) checkTopics() error {
 	switch {
 	case o.Topics < 0:
 		return status.Usagef("--topics %d: want the number of words of a topic", o.Topics)
-	case o.Topics == 0 && (o.DF != "" || len(o.Documents) > 0 || o.TopicsOut != ""):
-		return status.Usagef("--df, --documents and --topics-out are for --topics N")
+	case o.Topics == 0 && (o.DF != "" || o.TopicsOut != ""):
+		return status.Usagef("--df and --topics-out are for --topics N")
+	case o.Topics == 0 && len(o.Documents) > 0 && !o.UpdateCentre:
+		return status.Usagef("--documents is for --topics N, or for the mean vectors of --update-centre over hyperplane fingerprints")
+	case (o.VectorField != "" || o.IDField != "") && (!o.UpdateCentre || len(o.Documents) == 0):
+		return status.Usagef("--vector-field and --id-field name the fields of the vectors of --documents for --update-centre over hyperplane fingerprints: give them with both")
 	case o.Topics > 0 && (o.DF == "" || len(o.Documents) == 0 || o.TopicsOut == ""):
 		return status.Usagef("--topics needs --df FILE (the document frequencies of single words), --documents FILE (the documents of the sketches) and --topics-out FILE")
 	case o.Topics > 0 && o.State != "":

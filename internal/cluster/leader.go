@@ -174,14 +174,14 @@ type leaders struct {
 	// leader i's.
 	names    []byte
 	nameEnds []uint64
-	sizes    []uint32
+	sizes    []uint64
 	// empty counts documents without shingles: each is a cluster of its
 	// own, not a leader.
 	empty int64
 	cands []uint32
-	// centres, with --update-centre, moves each SimHash cluster's centre
-	// with its members; err is set when it refuses one.
-	centres *centres
+	// centres, with --update-centre, moves each cluster's centre with its
+	// members; err is set when it refuses one.
+	centres movingCentres
 	err     error
 }
 
@@ -230,7 +230,7 @@ func (l *leaders) assign(id []byte, size uint64, values []uint64) []byte {
 	return id
 }
 
-func (l *leaders) addLeader(id []byte, size uint32) {
+func (l *leaders) addLeader(id []byte, size uint64) {
 	l.names = append(l.names, id...)
 	l.nameEnds = append(l.nameEnds, uint64(len(l.names)))
 	l.sizes = append(l.sizes, size)
@@ -247,7 +247,7 @@ func (l *leaders) stats(s *sizeStats) {
 
 // held returns the bytes the leaders' structures hold and their number.
 func (l *leaders) held() (int64, int64, string) {
-	total := l.index.Bytes() + int64(cap(l.names)) + 8*int64(cap(l.nameEnds)) + 4*int64(cap(l.sizes))
+	total := l.index.Bytes() + int64(cap(l.names)) + 8*int64(cap(l.nameEnds)) + 8*int64(cap(l.sizes))
 	if l.centres != nil {
 		total += l.centres.bytes()
 	}

@@ -9,8 +9,11 @@ import (
 	"strconv"
 
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/document"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
+	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
 )
 
@@ -135,17 +138,14 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	if err := kind.check(opt.Method); err != nil {
 		return err
 	}
-	if opt.UpdateCentre && kind.method != "simhash" {
-		what := kind.method
-		if what == "" {
-			what = "minhash"
-		}
-		return record.Errorf(kind.pos, "cluster --update-centre needs simhash fingerprints (sketch --method simhash): their centre is a per-bit majority; the input holds %s sketches", what)
+	if err := checkCentres(opt, kind); err != nil {
+		return err
 	}
 	fixed := kind.method != "bottomk" // every sketch has n values
 	var a assigner
 	var own record.Header
 	var lead *leaders
+	var means *meanCentres // the vectors to read, with mean centres
 	switch opt.Method {
 	case Leader:
 		if record.IsFingerprints(kind.method) {
@@ -154,6 +154,14 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 				return err
 			}
 			a = lead
+			if mc, ok := lead.centres.(*meanCentres); ok && first != nil {
+				docs, err := vectorDocuments(opt)
+				if err != nil {
+					return err
+				}
+				defer func() { docs.close(stderr) }()
+				mc.docs, mc.field, means = docs, vectorField(opt), mc
+			}
 			break
 		}
 		n := max(kind.n, 1) // an empty input has nothing to index
@@ -178,11 +186,14 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 	}
 	var tp *topics
 	if opt.Topics > 0 && first != nil {
+		if kind.method == "hyperplane" {
+			return record.Errorf(kind.pos, "--topics names a cluster by the words of its documents, read and hashed as the sketches' shingle header says: hyperplane sketches are of vectors, made without shingles")
+		}
 		reading, rerr := readingOf(headers)
 		if rerr != nil {
 			return rerr
 		}
-		if tp, err = newTopics(ctx, opt, reading); err != nil {
+		if tp, err = newTopics(ctx, opt, reading, own); err != nil {
 			return err
 		}
 		defer func() {
@@ -226,11 +237,21 @@ func runSketches(ctx context.Context, opt Options, inputs []string, stdout, stde
 			if err := w.Header(h.Header, h.Pos); err != nil {
 				return err
 			}
+			if tp != nil {
+				if err := tp.header(h.Header, h.Pos); err != nil {
+					return err
+				}
+			}
 		}
 		w.Touch()
 		b := r.Value.(*batch)
 		for i := range b.sizes {
 			id := b.id(i)
+			if means != nil {
+				if err := means.next(id, b.values(i)); err != nil {
+					return err
+				}
+			}
 			name := a.assign(id, b.sizes[i], b.values(i))
 			if lead != nil && lead.err != nil {
 				return lead.err
@@ -417,9 +438,69 @@ func hammingLeaders(opt Options, kind sketchKind, haveInput bool, stderr io.Writ
 	index := NewHammingIndex(scheme)
 	// Similarity is 1 - d/f, exact in floating point for f = 64 and 128.
 	l := &leaders{index: index, threshold: 1 - float64(opt.Hamming)/float64(f)}
-	if opt.UpdateCentre {
+	switch {
+	case opt.UpdateCentre && kind.method == "hyperplane":
+		mc, err := newMeanCentres(index, kind)
+		if err != nil {
+			return nil, record.Header{}, err
+		}
+		own.Params = append(own.Params, record.Param{Key: "centre", Value: "mean"})
+		l.centres = mc
+	case opt.UpdateCentre:
 		own.Params = append(own.Params, record.Param{Key: "centre", Value: "majority"})
 		l.centres = &centres{index: index, f: f}
 	}
 	return l, own, nil
+}
+
+// checkCentres refuses --update-centre for sketches it has no centre for,
+// and the documents of mean centres where there are none.
+func checkCentres(opt Options, kind sketchKind) error {
+	if !opt.UpdateCentre {
+		return nil
+	}
+	switch kind.method {
+	case "simhash":
+		if opt.Topics == 0 && len(opt.Documents) > 0 {
+			return status.Usagef("--documents without --topics is for the mean vectors of hyperplane fingerprints: --update-centre of simhash fingerprints (%s) needs no documents", kind.pos)
+		}
+		if opt.VectorField != "" || opt.IDField != "" {
+			return status.Usagef("--vector-field and --id-field are for the mean vectors of hyperplane fingerprints: the input holds simhash fingerprints (%s)", kind.pos)
+		}
+		return nil
+	case "hyperplane":
+		if len(opt.Documents) == 0 {
+			return record.Errorf(kind.pos, "cluster --update-centre of hyperplane fingerprints moves each centre to its members' mean vector, which a fingerprint does not give: give --documents FILE, the documents the sketches were made from (and --vector-field NAME)")
+		}
+		return nil
+	}
+	what := kind.method
+	if what == "" {
+		what = "minhash"
+	}
+	return record.Errorf(kind.pos, "cluster --update-centre needs simhash fingerprints (sketch --method simhash; their centre is a per-bit majority) or hyperplane fingerprints (their centre is the mean vector); the input holds %s sketches", what)
+}
+
+// vectorField is the JSON Lines field of the documents' vectors.
+func vectorField(opt Options) string {
+	if opt.VectorField == "" {
+		return "vector"
+	}
+	return opt.VectorField
+}
+
+// vectorDocuments opens the documents of mean centres, read as sketch
+// --method hyperplane reads them: TSV "id TAB numbers", JSON Lines with
+// the vector and the id in their fields, or lines, the format from each
+// file's name.
+func vectorDocuments(opt Options) (*docReader, error) {
+	r := input.DefaultReading()
+	if opt.IDField != "" {
+		r.IDField, r.IDRequired = opt.IDField, true
+	}
+	r, err := document.VectorReading(r, vectorField(opt))
+	if err != nil {
+		return nil, status.Usage(err)
+	}
+	return newDocReader(opt.Documents, r)
 }

@@ -16,20 +16,24 @@ import (
 
 // The state file of the leader method:
 //
-//	neardup-leaders 2 LF               magic and version
+//	neardup-leaders 3 LF               magic and version
 //	header lines LF … LF               the input's headers and the stage's own
 //	LF                                 an empty line ends them
 //	uvarint leaders, uvarint empty     counts
 //	per leader: uvarint id length, id, uvarint cluster size, sketch (LeaderIndex.Save),
-//	    and with centre=majority in the stage's header f varint counters (centres.save)
+//	    and with centre=majority in the stage's header f varint counters (centres.save),
+//	    with centre=mean dim float64 sums, little-endian (meanCentres.save)
 //	8 bytes                            XXH64 of all that, little-endian
 //
-// The sketch is the centre's fingerprint with centre=majority, else the
-// leader's. The index is rebuilt from the sketches when the state is
-// loaded. Version 1, from before --update-centre, is version 2 without
-// counters: it loads, its centres the leaders.
+// The sketch is the centre's fingerprint with centre=majority or
+// centre=mean, else the leader's. The index is rebuilt from the sketches
+// when the state is loaded. Version 2 is version 3 without centre=mean
+// and with cluster sizes below 2^32 (version 3 counts members in 64 bits);
+// it loads as before. Version 1, from before --update-centre, is version 2
+// without counters: it loads, its centres the leaders.
 const (
-	stateMagic   = "neardup-leaders 2\n"
+	stateMagic   = "neardup-leaders 3\n"
+	stateMagicV2 = "neardup-leaders 2\n"
 	stateMagicV1 = "neardup-leaders 1\n"
 )
 
@@ -106,7 +110,7 @@ func loadState(name string, l *leaders, check func([]record.Header) error) error
 	br := bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, st.Size()-8), d), 1<<20)
 	var headers []record.Header
 	line, err := br.ReadString('\n')
-	if err != nil || line != stateMagic && line != stateMagicV1 {
+	if err != nil || line != stateMagic && line != stateMagicV2 && line != stateMagicV1 {
 		return bad("it does not start with %q", stateMagic[:len(stateMagic)-1])
 	}
 	for {
@@ -152,7 +156,7 @@ func loadState(name string, l *leaders, check func([]record.Header) error) error
 			return bad("leader %d: truncated", i)
 		}
 		size, err := binary.ReadUvarint(br)
-		if err != nil || size == 0 || size > 1<<32-1 {
+		if err != nil || size == 0 {
 			return bad("leader %d: bad cluster size", i)
 		}
 		if err := l.index.Load(br); err != nil {
@@ -163,7 +167,7 @@ func loadState(name string, l *leaders, check func([]record.Header) error) error
 				return bad("leader %d: %v", i, err)
 			}
 		}
-		l.addLeader(id, uint32(size))
+		l.addLeader(id, size)
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
 		return bad("bytes after the last leader")

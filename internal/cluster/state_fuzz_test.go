@@ -19,7 +19,8 @@ import (
 
 // FuzzLeaderState gives cluster --method leader --state any bytes as its
 // state file, MinHash (banding index) or SimHash (Hamming index, kind 1;
-// with --update-centre and its counters, kind 2): the run
+// with --update-centre and its counters, kind 2) or hyperplane
+// fingerprints with mean centres and their sums (kind 3): the run
 // continues from it or refuses it as damaged or made otherwise, and never
 // panics. The seeds are the states real runs leave; with sum set the bytes
 // get a valid checksum, so that what follows the header lines is read to
@@ -32,8 +33,10 @@ func FuzzLeaderState(f *testing.F) {
 		f.Fatal(err)
 	}
 	fingerprints, _ := fingerprintStream(rand.New(rand.NewPCG(5, 6)), 60, 64)
-	inputs := [2]string{filepath.Join(dir, "minhash.tsv"), filepath.Join(dir, "simhash.tsv")}
-	for i, text := range []string{sketches.String(), fingerprints} {
+	vs := driftingVectors(rand.New(rand.NewPCG(7, 8)), 60)
+	docs, planes, _ := vectorInput(f, vs, 64)
+	inputs := [3]string{filepath.Join(dir, "minhash.tsv"), filepath.Join(dir, "simhash.tsv"), filepath.Join(dir, "hyperplane.tsv")}
+	for i, text := range []string{sketches.String(), fingerprints, planes} {
 		if err := os.WriteFile(inputs[i], []byte(text), 0o644); err != nil {
 			f.Fatal(err)
 		}
@@ -44,13 +47,16 @@ func FuzzLeaderState(f *testing.F) {
 		opt.State = state
 		if kind > 0 {
 			opt.Hamming = 3
-			opt.UpdateCentre = kind == 2
+			opt.UpdateCentre = kind >= 2
+		}
+		if kind == 3 {
+			opt.Documents, opt.VectorField = []string{docs}, "emb"
 		}
 		return opt
 	}
-	input := func(kind uint8) string { return inputs[min(kind, 1)] }
+	input := func(kind uint8) string { return inputs[[]int{0, 1, 1, 2}[kind]] }
 	// The seeds: the states of every kind after one run.
-	for kind := range uint8(3) {
+	for kind := range uint8(4) {
 		state := filepath.Join(dir, "seed.state")
 		os.Remove(state)
 		if err := Run(context.Background(), options(kind, state), []string{input(kind)}, io.Discard, io.Discard); err != nil {
@@ -76,7 +82,7 @@ func FuzzLeaderState(f *testing.F) {
 		if err := os.WriteFile(state, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		kind %= 3
+		kind %= 4
 		Run(context.Background(), options(kind, state), []string{input(kind)}, io.Discard, io.Discard)
 	})
 }

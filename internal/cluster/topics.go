@@ -1,15 +1,14 @@
 package cluster
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"slices"
+	"strconv"
 
 	"github.com/neardup/neardup/internal/docfreq"
 	"github.com/neardup/neardup/internal/input"
@@ -29,7 +28,8 @@ import (
 // the topic is the n best, ties to the word first bytewise (a word in every
 // document counted scores 0 and is left out). A line "cluster TAB
 // word word …" is written each time a member changes its cluster's topic,
-// so the last line of a cluster is its topic.
+// so the last line of a cluster is its topic, after the header lines of
+// the input and the stage's own with topics=n, as every output has them.
 type topics struct {
 	n      int
 	df     *docfreq.Table
@@ -37,7 +37,7 @@ type topics struct {
 	sh     *shingle.Shingler
 	tok    token.Tokenizer
 	docs   *docReader
-	out    *bufio.Writer
+	out    *record.Writer
 	file   *os.File
 	byName map[string]*topicCluster
 	words  int64 // distinct words held over all clusters
@@ -74,7 +74,7 @@ const wordBytes = 64
 
 // newTopics loads the table, checks that it counted single words, and opens
 // the documents and the output.
-func newTopics(ctx context.Context, opt Options, reading input.Reading) (*topics, error) {
+func newTopics(ctx context.Context, opt Options, reading input.Reading, own record.Header) (*topics, error) {
 	df, err := docfreq.Load(ctx, opt.DF, opt.Jobs)
 	if err != nil {
 		return nil, err
@@ -95,11 +95,12 @@ func newTopics(ctx context.Context, opt Options, reading input.Reading) (*topics
 	}
 	f, err := os.Create(opt.TopicsOut)
 	if err != nil {
-		docs.close()
+		docs.close(io.Discard)
 		return nil, err
 	}
+	own.Params = append(slices.Clip(own.Params), record.Param{Key: "topics", Value: strconv.Itoa(opt.Topics)})
 	return &topics{n: opt.Topics, df: df, norm: so.Norm, sh: shingle.New(so), docs: docs,
-		out: bufio.NewWriterSize(f, 64<<10), file: f, byName: map[string]*topicCluster{}}, nil
+		out: record.NewWriter(f, opt.NoHeader, false, own), file: f, byName: map[string]*topicCluster{}}, nil
 }
 
 // add reads the document id from the documents, adds its words to the
@@ -187,17 +188,17 @@ func (t *topics) update(name []byte, c *topicCluster) error {
 	return err
 }
 
+// header takes a header line of the input, at pos.
+func (t *topics) header(h record.Header, pos record.Pos) error { return t.out.Header(h, pos) }
+
 // flush writes out the lines so far.
 func (t *topics) flush() error { return t.out.Flush() }
 
 // close flushes and closes the output and the documents, and says how many
 // documents had no sketch.
 func (t *topics) close(stderr io.Writer) error {
-	t.docs.close()
-	if t.docs.passed > 0 {
-		fmt.Fprintf(stderr, "cluster: --topics: %d document(s) of --documents had no sketch: passed over\n", t.docs.passed)
-	}
-	err := t.out.Flush()
+	t.docs.close(stderr)
+	err := t.out.Close()
 	if cerr := t.file.Close(); err == nil {
 		err = cerr
 	}
@@ -213,94 +214,6 @@ func (t *topics) bytes() int64 {
 		}
 	}
 	return n + wordBytes*t.words
-}
-
-// docReader reads the documents line by line, in step with their sketches:
-// find reads on to the document with the id asked for. A file read to its
-// end is read again from there when more is asked of it, so a file still
-// being written (tail -f) is followed: a document whose sketch has come is
-// already in it.
-type docReader struct {
-	paths   []string
-	cur     int
-	f       *os.File
-	br      *bufio.Reader
-	reading input.Reading
-	format  string
-	parser  *input.DocParser
-	line    int64 // lines read in the current file
-	// ordinal counts the lines read across the files, for ids that are
-	// line numbers, as shingle counts them.
-	ordinal int64
-	// passed counts the documents passed over, without a sketch.
-	passed int64
-	canon  []byte
-	want   []byte
-}
-
-func newDocReader(paths []string, r input.Reading) (*docReader, error) {
-	d := &docReader{paths: paths, reading: r, parser: input.NewReadingParser(r, nil)}
-	for _, p := range paths {
-		switch input.ResolveFormat(r.Format, p) {
-		case input.FormatTSV, input.FormatJSONL, input.FormatLines:
-		default:
-			return nil, fmt.Errorf("--documents %s: --topics reads documents line by line (tsv, jsonl, lines), as the sketches' shingle header says; these are %s", p, input.ResolveFormat(r.Format, p))
-		}
-	}
-	return d, d.open()
-}
-
-func (d *docReader) open() error {
-	f, err := os.Open(d.paths[d.cur])
-	if err != nil {
-		return err
-	}
-	d.f, d.br, d.line = f, bufio.NewReaderSize(f, 1<<20), 0
-	d.format = input.ResolveFormat(d.reading.Format, d.paths[d.cur])
-	return nil
-}
-
-func (d *docReader) close() {
-	if d.f != nil {
-		d.f.Close()
-	}
-}
-
-// find returns the text of the document id, reading on past documents
-// with other ids. The text is valid until the next call.
-func (d *docReader) find(id []byte) ([]byte, error) {
-	d.want = record.CanonicalID(d.want[:0], id)
-	for {
-		line, err := d.br.ReadBytes('\n')
-		if len(line) == 0 && errors.Is(err, io.EOF) {
-			if d.cur+1 == len(d.paths) {
-				return nil, fmt.Errorf("%s:%d: document %s is not in --documents after the last line read: the documents must be those the sketches were made from, in their order", d.paths[d.cur], d.line, id)
-			}
-			d.f.Close()
-			d.cur++
-			if err := d.open(); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
-		}
-		d.line++
-		d.ordinal++
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 || record.IsHeader(line) {
-			continue
-		}
-		docID, text, perr := d.parser.Parse(d.format, line, d.ordinal)
-		if perr == nil {
-			d.canon = record.CanonicalID(d.canon[:0], docID)
-			if bytes.Equal(d.canon, d.want) {
-				return text, nil
-			}
-		}
-		d.passed++
-	}
 }
 
 // readingOf is how the documents are read: as the sketches' shingle

@@ -53,7 +53,10 @@ func TestTopicsAsClustersForm(t *testing.T) {
 	if want := "a\ta\nb\tb\na\tc\na\td\n"; out != want {
 		t.Fatalf("clusters %q, want %q", out, want)
 	}
-	want := "a\tapple banana\nb\tstone river\na\tcherry apple\na\tapple cherry\n"
+	// The headers of the input, and the stage's with the topics' length.
+	want := wordShingles + "#neardup stage=sketch method=simhash f=64 weight=tf seed=0 bits=splitmix64\n" +
+		"#neardup stage=cluster method=leader hamming=3 index=hamming f=64 blocks=6 centre=majority topics=2\n" +
+		"a\tapple banana\nb\tstone river\na\tcherry apple\na\tapple cherry\n"
 	if topics != want {
 		t.Errorf("topics:\n%s\nwant\n%s", topics, want)
 	}
