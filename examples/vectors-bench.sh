@@ -11,8 +11,12 @@
 #
 #   sketch --method hyperplane --bits LBITS | band --cosine C | pairs | verify --cosine
 #
+# and for each distance R in DISTANCES the Euclidean pipeline
+#
+#   sketch --method pstable --width 4R -n 256 | band --distance R | pairs | verify --euclidean
+#
 # On the first NB vectors, its verified pairs against every pair at cosine
-# >= C by brute force (recall and precision); on all N, its CPU time,
+# >= C (or within R) by brute force (recall and precision); on all N, its CPU time,
 # vectors a CPU-second and peak memory per vector, beside the brute-force
 # scan's rate (measured on the NB, its time for N projected: N²/2 pairs).
 #
@@ -33,6 +37,7 @@ BITS=${BITS:-64}
 COSINES=${COSINES:-0.95 0.9}
 LBITS=${LBITS:-1024}
 BANDED=${BANDED:-0.95 0.9 0.8}
+DISTANCES=${DISTANCES:-2 4}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/neardup-vectors.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/vecbench" ./internal/tools/vecbench
@@ -41,16 +46,23 @@ head -n "$NB" "$tmp/all.jsonl" > "$tmp/sub.jsonl"
 echo "vectors: $N of $DIM dimensions ($(wc -c < "$tmp/all.jsonl" | awk '{ printf "%.0f MB", $1 / 1e6 }') of JSON Lines), $BITS-bit fingerprints for band --hamming, $LBITS for band --cosine; recall on the first $NB ($(nproc) cores)"
 
 # pipeline FILE C BITS BAND-ARGS...: the verified pairs of FILE at cosine
-# C, of BITS-bit fingerprints banded by band BAND-ARGS, timed into
+# C, of BITS-bit fingerprints banded by band BAND-ARGS (with BITS "pstable",
+# within distance C, of p-stable hashes of width 4C), timed into
 # $tmp/time (wall, CPU, the largest peak of its stages).
 pipeline() {
 	file=$1 c=$2 bits=$3
 	shift 3
+	if [ "$bits" = pstable ]; then
+		sk="sketch --method pstable --width $(awk -v r="$c" 'BEGIN { print 4 * r }') -n 256" how=--euclidean
+	else
+		sk="sketch --method hyperplane --bits $bits" how=--cosine
+	fi
 	: > "$tmp/stages"
-	/usr/bin/time -a -o "$tmp/stages" -f "%e %U %S %M" sketch --method hyperplane --bits "$bits" "$file" > "$tmp/fp.tsv"
+	# shellcheck disable=SC2086 # the words of the stage
+	/usr/bin/time -a -o "$tmp/stages" -f "%e %U %S %M" $sk "$file" > "$tmp/fp.tsv"
 	/usr/bin/time -a -o "$tmp/stages" -f "%e %U %S %M" band "$@" "$tmp/fp.tsv" > "$tmp/keys.tsv" 2> /dev/null
 	/usr/bin/time -a -o "$tmp/stages" -f "%e %U %S %M" pairs -o "$tmp/cand.tsv" "$tmp/keys.tsv" 2> /dev/null
-	/usr/bin/time -a -o "$tmp/stages" -f "%e %U %S %M" verify --cosine --documents "$file" --threshold "$c" -o "$tmp/ver.tsv" "$tmp/cand.tsv"
+	/usr/bin/time -a -o "$tmp/stages" -f "%e %U %S %M" verify "$how" --documents "$file" --threshold "$c" -o "$tmp/ver.tsv" "$tmp/cand.tsv"
 	awk '{ w += $1; c += $2 + $3; if ($4 > m) m = $4 } END { print w, c, m }' "$tmp/stages" > "$tmp/time"
 }
 
@@ -60,7 +72,10 @@ measure() {
 	label=$1 c=$2 bits=$3
 	shift 3
 	pipeline "$tmp/sub.jsonl" "$c" "$bits" "$@"
-	"$tmp/vecbench" brute -threshold "$c" "$tmp/sub.jsonl" 2> "$tmp/brute.err" | cut -f1,2 | LC_ALL=C sort > "$tmp/truth"
+	target="-threshold $c"
+	[ "$bits" != pstable ] || target="-distance $c"
+	# shellcheck disable=SC2086
+	"$tmp/vecbench" brute $target "$tmp/sub.jsonl" 2> "$tmp/brute.err" | cut -f1,2 | LC_ALL=C sort > "$tmp/truth"
 	grep -v '^#' "$tmp/ver.tsv" | cut -f1,2 | LC_ALL=C sort > "$tmp/got"
 	cand=$(grep -vc '^#' "$tmp/cand.tsv" || true)
 	truth=$(wc -l < "$tmp/truth")
@@ -81,4 +96,7 @@ for c in $COSINES; do
 done
 for c in $BANDED; do
 	measure "cosine $c (band --cosine $c of $LBITS bits)" "$c" "$LBITS" --cosine "$c"
+done
+for r in $DISTANCES; do
+	measure "distance $r (band --distance $r of 256 p-stable hashes of width $(awk -v r="$r" 'BEGIN { print 4 * r }'))" "$r" pstable --distance "$r"
 done

@@ -42,7 +42,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: vecbench gen [-n N] [-dim D] [-seed S] | vecbench brute -threshold T FILE")
+	fmt.Fprintln(os.Stderr, "usage: vecbench gen [-n N] [-dim D] [-seed S] | vecbench brute (-threshold C | -distance R) FILE")
 	os.Exit(2)
 }
 
@@ -88,7 +88,10 @@ type vec struct {
 func brute(args []string) {
 	fs := flag.NewFlagSet("brute", flag.ExitOnError)
 	threshold := fs.Float64("threshold", 0.9, "least cosine")
+	distance := fs.Float64("distance", 0, "with it, the pairs within this Euclidean distance instead")
 	fs.Parse(args)
+	euclid := *distance > 0
+	r2 := *distance * *distance
 	if fs.NArg() != 1 {
 		usage()
 	}
@@ -107,13 +110,15 @@ func brute(args []string) {
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			fail(fmt.Errorf("%s:%d: %v", fs.Arg(0), line, err))
 		}
-		norm := 0.0
-		for _, x := range d.Vector {
-			norm += x * x
-		}
-		norm = math.Sqrt(norm)
-		for i := range d.Vector {
-			d.Vector[i] /= norm
+		if !euclid {
+			norm := 0.0
+			for _, x := range d.Vector {
+				norm += x * x
+			}
+			norm = math.Sqrt(norm)
+			for i := range d.Vector {
+				d.Vector[i] /= norm
+			}
 		}
 		vs = append(vs, vec{d.ID, d.Vector})
 	}
@@ -132,17 +137,30 @@ func brute(args []string) {
 				a := vs[i].v
 				for j := i + 1; j < len(vs); j++ {
 					b := vs[j].v
-					dot := 0.0
-					for k := range a {
-						dot += a[k] * b[k]
-					}
-					if dot >= *threshold {
-						x, y := vs[i].id, vs[j].id
-						if y < x {
-							x, y = y, x
+					var score float64
+					if euclid {
+						d2 := 0.0
+						for k := range a {
+							d := a[k] - b[k]
+							d2 += d * d
 						}
-						found[w] = append(found[w], x+"\t"+y+"\t"+strconv.FormatFloat(dot, 'f', 6, 64))
+						if d2 > r2 {
+							continue
+						}
+						score = math.Sqrt(d2)
+					} else {
+						for k := range a {
+							score += a[k] * b[k]
+						}
+						if score < *threshold {
+							continue
+						}
 					}
+					x, y := vs[i].id, vs[j].id
+					if y < x {
+						x, y = y, x
+					}
+					found[w] = append(found[w], x+"\t"+y+"\t"+strconv.FormatFloat(score, 'f', 6, 64))
 				}
 			}
 		}()
