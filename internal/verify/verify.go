@@ -319,8 +319,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	}
 	if len(peeked) == 0 && first == nil {
 		// An empty input (pairs of an empty corpus, which writes no
-		// header either): an empty output.
-		fmt.Fprintln(stderr, "verify: no pairs (the input is empty): nothing to verify")
+		// header either): an empty output, as every stage gives.
 		return out.Finish()
 	}
 	for _, h := range peeked {
