@@ -88,6 +88,10 @@ type Options struct {
 
 	// MaxBucket and Reps cap a bucket as pairs --max-bucket and --reps do.
 	MaxBucket, Reps int
+	// BBit sets aside the candidate pairs far below Threshold by their
+	// documents' b-bit signatures, as band --bbit and pairs --bbit do
+	// (bbit.go); the banding is then chosen from Threshold.
+	BBit bool
 
 	// VerifyThreshold and Containment as verify's --threshold and
 	// --containment, with exact similarity from the shingle sets.
@@ -170,6 +174,9 @@ func (o *Options) Check() error {
 	po := o.pairsOptions()
 	if err := po.Resolve(); err != nil {
 		return err
+	}
+	if o.BBit && (o.B != 0 || o.R != 0) {
+		return fmt.Errorf("-bbit sets aside the pairs far below the threshold the banding is chosen for: give -threshold, not -b and -r (pairs --bbit needs band --threshold)")
 	}
 	if o.VerifyThreshold < 0 || o.VerifyThreshold > 1 {
 		return fmt.Errorf("verify threshold %g: want a similarity between 0 and 1", o.VerifyThreshold)
@@ -294,7 +301,11 @@ func (o *Options) bandOptions() band.Options {
 
 // pairsOptions are the options of the pairs stage.
 func (o *Options) pairsOptions() pairs.Options {
-	return pairs.Options{MaxBucket: o.MaxBucket, Reps: o.Reps}
+	po := pairs.Options{MaxBucket: o.MaxBucket, Reps: o.Reps}
+	if o.BBit {
+		po.BBit = bbitName
+	}
+	return po
 }
 
 func (o *Options) sketchOptions() sketch.Options {

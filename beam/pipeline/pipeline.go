@@ -10,8 +10,9 @@
 // band keys are grouped by a GroupByKey instead of in pairs' memory, pairs
 // found in several buckets are made distinct, candidate pairs are joined
 // with the documents of both their ids (two CoGroupByKeys) instead of
-// verify's in-memory store of shingle sets, and connected components are found in rounds
-// (components.go) instead of by one union-find.
+// verify's in-memory store of shingle sets (with -bbit, first with the
+// b-bit signatures of both, bbit.go), and connected components are found
+// in rounds (components.go) instead of by one union-find.
 //
 // Outputs are record files in the command-line format, header lines
 // included: OUTPUT-NAME-SSSSS-of-NNNNN.tsv, each shard sorted bytewise.
@@ -58,6 +59,9 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 	}
 	ps := s.Scope("pairs")
 	candidates := filter.Distinct(ps, beam.ParDo(ps, &bucketFn{MaxBucket: opt.MaxBucket, Reps: opt.Reps}, beam.GroupByKey(ps, bands)))
+	if opt.BBit {
+		candidates = judged(ps, opt, candidates, sketches)
+	}
 	write(OutCandidates, candidates)
 	if !opt.needs(OutPairs) {
 		return written, nil

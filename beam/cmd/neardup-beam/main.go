@@ -73,8 +73,10 @@ ranges of arrival: concatenated in shard order they are keep's output.
 Examples:
   neardup-beam -output out/run corpus-*.jsonl
   neardup-beam -number-from 0 -write kept,report -output out/dedup corpus-*.jsonl.zst
-  neardup-beam -number-from 0 -rule kept -write kept -output out/dedup corpus-*.jsonl.zst
   cat out/dedup-kept-*-of-00001.jsonl > deduplicated.jsonl
+  neardup-beam -number-from 0 -rule kept -write kept -output out/dedup corpus-*.jsonl.zst
+  neardup-beam -number-from 0 -method oph -bbit -write kept,report -output out/dedup corpus-*.jsonl.zst
+      (examples/dedup.sh's job: its oph signatures and b-bit filter)
   neardup-beam -unit word -threshold 0.7 -write shingles,pairs,clusters -output out/run docs.tsv
   neardup-beam --runner=dataflow --project=P --region=europe-west1 \
       --temp_location=gs://B/tmp -shards 64 -output gs://B/out/run 'gs://B/corpus/*.jsonl.gz'
@@ -117,6 +119,7 @@ func run() int {
 	flag.Float64Var(&opt.RecallAtThreshold, "recall-at-threshold", opt.RecallAtThreshold, "least probability that a pair at the threshold becomes a candidate")
 	flag.IntVar(&opt.MaxBucket, "max-bucket", opt.MaxBucket, "pair a bucket of more than N ids as pairs --max-bucket does: its first N whole, the others with its -reps smallest ids (0: no cap)")
 	flag.IntVar(&opt.Reps, "reps", opt.Reps, "the smallest ids a capped bucket's later ids are paired with (pairs --reps)")
+	flag.BoolVar(&opt.BBit, "bbit", false, "set aside the candidates far below -threshold by their documents' 4-bit signatures before they are verified, as band --bbit and pairs --bbit do (examples/dedup.sh does)")
 	flag.Float64Var(&verifyThreshold, "verify-threshold", -1, "least exact Jaccard similarity of a pair written; negative: the same as -threshold")
 	flag.BoolVar(&opt.Containment, "containment", false, "add containment both ways; keep pairs where either reaches the verify threshold")
 	flag.StringVar(&opt.Rule, "rule", opt.Rule, "the rule of kept, dropped and report, as keep --rule: arrival (dropped for any earlier near-duplicate) or kept (only for a kept one)")
@@ -193,7 +196,7 @@ func run() int {
 // Beam packages register.
 var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field", "number-from",
 	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
-	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps",
+	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps", "bbit",
 	"verify-threshold", "containment", "rule", "component-rounds", "no-header", "skip-bad", "beam-log-level"}
 
 func printOwnFlags(w io.Writer) {
