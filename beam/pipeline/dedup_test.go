@@ -20,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/neardup/neardup/internal/cli"
 	"github.com/neardup/neardup/internal/keep"
 	"github.com/neardup/neardup/internal/record"
 )
@@ -404,5 +405,28 @@ func TestDedupNeedsNumbers(t *testing.T) {
 		if got := o.Path(OutReport, 1); got != "out-report-00001-of-00002.tsv" {
 			t.Errorf("report: %s", got)
 		}
+	}
+}
+
+func TestDedupChecksHeaders(t *testing.T) {
+	// The documents' header lines are checked as shingle checks them when
+	// only the dedup outputs are written, as in examples/dedup.sh.
+	path := filepath.Join(t.TempDir(), "docs.tsv")
+	text := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=1 counts=no\na\tsome text\nb\tsome text\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "docs.tsv:1: input already went through shingle"
+	var stdout, stderr bytes.Buffer
+	if code := cli.Run(cli.Shingle(), []string{"shingle", "--number-from", "0", path}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), want) {
+		t.Fatalf("shingle: exit %d, %s", code, stderr.String())
+	}
+	opt := Defaults()
+	opt.Inputs = []string{path}
+	opt.Output = filepath.Join(t.TempDir(), "out")
+	opt.Number = true
+	opt.Write = []string{OutKept, OutReport}
+	if err := runBeamError(t, opt); !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
 	}
 }

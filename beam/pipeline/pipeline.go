@@ -14,6 +14,13 @@
 // b-bit signatures of both, bbit.go), and connected components are found
 // in rounds (components.go) instead of by one union-find.
 //
+// The command line's checks of what one stage reads from another (the
+// signature lengths band, pairs and verify check against the sketch
+// header, the headers of the stages before) have nothing to check here:
+// the pipeline makes every record itself, from one set of options, and
+// reads no stage's records. The documents' header lines are checked as
+// shingle checks them (record.Writer.Header), whatever is written.
+//
 // Outputs are record files in the command-line format, header lines
 // included: OUTPUT-NAME-SSSSS-of-NNNNN.tsv, each shard sorted bytewise.
 // Sorted, the union of an output's shards (header lines once) equals the
@@ -71,6 +78,7 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 	scored := beam.ParDo(vs, &scoreFn{Opt: opt}, beam.CoGroupByKey(vs, firsts, docs))
 	write(OutPairs, scored)
 	if opt.dedups() {
+		checkHeaders(s, opt, docHeaders)
 		for o, paths := range dedup(s, opt, chunks, scored, lines) {
 			written[o] = paths
 		}
