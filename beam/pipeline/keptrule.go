@@ -33,14 +33,16 @@ import (
 //     every component and those it drops; the pairs left shrink.
 //   - What is left after the rounds (counter dedup-unsettled-documents, the
 //     documents it decides) goes to one worker, which decides it in
-//     arrival order holding its pairs (some 50 bytes a pair).
+//     arrival order holding its pairs (some 70 bytes a pair: two ids and a
+//     state, in a map by later document).
 //
 // The via of each document dropped is then found by one more join: the
 // pairs whose earlier document was kept, grouped by the later one (viaOf).
 // The cost: two shuffles of the undecided pairs a round, the states of the
-// undecided documents, and one shuffle of all pairs for the vias; on the
-// planted copies and edited chains of real corpora two or three rounds
-// leave nothing.
+// undecided documents, and one shuffle of all pairs for the vias. On the
+// tests' real documents with planted copies and chains (782 documents,
+// 364 dropped) one round left 9 documents to the last worker, two left 1,
+// three none.
 
 // Kept-rule states of a document.
 const (
