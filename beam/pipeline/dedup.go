@@ -13,13 +13,15 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/keep"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
 )
 
 // The dedup outputs: what examples/dedup.sh ends with, keep --pairs over
-// the verified pairs, with the same rule (docs/DESIGN.md "What a dedup
-// drops", internal/keep/rule.go). In arrival order a document is dropped
+// the verified pairs, with the same rules: the arrival rule here
+// (docs/DESIGN.md "What a dedup drops", internal/keep/rule.go), the kept
+// rule in keptrule.go. In arrival order a document is dropped
 // when it has a verified pair with a document that arrived before it, kept
 // or dropped; the ids are arrival numbers (Options.Number), so the dropped
 // documents are exactly the later ids of the verified pairs, found without
@@ -334,7 +336,12 @@ func dedupRoots(s beam.Scope, scored beam.PCollection, rounds int) beam.PCollect
 // the rule applied to the verified pairs (scored), and the report. lines
 // holds the number of lines read. It returns the paths written per output.
 func dedup(s beam.Scope, opt Options, chunks, scored, lines beam.PCollection) map[string]beam.PCollection {
-	roots := dedupRoots(s, scored, opt.ComponentRounds)
+	var roots beam.PCollection
+	if opt.Rule == keep.RuleKept {
+		roots = keptRoots(s, scored, opt.ComponentRounds)
+	} else {
+		roots = dedupRoots(s, scored, opt.ComponentRounds)
+	}
 	s = s.Scope("dedup")
 	written := map[string]beam.PCollection{}
 	if !opt.writes(OutKept) && !opt.writes(OutDropped) && !opt.writes(OutReport) {

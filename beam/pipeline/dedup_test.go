@@ -20,6 +20,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/neardup/neardup/internal/cli"
+	"github.com/neardup/neardup/internal/keep"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -179,9 +181,9 @@ func plantedCorpus(t *testing.T, dir string) ([]string, int) {
 
 // dedupSh runs what examples/dedup.sh runs, in process: shingle
 // --number-from 0, sketch, band --threshold, pairs, verify --shingles, and
-// keep --pairs with --report, then keep --drop. It returns the verified
-// pairs, the documents kept and dropped, and the report.
-func dedupSh(t *testing.T, inputs []string, threshold string, maxBucket int) map[string][]byte {
+// keep --pairs --rule RULE with --report, then keep --drop. It returns the
+// verified pairs, the documents kept and dropped, and the report.
+func dedupSh(t *testing.T, inputs []string, threshold string, maxBucket int, rule string) map[string][]byte {
 	t.Helper()
 	dir := t.TempDir()
 	out := commandLine(t, dir, inputs, map[string][]string{
@@ -192,8 +194,8 @@ func dedupSh(t *testing.T, inputs []string, threshold string, maxBucket int) map
 	verified := filepath.Join(dir, "cli-"+OutPairs+".tsv")
 	report := filepath.Join(dir, "report.tsv")
 	res := map[string][]byte{OutPairs: out[OutPairs]}
-	res[OutKept] = runStage(t, append([]string{"keep", "--pairs", verified, "--report", report, "--"}, inputs...)...)
-	res[OutDropped] = runStage(t, append([]string{"keep", "--pairs", verified, "--drop", "--"}, inputs...)...)
+	res[OutKept] = runStage(t, append([]string{"keep", "--pairs", verified, "--rule", rule, "--report", report, "--"}, inputs...)...)
+	res[OutDropped] = runStage(t, append([]string{"keep", "--pairs", verified, "--rule", rule, "--drop", "--"}, inputs...)...)
 	var err error
 	if res[OutReport], err = os.ReadFile(report); err != nil {
 		t.Fatal(err)
@@ -203,21 +205,26 @@ func dedupSh(t *testing.T, inputs []string, threshold string, maxBucket int) map
 
 func TestDedupMatchesCommandLine(t *testing.T) {
 	inputs, group := plantedCorpus(t, t.TempDir())
+	arrivalKept := map[int][]byte{}
 	for _, tc := range []struct {
 		maxBucket, shards int
+		rule              string
 	}{
-		{32, 1}, // caps the fixture's group of copies
-		{5, 3},
-		{0, 2}, // no cap
+		{32, 1, keep.RuleArrival}, // caps the fixture's group of copies
+		{5, 3, keep.RuleArrival},
+		{0, 2, keep.RuleArrival}, // no cap
+		{32, 1, keep.RuleKept},
+		{0, 2, keep.RuleKept},
 	} {
-		t.Run(fmt.Sprintf("max-bucket-%d-shards-%d", tc.maxBucket, tc.shards), func(t *testing.T) {
-			want := dedupSh(t, inputs, "0.8", tc.maxBucket)
+		t.Run(fmt.Sprintf("max-bucket-%d-shards-%d-rule-%s", tc.maxBucket, tc.shards, tc.rule), func(t *testing.T) {
+			want := dedupSh(t, inputs, "0.8", tc.maxBucket, tc.rule)
 			opt := Defaults()
 			opt.Inputs = inputs
 			opt.Output = filepath.Join(t.TempDir(), "out")
 			opt.Number = true
 			opt.MaxBucket = tc.maxBucket
 			opt.Shards = tc.shards
+			opt.Rule = tc.rule
 			opt.Write = []string{OutPairs, OutKept, OutDropped, OutReport}
 			got := runBeam(t, opt)
 			sameLines(t, OutPairs, got[OutPairs], want[OutPairs])
@@ -240,8 +247,21 @@ func TestDedupMatchesCommandLine(t *testing.T) {
 				}
 				kept[f[1]]++
 			}
-			if lines < 60 || chained < 3 {
-				t.Errorf("the report has %d lines, %d of them chains: the fixture plants too few", lines, chained)
+			switch tc.rule {
+			case keep.RuleArrival:
+				if lines < 60 || chained < 3 {
+					t.Errorf("the report has %d lines, %d of them chains: the fixture plants too few", lines, chained)
+				}
+				arrivalKept[tc.maxBucket] = want[OutKept]
+			case keep.RuleKept:
+				// Every document dropped has a kept near-duplicate, its
+				// via; the chains keep what the arrival rule drops.
+				if chained > 0 {
+					t.Errorf("%d documents of the kept rule's report have a kept document that is not their via", chained)
+				}
+				if a, ok := arrivalKept[tc.maxBucket]; !ok || len(want[OutKept]) <= len(a) {
+					t.Errorf("the kept rule keeps %d bytes, the arrival rule %d: the fixture's chains make no difference", len(want[OutKept]), len(a))
+				}
 			}
 			if slices.Max(slices.Collect(maps.Values(kept))) < group-1 {
 				t.Errorf("no kept document has the %d copies of the group dropped for it", group-1)
@@ -256,7 +276,54 @@ func TestDedupMatchesCommandLine(t *testing.T) {
 func TestDedupRule(t *testing.T) {
 	// Pairs among 400 numbered documents: random ones with similarities
 	// that tie, and long paths, whose chains a round or two of pointer
-	// jumping leaves unsettled. The report is keep --pairs's.
+	// jumping (of the kept rule's rounds) leave unsettled. The report is
+	// keep --pairs --rule's.
+	for _, rc := range []struct {
+		rule string
+		path int // documents on the path that arrives in its order
+		// The rounds, and whether they leave documents unsettled.
+		rounds map[int]bool
+		roots  func(beam.Scope, beam.PCollection, int) beam.PCollection
+	}{
+		{keep.RuleArrival, 130, map[int]bool{1: true, 2: true, 10: false}, dedupRoots},
+		// The kept rule settles that path a document a round.
+		{keep.RuleKept, 12, map[int]bool{1: true, 3: true, 16: false}, keptRoots},
+	} {
+		docsName, pairsName, recs := ruleFixture(t, rc.path)
+		report := filepath.Join(t.TempDir(), "report.tsv")
+		runStage(t, "keep", "--pairs", pairsName, "--rule", rc.rule, "--report", report, docsName)
+		data, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		for i, l := range want {
+			want[i] = strings.Join(strings.SplitN(l, "\t", 5)[:4], "\t")
+		}
+		for _, rounds := range slices.Sorted(maps.Keys(rc.rounds)) {
+			t.Run(fmt.Sprintf("%s-rounds-%d", rc.rule, rounds), func(t *testing.T) {
+				p, s := beam.NewPipelineWithRoot()
+				roots := rc.roots(s, beam.CreateList(s, recs), rounds)
+				got := beam.ParDo(s, ruleColumns, beam.ParDo(s, &reportLineFn{}, roots))
+				passert.Equals(s, got, beam.CreateList(s, want))
+				res, err := ptest.RunWithMetrics(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if unsettled := counter(res, "dedup-unsettled-documents"); (unsettled > 0) != rc.rounds[rounds] {
+					t.Errorf("%d unsettled documents after %d rounds, want them %v", unsettled, rounds, rc.rounds[rounds])
+				}
+			})
+		}
+	}
+}
+
+// ruleFixture writes 400 numbered documents and scored pairs among them:
+// random ones with similarities that tie, a path of pathLen documents
+// arriving in its order and one of 70 arriving out of it. It returns the
+// files' names and the pairs.
+func ruleFixture(t *testing.T, pathLen int) (docsName, pairsName string, recs []string) {
+	t.Helper()
 	r := rand.New(rand.NewPCG(5, 6))
 	id := func(i int) string { return fmt.Sprintf("%012d", i) }
 	var docs, scored strings.Builder
@@ -275,7 +342,7 @@ func TestDedupRule(t *testing.T) {
 	for range 300 {
 		pair(r.IntN(200), r.IntN(200), sims[r.IntN(len(sims))])
 	}
-	for i := 201; i < 330; i++ {
+	for i := 201; i < 200+pathLen; i++ {
 		pair(i-1, i, sims[r.IntN(len(sims))])
 	}
 	// A path through documents that arrive out of its order.
@@ -284,41 +351,13 @@ func TestDedupRule(t *testing.T) {
 		pair(330+path[i-1], 330+path[i], "0.900000")
 	}
 	dir := t.TempDir()
-	docsName, pairsName := filepath.Join(dir, "docs.tsv"), filepath.Join(dir, "pairs.tsv")
-	report := filepath.Join(dir, "report.tsv")
+	docsName, pairsName = filepath.Join(dir, "docs.tsv"), filepath.Join(dir, "pairs.tsv")
 	for name, data := range map[string]string{docsName: docs.String(), pairsName: scored.String()} {
 		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	runStage(t, "keep", "--pairs", pairsName, "--report", report, docsName)
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	for i, l := range want {
-		want[i] = strings.Join(strings.SplitN(l, "\t", 5)[:4], "\t")
-	}
-	for _, tc := range []struct {
-		rounds    int
-		unsettled bool
-	}{{1, true}, {2, true}, {10, false}} {
-		t.Run(fmt.Sprintf("rounds-%d", tc.rounds), func(t *testing.T) {
-			p, s := beam.NewPipelineWithRoot()
-			recs := strings.Split(strings.TrimSuffix(scored.String(), "\n"), "\n")
-			roots := dedupRoots(s, beam.CreateList(s, recs), tc.rounds)
-			got := beam.ParDo(s, ruleColumns, beam.ParDo(s, &reportLineFn{}, roots))
-			passert.Equals(s, got, beam.CreateList(s, want))
-			res, err := ptest.RunWithMetrics(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if unsettled := counter(res, "dedup-unsettled-documents"); (unsettled > 0) != tc.unsettled {
-				t.Errorf("%d unsettled documents after %d rounds, want them %v", unsettled, tc.rounds, tc.unsettled)
-			}
-		})
-	}
+	return docsName, pairsName, strings.Split(strings.TrimSuffix(scored.String(), "\n"), "\n")
 }
 
 func TestDedupNeedsNumbers(t *testing.T) {
@@ -331,6 +370,22 @@ func TestDedupNeedsNumbers(t *testing.T) {
 	opt.Number = true
 	if err := opt.Check(); err != nil {
 		t.Fatal(err)
+	}
+	// The rule is keep --rule's, and only the dedup outputs have one.
+	for _, tc := range []struct {
+		rule  string
+		write []string
+		want  string
+	}{
+		{"first", []string{OutKept}, `rule "first": want arrival or kept`},
+		{keep.RuleKept, []string{OutPairs}, `rule "kept" is a rule of the outputs kept, dropped, report`},
+		{keep.RuleKept, []string{OutReport}, ""},
+	} {
+		o := opt
+		o.Rule, o.Write = tc.rule, tc.write
+		if err := o.Check(); tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("rule %s, write %v: %v, want %q", tc.rule, tc.write, err, tc.want)
+		}
 	}
 	for _, tc := range []struct {
 		format string
@@ -350,5 +405,28 @@ func TestDedupNeedsNumbers(t *testing.T) {
 		if got := o.Path(OutReport, 1); got != "out-report-00001-of-00002.tsv" {
 			t.Errorf("report: %s", got)
 		}
+	}
+}
+
+func TestDedupChecksHeaders(t *testing.T) {
+	// The documents' header lines are checked as shingle checks them when
+	// only the dedup outputs are written, as in examples/dedup.sh.
+	path := filepath.Join(t.TempDir(), "docs.tsv")
+	text := "#neardup stage=shingle unit=char k=9 hash=tok64 seed=1 counts=no\na\tsome text\nb\tsome text\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "docs.tsv:1: input already went through shingle"
+	var stdout, stderr bytes.Buffer
+	if code := cli.Run(cli.Shingle(), []string{"shingle", "--number-from", "0", path}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), want) {
+		t.Fatalf("shingle: exit %d, %s", code, stderr.String())
+	}
+	opt := Defaults()
+	opt.Inputs = []string{path}
+	opt.Output = filepath.Join(t.TempDir(), "out")
+	opt.Number = true
+	opt.Write = []string{OutKept, OutReport}
+	if err := runBeamError(t, opt); !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/cluster"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/keep"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/record"
@@ -33,8 +34,8 @@ const (
 // AllOutputs lists the outputs in pipeline order.
 var AllOutputs = []string{OutShingles, OutSketches, OutBands, OutCandidates, OutPairs, OutClusters}
 
-// The dedup outputs (dedup.go): the documents that keep --pairs writes, the
-// arrival-order rule applied to the verified pairs, and its report.
+// The dedup outputs (dedup.go): the documents that keep --pairs writes, its
+// rule (Options.Rule) applied to the verified pairs, and its report.
 const (
 	// OutKept is the documents kept, byte for byte (keep --pairs).
 	OutKept = "kept"
@@ -87,16 +88,25 @@ type Options struct {
 
 	// MaxBucket and Reps cap a bucket as pairs --max-bucket and --reps do.
 	MaxBucket, Reps int
+	// BBit sets aside the candidate pairs far below Threshold by their
+	// documents' b-bit signatures, as band --bbit and pairs --bbit do
+	// (bbit.go); the banding is then chosen from Threshold.
+	BBit bool
 
 	// VerifyThreshold and Containment as verify's --threshold and
 	// --containment, with exact similarity from the shingle sets.
 	VerifyThreshold float64
 	Containment     bool
 
+	// Rule is the rule of the dedup outputs, as keep --rule: arrival (a
+	// document goes for any earlier near-duplicate, dedup.go) or kept
+	// (only for a kept one, keptrule.go).
+	Rule string
+
 	// ComponentRounds is the number of rounds of label propagation before
-	// the components left unsettled are finished on one worker, and of
-	// pointer jumping before the dedup report's kept documents left
-	// unsettled are.
+	// the components left unsettled are finished on one worker, of pointer
+	// jumping before the dedup report's kept documents left unsettled are,
+	// and of the kept rule before the documents it left undecided are.
 	ComponentRounds int
 
 	// Output is the prefix of the files written: PREFIX-NAME-SSSSS-of-NNNNN.tsv
@@ -118,6 +128,7 @@ func Defaults() Options {
 		Method: "minhash", N: 128,
 		Threshold: 0.8, FPWeight: 0.5, FNWeight: 0.5, RecallAtThreshold: 0.995,
 		VerifyThreshold: 0.8,
+		Rule:            keep.RuleArrival,
 		ComponentRounds: 8,
 		MaxBucket:       pairs.DefaultMaxBucket,
 		Reps:            pairs.DefaultReps,
@@ -164,6 +175,9 @@ func (o *Options) Check() error {
 	if err := po.Resolve(); err != nil {
 		return err
 	}
+	if o.BBit && (o.B != 0 || o.R != 0) {
+		return fmt.Errorf("-bbit sets aside the pairs far below the threshold the banding is chosen for: give -threshold, not -b and -r (pairs --bbit needs band --threshold)")
+	}
 	if o.VerifyThreshold < 0 || o.VerifyThreshold > 1 {
 		return fmt.Errorf("verify threshold %g: want a similarity between 0 and 1", o.VerifyThreshold)
 	}
@@ -183,7 +197,16 @@ func (o *Options) Check() error {
 		}
 	}
 	if o.dedups() && !o.Number {
-		return fmt.Errorf("the outputs %s apply the arrival-order rule (keep --pairs), which needs ids that are arrival numbers: give a first number (-number-from 0), as examples/dedup.sh does", strings.Join(DedupOutputs, ", "))
+		return fmt.Errorf("the outputs %s apply keep --pairs's rule in arrival order, which needs ids that are arrival numbers: give a first number (-number-from 0), as examples/dedup.sh does", strings.Join(DedupOutputs, ", "))
+	}
+	switch o.Rule {
+	case keep.RuleArrival:
+	case keep.RuleKept:
+		if !o.dedups() {
+			return fmt.Errorf("rule %q is a rule of the outputs %s: write one of them", o.Rule, strings.Join(DedupOutputs, ", "))
+		}
+	default:
+		return fmt.Errorf("rule %q: want %s or %s", o.Rule, keep.RuleArrival, keep.RuleKept)
 	}
 	return nil
 }
@@ -278,7 +301,11 @@ func (o *Options) bandOptions() band.Options {
 
 // pairsOptions are the options of the pairs stage.
 func (o *Options) pairsOptions() pairs.Options {
-	return pairs.Options{MaxBucket: o.MaxBucket, Reps: o.Reps}
+	po := pairs.Options{MaxBucket: o.MaxBucket, Reps: o.Reps}
+	if o.BBit {
+		po.BBit = bbitName
+	}
+	return po
 }
 
 func (o *Options) sketchOptions() sketch.Options {

@@ -10,8 +10,16 @@
 // band keys are grouped by a GroupByKey instead of in pairs' memory, pairs
 // found in several buckets are made distinct, candidate pairs are joined
 // with the documents of both their ids (two CoGroupByKeys) instead of
-// verify's in-memory store of shingle sets, and connected components are found in rounds
-// (components.go) instead of by one union-find.
+// verify's in-memory store of shingle sets (with -bbit, first with the
+// b-bit signatures of both, bbit.go), and connected components are found
+// in rounds (components.go) instead of by one union-find.
+//
+// The command line's checks of what one stage reads from another (the
+// signature lengths band, pairs and verify check against the sketch
+// header, the headers of the stages before) have nothing to check here:
+// the pipeline makes every record itself, from one set of options, and
+// reads no stage's records. The documents' header lines are checked as
+// shingle checks them (record.Writer.Header), whatever is written.
 //
 // Outputs are record files in the command-line format, header lines
 // included: OUTPUT-NAME-SSSSS-of-NNNNN.tsv, each shard sorted bytewise.
@@ -58,6 +66,9 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 	}
 	ps := s.Scope("pairs")
 	candidates := filter.Distinct(ps, beam.ParDo(ps, &bucketFn{MaxBucket: opt.MaxBucket, Reps: opt.Reps}, beam.GroupByKey(ps, bands)))
+	if opt.BBit {
+		candidates = judged(ps, opt, candidates, sketches)
+	}
 	write(OutCandidates, candidates)
 	if !opt.needs(OutPairs) {
 		return written, nil
@@ -67,6 +78,7 @@ func Build(s beam.Scope, opt Options) (map[string]beam.PCollection, error) {
 	scored := beam.ParDo(vs, &scoreFn{Opt: opt}, beam.CoGroupByKey(vs, firsts, docs))
 	write(OutPairs, scored)
 	if opt.dedups() {
+		checkHeaders(s, opt, docHeaders)
 		for o, paths := range dedup(s, opt, chunks, scored, lines) {
 			written[o] = paths
 		}

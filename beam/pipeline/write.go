@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -19,6 +20,7 @@ func init() {
 	register.DoFn7x1[context.Context, int, func(*string) bool, func(*bool) bool, func(*HeaderLine) bool, func(*int64) bool, func(string), error](&writeFn{})
 	register.Iter1[bool]()
 	register.Iter1[int64]()
+	register.DoFn2x1[[]byte, func(*HeaderLine) bool, error](&checkHeadersFn{})
 	register.Iter1[HeaderLine]()
 }
 
@@ -77,17 +79,7 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*st
 		recs = append(recs, l)
 	}
 	slices.Sort(recs)
-	var docs []HeaderLine
-	var h HeaderLine
-	for docHeaders(&h) {
-		docs = append(docs, h)
-	}
-	slices.SortFunc(docs, func(a, b HeaderLine) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		return int(a.Line - b.Line)
-	})
+	docs := sortedHeaders(docHeaders)
 
 	path := ShardPath(fn.Prefix, fn.Output, shard, fn.Shards)
 	fs, err := filesystem.New(ctx, path)
@@ -126,14 +118,8 @@ func (fn *writeFn) write(w *record.Writer, docs []HeaderLine, recs []string, see
 		// An empty input: no stage saw a line, so none writes a header.
 		return w.Close()
 	}
-	for _, d := range docs {
-		h, err := record.ParseHeader([]byte(d.Text))
-		if err != nil {
-			return err
-		}
-		if err := w.Header(h, record.Pos{File: d.File, Line: d.Line}); err != nil {
-			return err
-		}
+	if err := writeHeaders(w, docs); err != nil {
+		return err
 	}
 	for _, u := range fn.Upstream {
 		h, err := record.ParseHeader([]byte(u))
@@ -161,6 +147,60 @@ func (fn *writeFn) write(w *record.Writer, docs []HeaderLine, recs []string, see
 		}
 	}
 	return w.Close()
+}
+
+// sortedHeaders returns the documents' header lines in input order.
+func sortedHeaders(docHeaders func(*HeaderLine) bool) []HeaderLine {
+	var docs []HeaderLine
+	var h HeaderLine
+	for docHeaders(&h) {
+		docs = append(docs, h)
+	}
+	slices.SortFunc(docs, func(a, b HeaderLine) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return int(a.Line - b.Line)
+	})
+	return docs
+}
+
+// writeHeaders gives w the documents' header lines, which it checks.
+func writeHeaders(w *record.Writer, docs []HeaderLine) error {
+	for _, d := range docs {
+		h, err := record.ParseHeader([]byte(d.Text))
+		if err != nil {
+			return err
+		}
+		if err := w.Header(h, record.Pos{File: d.File, Line: d.Line}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkHeadersFn checks the documents' header lines as the shingle stage
+// does (record.Writer.Header): a header of a stage the pipeline runs, or
+// two different headers of one stage, stop the pipeline. writeFn checks
+// them as it writes an output of records; the dedup outputs copy them, and
+// this checks them for those.
+type checkHeadersFn struct {
+	Own string
+}
+
+func (fn *checkHeadersFn) ProcessElement(_ []byte, docHeaders func(*HeaderLine) bool) error {
+	own, err := record.ParseHeader([]byte(fn.Own))
+	if err != nil {
+		return err
+	}
+	return writeHeaders(record.NewWriter(io.Discard, true, false, own), sortedHeaders(docHeaders))
+}
+
+// checkHeaders adds the check of the documents' header lines
+// (PCollection<HeaderLine>) against the shingle stage's.
+func checkHeaders(s beam.Scope, opt Options, docHeaders beam.PCollection) {
+	s = s.Scope("check headers")
+	beam.ParDo0(s, &checkHeadersFn{Own: opt.headers()[OutShingles].String()}, beam.Impulse(s), beam.SideInput{Input: docHeaders})
 }
 
 // writeRecords writes records (PCollection<string>, lines without their

@@ -7,7 +7,8 @@
 // the command-line stages and writes records in their format; the output,
 // sorted, is the command-line pipeline's output sorted. With arrival-number
 // ids (-number-from N) it also writes what examples/dedup.sh writes, keep
-// --pairs's deduplicated documents and report (-write kept,dropped,report).
+// --pairs's deduplicated documents and report (-write kept,dropped,report),
+// by its arrival or kept rule (-rule).
 //
 // Usage:
 //
@@ -63,15 +64,19 @@ With -number-from N the ids are the documents' arrival numbers, as with
 shingle --number-from N, and -write can name kept, dropped and report: what
 examples/dedup.sh ends with, keep --pairs over the verified pairs. A
 document is dropped when it has a verified pair with one that arrived
-before it; the documents kept (or dropped) are written byte for byte, and
-the report has a line per document dropped (dropped, kept, via,
-similarity), in shards of ranges of arrival: concatenated in shard order
-they are keep's output.
+before it (-rule arrival), or with one that arrived before it and was kept
+(-rule kept: every document dropped has a kept near-duplicate); the
+documents kept (or dropped) are written byte for byte, and the report has
+a line per document dropped (dropped, kept, via, similarity), in shards of
+ranges of arrival: concatenated in shard order they are keep's output.
 
 Examples:
   neardup-beam -output out/run corpus-*.jsonl
   neardup-beam -number-from 0 -write kept,report -output out/dedup corpus-*.jsonl.zst
   cat out/dedup-kept-*-of-00001.jsonl > deduplicated.jsonl
+  neardup-beam -number-from 0 -rule kept -write kept -output out/dedup corpus-*.jsonl.zst
+  neardup-beam -number-from 0 -method oph -bbit -write kept,report -output out/dedup corpus-*.jsonl.zst
+      (examples/dedup.sh's job: its oph signatures and b-bit filter)
   neardup-beam -unit word -threshold 0.7 -write shingles,pairs,clusters -output out/run docs.tsv
   neardup-beam --runner=dataflow --project=P --region=europe-west1 \
       --temp_location=gs://B/tmp -shards 64 -output gs://B/out/run 'gs://B/corpus/*.jsonl.gz'
@@ -114,9 +119,11 @@ func run() int {
 	flag.Float64Var(&opt.RecallAtThreshold, "recall-at-threshold", opt.RecallAtThreshold, "least probability that a pair at the threshold becomes a candidate")
 	flag.IntVar(&opt.MaxBucket, "max-bucket", opt.MaxBucket, "pair a bucket of more than N ids as pairs --max-bucket does: its first N whole, the others with its -reps smallest ids (0: no cap)")
 	flag.IntVar(&opt.Reps, "reps", opt.Reps, "the smallest ids a capped bucket's later ids are paired with (pairs --reps)")
+	flag.BoolVar(&opt.BBit, "bbit", false, "set aside the candidates far below -threshold by their documents' 4-bit signatures before they are verified, as band --bbit and pairs --bbit do (examples/dedup.sh does)")
 	flag.Float64Var(&verifyThreshold, "verify-threshold", -1, "least exact Jaccard similarity of a pair written; negative: the same as -threshold")
 	flag.BoolVar(&opt.Containment, "containment", false, "add containment both ways; keep pairs where either reaches the verify threshold")
-	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation (of pointer jumping for the report's kept documents) before what is left is finished on one worker")
+	flag.StringVar(&opt.Rule, "rule", opt.Rule, "the rule of kept, dropped and report, as keep --rule: arrival (dropped for any earlier near-duplicate) or kept (only for a kept one)")
+	flag.IntVar(&opt.ComponentRounds, "component-rounds", opt.ComponentRounds, "rounds of label propagation (of pointer jumping for the report's kept documents; of the kept rule) before what is left is finished on one worker")
 	flag.BoolVar(&opt.NoHeader, "no-header", false, "leave out the #neardup header lines")
 	flag.BoolVar(&opt.SkipBad, "skip-bad", false, "skip malformed lines and count them (counter neardup/shingle-skipped) instead of failing")
 	flag.StringVar(&metrics, "metrics", "", "write each collection's elements and bytes (Beam's sampled sizes) to `FILE`, a TSV line each: collection, elements, bytes, largest element's bytes")
@@ -196,8 +203,8 @@ func run() int {
 // Beam packages register.
 var ownFlags = []string{"input", "output", "write", "shards", "format", "id-field", "text-field", "number-from",
 	"unit", "k", "hash", "seed", "stopwords", "method", "n", "sketch-seed",
-	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps",
-	"verify-threshold", "containment", "component-rounds", "no-header", "skip-bad", "metrics", "beam-log-level"}
+	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps", "bbit",
+	"verify-threshold", "containment", "rule", "component-rounds", "no-header", "skip-bad", "metrics", "beam-log-level"}
 
 func printOwnFlags(w io.Writer) {
 	own := flag.NewFlagSet("neardup-beam", flag.ContinueOnError)
