@@ -57,31 +57,18 @@ func (p *patterns) Set(v string) error { *p = append(*p, v); return nil }
 const usage = `Usage: neardup-beam [flags] -output PREFIX PATTERN...
 
 Runs shingle | sketch | band | pairs | verify | cluster --method components
-as an Apache Beam pipeline, on Prism (the default runner, in this process)
-or, with --runner and the runner's flags, on Dataflow, Flink or Spark.
-
-With -number-from N the ids are the documents' arrival numbers, as with
-shingle --number-from N, and -write can name kept, dropped and report: what
-examples/dedup.sh ends with, keep --pairs over the verified pairs. A
-document is dropped when it has a verified pair with one that arrived
-before it (-rule arrival), or with one that arrived before it and was kept
-(-rule kept: every document dropped has a kept near-duplicate); the
-documents kept (or dropped) are written byte for byte, and the report has
-a line per document dropped (dropped, kept, via, similarity), in shards of
-ranges of arrival: concatenated in shard order they are keep's output.
+as an Apache Beam pipeline, on Prism (the default, in this process) or on
+Dataflow, Flink or Spark (--runner). With -number-from N (arrival numbers)
+-write can name kept, dropped and report: examples/dedup.sh's job, keep
+--pairs --rule RULE's output byte for byte, in shards to concatenate.
 
 Examples:
-  neardup-beam -output out/run corpus-*.jsonl
-  neardup-beam -number-from 0 -write kept,report -output out/dedup corpus-*.jsonl.zst
-  cat out/dedup-kept-*-of-00001.jsonl > deduplicated.jsonl
-  neardup-beam -number-from 0 -rule kept -write kept -output out/dedup corpus-*.jsonl.zst
   neardup-beam -number-from 0 -method oph -bbit -write kept,report -output out/dedup corpus-*.jsonl.zst
-      (examples/dedup.sh's job: its oph signatures and b-bit filter)
-  neardup-beam -unit word -threshold 0.7 -write shingles,pairs,clusters -output out/run docs.tsv
+  cat out/dedup-kept-*-of-00001.jsonl > deduplicated.jsonl
   neardup-beam --runner=dataflow --project=P --region=europe-west1 \
       --temp_location=gs://B/tmp -shards 64 -output gs://B/out/run 'gs://B/corpus/*.jsonl.gz'
 
-Flags (the Beam runner flags follow them):
+Flags (each in full: neardup-beam -help-flags; the Beam runner's follow):
 `
 
 func main() {
@@ -128,11 +115,16 @@ func run() int {
 	flag.BoolVar(&opt.SkipBad, "skip-bad", false, "skip malformed lines and count them (counter neardup/shingle-skipped) instead of failing")
 	flag.StringVar(&metrics, "metrics", "", "write each collection's elements and bytes (Beam's sampled sizes) to `FILE`, a TSV line each: collection, elements, bytes, largest element's bytes")
 	flag.StringVar(&beamlog.LogLevel, "beam-log-level", "warn", "level of the Beam SDK's and Prism's log on standard error: debug, info, warn or error")
+	helpFlags := flag.Bool("help-flags", false, "print each flag with its whole description, and exit")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
-		printOwnFlags(flag.CommandLine.Output())
+		printOwnFlags(flag.CommandLine.Output(), false)
 	}
 	flag.Parse()
+	if *helpFlags {
+		printOwnFlags(os.Stdout, true)
+		return 0
+	}
 	// A worker started by the runner runs the same binary with its own
 	// flags: Init serves it and does not return.
 	beam.Init()
@@ -206,18 +198,30 @@ var ownFlags = []string{"input", "output", "write", "shards", "format", "id-fiel
 	"b", "r", "threshold", "fp-weight", "fn-weight", "recall-at-threshold", "max-bucket", "reps", "bbit",
 	"verify-threshold", "containment", "rule", "component-rounds", "no-header", "skip-bad", "metrics", "beam-log-level"}
 
-func printOwnFlags(w io.Writer) {
+// printOwnFlags prints neardup-beam's flags: in full, as the flag package
+// does, or a line each, its description cut to the width of a terminal.
+func printOwnFlags(w io.Writer, full bool) {
 	own := flag.NewFlagSet("neardup-beam", flag.ContinueOnError)
 	for _, name := range ownFlags {
 		f := flag.Lookup(name)
 		own.Var(f.Value, f.Name, f.Usage)
 	}
 	own.SetOutput(w)
-	own.PrintDefaults()
-	fmt.Fprintln(w, `
-Beam flags (among others): --runner=prism|dataflow|flink|spark|universal,
---endpoint, --environment_type, --environment_config, --project, --region,
---temp_location, --staging_location, --job_name, --parallelism.`)
+	if full {
+		own.PrintDefaults()
+		return
+	}
+	own.VisitAll(func(f *flag.Flag) {
+		arg, desc := flag.UnquoteUsage(f)
+		line := fmt.Sprintf("  -%s %s", f.Name, arg)
+		line = fmt.Sprintf("%-24s %s", strings.TrimSpace(line), desc)
+		if r := []rune(line); len(r) > 79 {
+			line = string(r[:78]) + "…"
+		}
+		fmt.Fprintln(w, "  "+strings.TrimPrefix(line, "  "))
+	})
+	fmt.Fprintln(w, `Beam's: --runner=prism|dataflow|flink|spark|universal, --endpoint, --project,
+--region, --environment_type, --environment_config, --temp_location, …`)
 }
 
 // cause returns the message of the DoFn that failed, without the plan of
