@@ -10,14 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/pairs"
-	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/vector"
 	"github.com/neardup/neardup/internal/verify"
@@ -117,31 +115,9 @@ func TestEuclideanRecallAgainstBruteForce(t *testing.T) {
 				Given: input.ReadingFlags{Reading: reading}}}, in, out, io.Discard)
 	}, []string{cands})
 
-	found := map[pair]bool{}
-	data, err := os.ReadFile(verified)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(data)) {
-		if record.IsHeader([]byte(line)) {
-			continue
-		}
-		var s record.Scored
-		if err := record.ParseScored(&s, []byte(strings.TrimSuffix(line, "\n"))); err != nil {
-			t.Fatal(err)
-		}
-		found[pair{string(s.A), string(s.B)}] = true
-	}
-	hit := 0
-	for p := range found {
-		if truth[p] {
-			hit++
-		}
-	}
-	recall := float64(hit) / float64(len(truth))
-	precision := float64(hit) / float64(len(found))
+	found, recall, precision := againstTruth(t, verified, truth)
 	t.Logf("%d vectors, %d pairs within %g (%d pairs of a centre beyond it); %d bands of %d rows of %d hashes of width %g (%.4f at %g): %d candidate pairs, %d verified; recall %.4f, precision %.4f",
-		len(vecs), len(truth), distance, beyond, b, r, n, width, prob, distance, countLines(t, cands), len(found), recall, precision)
+		len(vecs), len(truth), distance, beyond, b, r, n, width, prob, distance, countLines(t, cands), found, recall, precision)
 	if len(truth) < 1000 || beyond < 1000 {
 		t.Fatalf("%d pairs within, %d of a centre beyond: the test measures too few", len(truth), beyond)
 	}

@@ -235,12 +235,27 @@ func cosineRecall(t *testing.T, threshold float64, bits int, banded string, band
 	}, []string{cands})
 
 	candidates := countLines(t, cands)
-	found := map[pair]bool{}
-	b, err := os.ReadFile(verified)
+	found, recall, precision := againstTruth(t, verified, truth)
+	t.Logf("%d vectors (%d real, %d planted), %d pairs at cosine >= %g (%d below %.2f); %s of %d bits: %d candidate pairs, %d verified; recall %.4f, precision %.4f",
+		len(vecs), docs, len(vecs)-docs, len(truth), threshold, near, threshold+0.05, banded, bits, candidates, found, recall, precision)
+	if len(truth) < 300 {
+		t.Fatalf("only %d pairs at cosine >= %g: the test measures too few", len(truth), threshold)
+	}
+	if recall < 0.99 || precision != 1 {
+		t.Errorf("recall %.4f (want >= 0.99), precision %.4f (want 1)", recall, precision)
+	}
+}
+
+// againstTruth reads the verified pairs of file and returns how many there
+// are, and their recall and precision against truth.
+func againstTruth(t *testing.T, file string, truth map[pair]bool) (found int, recall, precision float64) {
+	t.Helper()
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for line := range strings.Lines(string(b)) {
+	hit := 0
+	for line := range strings.Lines(string(data)) {
 		if record.IsHeader([]byte(line)) {
 			continue
 		}
@@ -248,24 +263,12 @@ func cosineRecall(t *testing.T, threshold float64, bits int, banded string, band
 		if err := record.ParseScored(&s, []byte(strings.TrimSuffix(line, "\n"))); err != nil {
 			t.Fatal(err)
 		}
-		found[pair{string(s.A), string(s.B)}] = true
-	}
-	hit := 0
-	for p := range found {
-		if truth[p] {
+		found++
+		if truth[pair{string(s.A), string(s.B)}] {
 			hit++
 		}
 	}
-	recall := float64(hit) / float64(len(truth))
-	precision := float64(hit) / float64(len(found))
-	t.Logf("%d vectors (%d real, %d planted), %d pairs at cosine >= %g (%d below %.2f); %s of %d bits: %d candidate pairs, %d verified; recall %.4f, precision %.4f",
-		len(vecs), docs, len(vecs)-docs, len(truth), threshold, near, threshold+0.05, banded, bits, candidates, len(found), recall, precision)
-	if len(truth) < 300 {
-		t.Fatalf("only %d pairs at cosine >= %g: the test measures too few", len(truth), threshold)
-	}
-	if recall < 0.99 || precision != 1 {
-		t.Errorf("recall %.4f (want >= 0.99), precision %.4f (want 1)", recall, precision)
-	}
+	return found, float64(hit) / float64(len(truth)), float64(hit) / float64(max(found, 1))
 }
 
 func countLines(t *testing.T, name string) int {
