@@ -2,14 +2,11 @@ package vector_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/neardup/neardup/internal/band"
@@ -47,24 +44,8 @@ func TestEuclideanRecallAgainstBruteForce(t *testing.T) {
 			vecs = append(vecs, v)
 		}
 	}
-	ids := make([]string, len(vecs))
-	var corpus bytes.Buffer
-	for i, v := range vecs {
-		ids[i] = fmt.Sprintf("d%05d", i)
-		corpus.WriteString(`{"id":"` + ids[i] + `","emb":[`)
-		for j, x := range v {
-			if j > 0 {
-				corpus.WriteByte(',')
-			}
-			corpus.Write(strconv.AppendFloat(nil, x, 'g', -1, 64))
-		}
-		corpus.WriteString("]}\n")
-	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "corpus.jsonl")
-	if err := os.WriteFile(path, corpus.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, ids := writeVectors(t, dir, vecs)
 	truth := map[pair]bool{}
 	beyond := 0 // pairs of a centre farther than the distance
 	for i := range vecs {

@@ -169,24 +169,8 @@ func TestBandedRecallAgainstBruteForce(t *testing.T) {
 func cosineRecall(t *testing.T, threshold float64, bits int, banded string, bandOpt band.Options) {
 	const docs = 2000
 	vecs := plant(embed(realTexts(t, docs)), rand.New(rand.NewPCG(1, 2)))
-	ids := make([]string, len(vecs))
-	var corpus bytes.Buffer
-	for i, v := range vecs {
-		ids[i] = fmt.Sprintf("d%05d", i)
-		corpus.WriteString(`{"id":"` + ids[i] + `","emb":[`)
-		for j, x := range v {
-			if j > 0 {
-				corpus.WriteByte(',')
-			}
-			corpus.Write(strconv.AppendFloat(nil, x, 'g', -1, 64))
-		}
-		corpus.WriteString("]}\n")
-	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "corpus.jsonl")
-	if err := os.WriteFile(path, corpus.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, ids := writeVectors(t, dir, vecs)
 
 	truth := map[pair]bool{}
 	near := 0 // the pairs less than 0.05 above the threshold, the hardest to find
@@ -244,6 +228,31 @@ func cosineRecall(t *testing.T, threshold float64, bits int, banded string, band
 	if recall < 0.99 || precision != 1 {
 		t.Errorf("recall %.4f (want >= 0.99), precision %.4f (want 1)", recall, precision)
 	}
+}
+
+// writeVectors writes vecs as JSON Lines to dir/corpus.jsonl, each with
+// the id d00000, d00001, … and its vector in the field emb, and returns
+// the file's path and the ids.
+func writeVectors(t *testing.T, dir string, vecs [][]float64) (string, []string) {
+	t.Helper()
+	ids := make([]string, len(vecs))
+	var corpus bytes.Buffer
+	for i, v := range vecs {
+		ids[i] = fmt.Sprintf("d%05d", i)
+		corpus.WriteString(`{"id":"` + ids[i] + `","emb":[`)
+		for j, x := range v {
+			if j > 0 {
+				corpus.WriteByte(',')
+			}
+			corpus.Write(strconv.AppendFloat(nil, x, 'g', -1, 64))
+		}
+		corpus.WriteString("]}\n")
+	}
+	path := filepath.Join(dir, "corpus.jsonl")
+	if err := os.WriteFile(path, corpus.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, ids
 }
 
 // againstTruth reads the verified pairs of file and returns how many there

@@ -142,12 +142,8 @@ func loadVectors(ctx context.Context, opt *Options, needed map[string]struct{}, 
 		if sample == nil && p.sample != nil {
 			sample = p.sample
 		}
-		start := 0
-		for i, id := range p.ids {
-			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
-				return record.Errorf(p.pos[i], "document %s appears more than once", id)
-			}
-			start = p.ends[i]
+		if err := p.storeIn(st); err != nil {
+			return err
 		}
 		return r.Err
 	}

@@ -106,12 +106,8 @@ func loadDocuments(ctx context.Context, opt *Options, so shingle.Options, needed
 		if sample == nil && p.sample != nil {
 			sample = p.sample
 		}
-		start := 0
-		for i, id := range p.ids {
-			if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
-				return record.Errorf(p.pos[i], "document %s appears more than once", id)
-			}
-			start = p.ends[i]
+		if err := p.storeIn(st); err != nil {
+			return err
 		}
 		return r.Err
 	}

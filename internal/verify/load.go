@@ -20,6 +20,19 @@ type parsed struct {
 	sample []byte
 }
 
+// storeIn adds the chunk's documents to st, each id once: a repeated
+// one is an error at its place.
+func (p *parsed) storeIn(st *store.Store) error {
+	start := 0
+	for i, id := range p.ids {
+		if !st.Add(id, p.sizes[i], p.vals[start:p.ends[i]]) {
+			return record.Errorf(p.pos[i], "document %s appears more than once", id)
+		}
+		start = p.ends[i]
+	}
+	return nil
+}
+
 type loadWorker struct {
 	sketches bool
 	skipBad  bool
