@@ -72,6 +72,13 @@ func (s *Sketches) Header() record.Header { return s.header }
 // Collapse says whether documents get copy records (Options.Collapse).
 func (s *Sketches) Collapse() bool { return s.copies != nil }
 
+// Sized says whether Append needs the size of a set and the sum of its
+// hashes (for the b-bit file, or the copy records of --collapse); without,
+// any size above 0 will do, and any sum: the band records hold neither,
+// and a MinHash or OPH signature of the shingles with their repeats is
+// that of their set.
+func (s *Sketches) Sized() bool { return s.opt.BBit != "" || s.cache != nil }
+
 // Append appends to out the band records of the signature values of the
 // document id, a set of size shingles, after its copy record with
 // Collapse (of the sum of its set's hashes and the hashes of its text,

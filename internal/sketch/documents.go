@@ -111,6 +111,11 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	}
 	multiset, _ := w.sk.(multisetSketcher)
 	collapse := w.bands != nil && w.bands.Collapse()
+	// Band records without the b-bit file or copy records need neither
+	// the set's size nor its sum: the signature of the shingles as they
+	// come, repeats and all, is that of their set, without the table or
+	// the sort that finds the distinct ones.
+	uncounted := w.bands != nil && !w.bands.Sized()
 	w.sh.Documents(c, r, func(id, text []byte) error {
 		var th [2]uint64 // the text's hashes, with --collapse
 		if collapse {
@@ -124,6 +129,9 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		var size int
 		var sum uint64 // of the set's hashes, with --collapse
 		switch {
+		case uncounted:
+			w.set = w.sh.Hashes(w.set[:0], text)
+			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
 		case multiset != nil:
 			// OPH: the distinct shingles counted (and summed) as they
 			// are signed.

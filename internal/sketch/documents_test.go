@@ -63,7 +63,8 @@ func TestRunDocumentsIsShinglePipeSketch(t *testing.T) {
 
 // With --band, RunDocuments writes byte for byte what shingle | sketch |
 // band --threshold T --bbit FILE writes, the b-bit file included, for
-// MinHash and OPH and any number of workers; a document without shingles
+// MinHash and OPH and any number of workers, and without --bbit (when it
+// signs the shingles with their repeats); a document without shingles
 // gets no keys, counted as band counts it.
 func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 	var docs strings.Builder
@@ -71,6 +72,7 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 		fmt.Fprintf(&docs, "d%03d\tdocument %d of the pile, words: alpha beta gamma %d delta epsilon %d zeta eta theta\n", i, i%9, i%11, i%4)
 		if i == 200 {
 			docs.WriteString("empty\t...\n")
+			docs.WriteString("repeats\tone two three one two three one two three four one two three\n")
 		}
 	}
 	path := testutil.WriteFile(t, "docs.tsv", docs.String())
@@ -100,6 +102,14 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 			}
 			if a, b := readFile(t, pipedBits), readFile(t, fusedBits); a != b || !strings.Contains(a, "bbit=4") {
 				t.Fatalf("%s -j%d: the b-bit files differ:\n%s\n%s", method, jobs, a, b)
+			}
+			bo.BBit = ""
+			var unsized strings.Builder
+			if err := RunDocuments(context.Background(), sh, opt, &bo, []string{path}, &unsized, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			if unsized.String() != piped.String() {
+				t.Fatalf("%s -j%d: shingle --sketch --band without --bbit differs from shingle | sketch | band", method, jobs)
 			}
 			if !strings.Contains(stderr.String(), "shingle: 1 document(s) without shingles got no keys") ||
 				!strings.Contains(stderr.String(), "shingle: threshold 0.6, 32-value signatures:") {
