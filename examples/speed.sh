@@ -7,7 +7,10 @@
 # MB/s of text, MB/s per CPU-second, peak memory, and the wall time as a
 # multiple of md5sum's on the same file; each run RUNS times (3), the
 # fastest shown (noise only adds). Then each stage alone on one core, with
-# its share of the pipeline's CPU time.
+# its share of the pipeline's CPU time. Then containment against Jaccard
+# from the same shingle file (docfreq, band --containment 0.9 --df, pairs,
+# verify --containment; sketch, band, pairs, verify), both cores, and the
+# ratio of their times.
 #
 #   make speed                      # N=20000 documents a language at most
 #   N=2000 RUNS=1 SHINGLE="--unit char -k 5" examples/speed.sh
@@ -15,6 +18,7 @@ set -eu
 cd "$(dirname "$0")/.."
 make -s build
 B=${BIN:-bin}
+case $B in /*) binpath=$B ;; *) binpath=$PWD/$B ;; esac
 RUNS=${RUNS:-3}
 N=${N:-20000}
 SHINGLE=${SHINGLE:-"--unit word -k 5"}
@@ -62,6 +66,7 @@ run "  to verified pairs, no shingle file" "$B/shingle $SHINGLE --sketch minhash
 run "  to verified pairs, shingle file" "$B/shingle $SHINGLE -o $tmp/s.tsv $C && $B/sketch $tmp/s.tsv | $B/band --threshold 0.8 | $B/pairs | $B/verify --shingles $tmp/s.tsv > $tmp/v2.tsv"
 run "  to verified pairs, shingle --band" "$B/shingle $SHINGLE --sketch minhash --band 0.8 $C | $B/pairs | $B/verify --documents $C > $tmp/v3.tsv"
 run "  the same with OPH (dedup.sh's)" "$B/shingle $SHINGLE --sketch oph --band 0.8 $C | $B/pairs | $B/verify --documents $C > $tmp/v4.tsv"
+run "  the default dedup job (dedup.sh -r)" "PATH=$binpath:\$PATH sh examples/dedup.sh -T $tmp -r $tmp/report.tsv $C > /dev/null"
 cmp -s "$tmp/v1.tsv" "$tmp/v2.tsv" || { echo "the two pipelines' verified pairs differ" >&2; exit 1; }
 cmp -s "$tmp/v1.tsv" "$tmp/v3.tsv" || { echo "shingle --band's verified pairs differ from band's" >&2; exit 1; }
 echo "  verified pairs: $(grep -vc '^#' "$tmp/v1.tsv") from MinHash signatures, $(grep -vc '^#' "$tmp/v4.tsv") from OPH ones"
@@ -85,3 +90,8 @@ awk -F '\t' 'NR <= 5 { name[NR] = $1; cpu[NR] = $2; total += $2 }
 	END { printf "share of the CPU time of the five stages (%.2f s):", total
 		for (i = 1; i <= 5; i++) printf " %s %.0f%%;", name[i], 100 * cpu[i] / total; print "" }' "$tmp/stages"
 echo "shingle file: $(awk -v s="$(wc -c < "$tmp/s.tsv")" -v b="$bytes" 'BEGIN { printf "%.2f × the text", s / b }'); candidate pairs $(grep -vc '^#' "$tmp/p.tsv"), verified $(grep -vc '^#' "$tmp/v1.tsv")"
+echo "from the shingle file, both cores"
+run "  Jaccard 0.8 (sketch ... verify)" "$B/sketch $tmp/s.tsv | $B/band --threshold 0.8 | $B/pairs | $B/verify --shingles $tmp/s.tsv > /dev/null"
+jaccard=$(cut -f2 "$tmp/last")
+run "  containment 0.9 (docfreq ... verify)" "$B/docfreq -o $tmp/df.tsv $tmp/s.tsv && $B/band --containment 0.9 --df $tmp/df.tsv $tmp/s.tsv | $B/pairs | $B/verify --containment --shingles $tmp/s.tsv > $tmp/c.tsv"
+awk -v j="$jaccard" -v c="$(cut -f2 "$tmp/last")" -v n="$(grep -vc '^#' "$tmp/c.tsv")" 'BEGIN { printf "  containment / Jaccard: %.2f× the CPU time (%d pairs at containment 0.9)\n", c / j, n }'
