@@ -54,6 +54,11 @@ type Options struct {
 	// BBit, when not "", is a file that also gets each signature reduced
 	// to 4 bits a value (bbit.go), for pairs --bbit and verify --bbit.
 	BBit string
+	// BBitValues, for shingle --sketch oph --band (Sketches), is the
+	// values of the finer signature its b-bit records hold
+	// (minhash.OPH.SignatureCountSumFine), stated in the file's header
+	// (bbit-values=N); 0: those of the signature.
+	BBitValues int
 
 	// Collapse, for shingle --band (Sketches), gives each document a copy
 	// record, and a document with the text of an earlier one that alone

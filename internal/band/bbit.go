@@ -24,6 +24,9 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, write func(*s
 		return err
 	}
 	own.Params = append(own.Params, record.Param{Key: bbit.Key, Value: strconv.Itoa(minhash.Bits)})
+	if opt.BBitValues > 0 {
+		own.Params = append(own.Params, record.Param{Key: bbit.ValuesKey, Value: strconv.Itoa(opt.BBitValues)})
+	}
 	side := record.NewWriter(f, opt.NoHeader, false, append(upstream, own)...)
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {

@@ -79,12 +79,17 @@ func (s *Sketches) Collapse() bool { return s.copies != nil }
 // that of their set.
 func (s *Sketches) Sized() bool { return s.opt.BBit != "" || s.cache != nil }
 
+// FineBits says whether Append's b-bit records are of a finer signature
+// than the band records' (Options.BBitValues).
+func (s *Sketches) FineBits() bool { return s.opt.BBit != "" && s.opt.BBitValues > 0 }
+
 // Append appends to out the band records of the signature values of the
 // document id, a set of size shingles, after its copy record with
 // Collapse (of the sum of its set's hashes and the hashes of its text,
-// which the cache then holds), and to side its b-bit record with --bbit;
-// a document without shingles gets none (counted).
-func (s *Sketches) Append(k *Keyer, out, side, id []byte, text [2]uint64, sum, size uint64, values []uint64) ([]byte, []byte) {
+// which the cache then holds), and to side its b-bit record with --bbit,
+// of the values bits (values, or a finer signature of the same set); a
+// document without shingles gets none (counted).
+func (s *Sketches) Append(k *Keyer, out, side, id []byte, text [2]uint64, sum, size uint64, values, bits []uint64) ([]byte, []byte) {
 	if size == 0 {
 		s.empty.Add(1)
 		return out, side
@@ -94,7 +99,7 @@ func (s *Sketches) Append(k *Keyer, out, side, id []byte, text [2]uint64, sum, s
 	}
 	out = k.Append(out, s.banding, id, values)
 	if s.opt.BBit != "" {
-		side = k.AppendBBit(side, id, size, values)
+		side = k.AppendBBit(side, id, size, bits)
 	}
 	if s.cache != nil {
 		s.cache.put(text, sum, size, k.hashes, k.bits)

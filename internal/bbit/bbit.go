@@ -24,6 +24,11 @@ import (
 // bits kept of each value.
 const Key = "bbit"
 
+// ValuesKey is the parameter of band's header in a b-bit signature file
+// whose records hold the values of a finer signature than the sketch
+// header's (shingle --sketch oph --band --bbit): their number.
+const ValuesKey = "bbit-values"
+
 // File is a b-bit signature file whose headers were checked.
 type File struct {
 	Name string
@@ -289,8 +294,8 @@ func parseNumber[ID ~string | ~[]byte](id ID) (uint64, bool) {
 
 // TableBytes estimates the memory of the table of the file name from its
 // size: 68 bytes a document against the about 147 of its record (128
-// values, ids of 12 digits), more for other ids (their map); a compressed
-// file counts its size.
+// values, ids of 12 digits; 132 against 275 at shingle --sketch oph's 256),
+// more for other ids (their map); a compressed file counts its size.
 func TableBytes(name string) int64 {
 	st, err := os.Stat(name)
 	if err != nil {

@@ -91,6 +91,7 @@ type OPH struct {
 	key    uint64
 	seed   uint64
 	filled []bool   // scratch: which bins a set fills
+	coarse []bool   // scratch: which bins a set fills, of a fine signature's
 	table  []uint64 // scratch: SignatureCount's table
 }
 
@@ -144,18 +145,47 @@ func (o *OPH) SignatureCount(sig []uint64, hashes []uint64) int {
 // distinct values' hashes: equal sets have equal sums, and different ones
 // rarely (shingle --collapse groups documents by it and verifies them).
 func (o *OPH) SignatureCountSum(sig []uint64, hashes []uint64) (int, uint64) {
+	return o.countSum(sig, nil, hashes)
+}
+
+// FineFactor is how many times the bins of its signature a fine one has
+// (SignatureCountSumFine).
+const FineFactor = 2
+
+// SignatureCountSumFine is SignatureCountSum that also writes into fine
+// (FineFactor·n values) the densified signature of FineFactor·n bins of
+// the same hashes, of which the signature is the minima of each
+// FineFactor bins in turn (a value's bin is the top bits of its hash):
+// twice the positions for a b-bit signature, in one pass.
+func (o *OPH) SignatureCountSumFine(sig, fine []uint64, hashes []uint64) (int, uint64) {
+	return o.countSum(sig, fine[:FineFactor*o.n], hashes)
+}
+
+// countSum is SignatureCountSum, into the fine bins and then the
+// signature's when fine is not nil.
+func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 	n := o.n
 	sig = sig[:n]
-	for i := range sig {
-		sig[i] = Empty
+	bins := sig
+	if fine != nil {
+		bins = fine
+	}
+	m := len(bins)
+	for i := range bins {
+		bins[i] = Empty
+	}
+	if fine != nil {
+		for i := range sig {
+			sig[i] = Empty
+		}
 	}
 	if len(hashes) == 0 {
 		return 0, 0
 	}
-	if cap(o.filled) < n {
-		o.filled = make([]bool, n)
+	if cap(o.filled) < m {
+		o.filled = make([]bool, m)
 	}
-	filled := o.filled[:n]
+	filled := o.filled[:m]
 	clear(filled)
 	b := bits.Len(uint(2*len(hashes) - 1)) // a table of 2 to 4 slots a value
 	if cap(o.table) < 1<<b {
@@ -170,8 +200,8 @@ func (o *OPH) SignatureCountSum(sig []uint64, hashes []uint64) (int, uint64) {
 	budget := hashsort.MaxProbes * len(hashes)
 	for k, x := range hashes {
 		h := Mix64(x ^ o.key)
-		bin, _ := bits.Mul64(h, uint64(n))
-		sig[bin] = min(sig[bin], h)
+		bin, _ := bits.Mul64(h, uint64(m))
+		bins[bin] = min(bins[bin], h)
 		filled[bin] = true
 		if h == 0 {
 			zero = 1
@@ -190,8 +220,8 @@ func (o *OPH) SignatureCountSum(sig []uint64, hashes []uint64) (int, uint64) {
 			}
 			if budget--; budget < 0 {
 				hashsort.NoteCrowded()
-				o.binRest(sig, filled, hashes[k+1:])
-				o.densify(sig, filled)
+				o.binRest(bins, filled, hashes[k+1:])
+				o.finish(sig, fine, filled)
 				slices.Sort(hashes)
 				set := slices.Compact(hashes)
 				sum = 0
@@ -202,22 +232,44 @@ func (o *OPH) SignatureCountSum(sig []uint64, hashes []uint64) (int, uint64) {
 			}
 		}
 	}
-	o.densify(sig, filled)
+	o.finish(sig, fine, filled)
 	return distinct + zero, sum
 }
 
-// binRest puts the hashes of the values of set into their bins.
-func (o *OPH) binRest(sig []uint64, filled []bool, set []uint64) {
+// finish densifies the bins the values went into (filled says which),
+// sig's, or fine's and then sig's as the minima of fine's bins.
+func (o *OPH) finish(sig, fine []uint64, filled []bool) {
+	if fine == nil {
+		o.densify(sig, filled)
+		return
+	}
+	if cap(o.coarse) < len(sig) {
+		o.coarse = make([]bool, len(sig))
+	}
+	coarse := o.coarse[:len(sig)]
+	clear(coarse)
+	for i, v := range fine {
+		j := i / FineFactor
+		sig[j] = min(sig[j], v)
+		coarse[j] = coarse[j] || filled[i]
+	}
+	o.densify(fine, filled)
+	o.densify(sig, coarse)
+}
+
+// binRest puts the hashes of the values of set into their bins, of
+// len(bins).
+func (o *OPH) binRest(bins []uint64, filled []bool, set []uint64) {
 	for _, x := range set {
 		h := Mix64(x ^ o.key)
-		bin, _ := bits.Mul64(h, uint64(o.n))
-		sig[bin] = min(sig[bin], h)
+		bin, _ := bits.Mul64(h, uint64(len(bins)))
+		bins[bin] = min(bins[bin], h)
 		filled[bin] = true
 	}
 }
 
-// densify fills each bin no value went into from another, as Signature
-// does.
+// densify fills each bin of sig no value went into from another, as
+// Signature does (the bins tried are those of len(sig) bins).
 func (o *OPH) densify(sig []uint64, filled []bool) {
 	for j := range sig {
 		if filled[j] {
@@ -229,7 +281,7 @@ func (o *OPH) densify(sig []uint64, filled []bool) {
 		// which bins are filled.
 		for attempt := uint64(1); ; attempt++ {
 			h := Mix64(o.seed ^ uint64(j)<<32 ^ attempt)
-			src, _ := bits.Mul64(h, uint64(o.n))
+			src, _ := bits.Mul64(h, uint64(len(sig)))
 			if filled[src] {
 				sig[j] = sig[src]
 				break

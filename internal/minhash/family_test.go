@@ -392,8 +392,9 @@ func TestSimilarity(t *testing.T) {
 // and none.
 func TestOPHSignatureCount(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	o := NewOPH(128, 9)
+	o, fine := NewOPH(128, 9), NewOPH(FineFactor*128, 9)
 	want, got := make([]uint64, 128), make([]uint64, 128)
+	wantFine, gotFine := make([]uint64, FineFactor*128), make([]uint64, FineFactor*128)
 	// Values whose hashes share their top 40 bits: Mix64 is a bijection,
 	// so they are the inverses of such hashes.
 	shared := func(n int) []uint64 {
@@ -436,6 +437,13 @@ func TestOPHSignatureCount(t *testing.T) {
 		}
 		if n, sum := o.SignatureCountSum(got, slices.Clone(hashes)); n != len(set) || !slices.Equal(got, want) || sum != wantSum {
 			t.Fatalf("trial %d: %d values, %d distinct: SignatureCountSum counted %d, signatures equal: %v, sum %x want %x", trial, len(hashes), len(set), n, slices.Equal(got, want), sum, wantSum)
+		}
+		// The fine signature is that of an OPH of twice the bins and the
+		// same seed, and the signature the same as without it.
+		fine.Signature(wantFine, set)
+		before = hashsort.Crowded()
+		if n, sum := o.SignatureCountSumFine(got, gotFine, slices.Clone(hashes)); n != len(set) || !slices.Equal(got, want) || sum != wantSum || !slices.Equal(gotFine, wantFine) {
+			t.Fatalf("trial %d: %d values, %d distinct: SignatureCountSumFine counted %d, signatures equal: %v, fine ones: %v, sum %x want %x", trial, len(hashes), len(set), n, slices.Equal(got, want), slices.Equal(gotFine, wantFine), sum, wantSum)
 		}
 		// Hashes that share 40 leading bits crowd the table once there are
 		// a few dozen (a run of n takes n²/2 probes, the budget 8n); other

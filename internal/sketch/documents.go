@@ -46,6 +46,9 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	if bandOpt != nil {
 		bo := *bandOpt
 		bo.Common = shOpt.Common
+		if opt.Method == OPH {
+			bo.BBitValues = minhash.FineFactor * opt.N
+		}
 		var err error
 		if bands, err = band.NewSketches(bo, opt.N, "shingle", stderr); err != nil {
 			return err
@@ -98,6 +101,8 @@ type docWorker struct {
 	unordered bool
 	set       []uint64
 	vals      []uint64
+	// fine is the fine OPH signature of the b-bit record (--bbit).
+	fine []uint64
 	// bands, with --band, takes the signatures: their band records are
 	// the output, their b-bit records the result's Value.
 	bands *band.Sketches
@@ -116,6 +121,11 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	// come, repeats and all, is that of their set, without the table or
 	// the sort that finds the distinct ones.
 	uncounted := w.bands != nil && !w.bands.Sized()
+	// An OPH signature's b-bit record is of its fine signature: twice the
+	// positions, made in the same pass (pairs --bbit sets aside more of
+	// the candidates far below the threshold by them).
+	oph, _ := w.sk.(ophSketcher)
+	fine := w.bands != nil && w.bands.FineBits()
 	w.sh.Documents(c, r, func(id, text []byte) error {
 		var th [2]uint64 // the text's hashes, with --collapse
 		if collapse {
@@ -129,6 +139,9 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		var size int
 		var sum uint64 // of the set's hashes, with --collapse
 		switch {
+		case fine:
+			w.set = w.sh.Hashes(w.set[:0], text)
+			w.vals, w.fine, size, sum = oph.valuesCountFine(w.vals, w.fine, w.set)
 		case uncounted:
 			w.set = w.sh.Hashes(w.set[:0], text)
 			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
@@ -151,7 +164,11 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 			}
 		}
 		if w.bands != nil {
-			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, th, sum, uint64(size), w.vals)
+			bits := w.vals
+			if fine {
+				bits = w.fine
+			}
+			r.Out, side = w.bands.Append(&w.keyer, r.Out, side, id, th, sum, uint64(size), w.vals, bits)
 		} else {
 			r.Out = record.AppendSketch(r.Out, id, uint64(size), w.vals)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
@@ -62,8 +63,8 @@ func TestRunDocumentsIsShinglePipeSketch(t *testing.T) {
 }
 
 // With --band, RunDocuments writes byte for byte what shingle | sketch |
-// band --threshold T --bbit FILE writes, the b-bit file included, for
-// MinHash and OPH and any number of workers, and without --bbit (when it
+// band --threshold T --bbit FILE writes, the b-bit file included (for
+// OPH, that of the signatures of twice the values), for MinHash and OPH and any number of workers, and without --bbit (when it
 // signs the shingles with their repeats); a document without shingles
 // gets no keys, counted as band counts it.
 func TestRunDocumentsBandIsPipeBand(t *testing.T) {
@@ -100,7 +101,26 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 			if fused.String() != piped.String() {
 				t.Fatalf("%s -j%d: shingle --sketch --band differs from shingle | sketch | band", method, jobs)
 			}
-			if a, b := readFile(t, pipedBits), readFile(t, fusedBits); a != b || !strings.Contains(a, "bbit=4") {
+			// OPH's b-bit records are of its fine signature: what sketch
+			// with twice the values writes, under a header that says so.
+			a, b := readFile(t, pipedBits), readFile(t, fusedBits)
+			if method == OPH {
+				var fine strings.Builder
+				fo := opt
+				fo.N *= minhash.FineFactor
+				if err := RunDocuments(context.Background(), sh, fo, nil, []string{path}, &fine, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+				bo.BBit = pipedBits
+				if err := band.Run(context.Background(), bo, []string{testutil.WriteFile(t, "fine.tsv", fine.String())}, io.Discard, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+				a = readFile(t, pipedBits)
+				if !strings.Contains(b, " bbit-values=64\n") {
+					t.Errorf("%s -j%d: the b-bit file's header does not say its values:\n%s", method, jobs, b)
+				}
+			}
+			if records(a) != records(b) || !strings.Contains(a, "bbit=4") {
 				t.Fatalf("%s -j%d: the b-bit files differ:\n%s\n%s", method, jobs, a, b)
 			}
 			bo.BBit = ""
@@ -117,6 +137,17 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 			}
 		}
 	}
+}
+
+// records is the lines of a file that are not headers.
+func records(file string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(file, "\n") {
+		if !strings.HasPrefix(line, "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 func readFile(t *testing.T, name string) string {

@@ -164,6 +164,16 @@ func (s ophSketcher) valuesCount(dst, hashes []uint64) ([]uint64, int, uint64) {
 	return dst, n, sum
 }
 
+// valuesCountFine is valuesCount that also appends to fine the fine
+// signature of the set (minhash.OPH.SignatureCountSumFine), for b-bit
+// records of twice the positions.
+func (s ophSketcher) valuesCountFine(dst, fine, hashes []uint64) ([]uint64, []uint64, int, uint64) {
+	dst = append(dst[:0], make([]uint64, s.o.Len())...)
+	fine = append(fine[:0], make([]uint64, minhash.FineFactor*s.o.Len())...)
+	n, sum := s.o.SignatureCountSumFine(dst, fine, hashes)
+	return dst, fine, n, sum
+}
+
 type bottomKSketcher struct{ b *minhash.BottomK }
 
 func (s bottomKSketcher) values(dst, set []uint64) []uint64 { return s.b.Sample(dst[:0], set) }
