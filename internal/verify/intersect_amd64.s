@@ -126,3 +126,129 @@ done:
 	MOVQ BX, i+64(FP)
 	MOVQ CX, j+72(FP)
 	RET
+
+// func intersectAVX512(a, b []uint64, slack int) (n, i, j int)
+//
+// intersectAVX2 with blocks of eight values of each list: each of a's
+// eight is compared with b's eight, rotated seven times (VALIGNQ), the
+// masks of the eight compares or'ed. Lockstep stays at four values (eight
+// in lockstep lost to four on lists that differ in one value of ten: a
+// list moves on by one value at each that differs, and a load of 64 bytes
+// from there crosses a cache line each time). The modes switch as
+// intersectAVX2's do.
+TEXT ·intersectAVX512(SB), NOSPLIT, $8-80
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), R8
+	MOVQ b_base+24(FP), DI
+	MOVQ b_len+32(FP), R9
+	MOVQ slack+48(FP), R10
+	XORQ AX, AX  // n
+	XORQ BX, BX  // i
+	XORQ CX, CX  // j
+	XORQ R13, R13
+	MOVQ $8, back-8(SP)
+	SUBQ $8, R8  // the last i with eight values from it
+	SUBQ $8, R9
+
+loop8:
+	CMPQ BX, R8
+	JGT  done8
+	CMPQ CX, R9
+	JGT  done8
+	CMPQ R13, $0
+	JGT  block8
+
+	// Lockstep, four values at a time.
+	VMOVDQU   (SI)(BX*8), Y0
+	VMOVDQU   (DI)(CX*8), Y1
+	VPCMPEQQ  Y0, Y1, Y2
+	VMOVMSKPD Y2, DX
+	CMPL      DX, $15
+	JNE       differ8
+	ADDQ      $4, AX
+	ADDQ      $4, BX
+	ADDQ      $4, CX
+	XORL      R13, R13
+	MOVQ      $8, back-8(SP)
+	JMP       loop8
+
+differ8:
+	NOTL DX
+	BSFL DX, DX              // the first lane that differs
+	ADDQ DX, AX
+	ADDQ DX, BX
+	ADDQ DX, CX
+	MOVQ (SI)(BX*8), R11
+	MOVQ (DI)(CX*8), R12
+	CMPQ R11, R12
+	JHI  bmoves8             // a's value > b's (unsigned): b's moves on
+	INCQ BX
+	JMP  moved8
+
+bmoves8:
+	INCQ CX
+
+moved8:
+	DECQ    R13
+	CMPQ    R13, $-4
+	JGT     check8
+	MOVQ    back-8(SP), R13
+	LEAQ    (R13)(R13*1), R11
+	MOVQ    $1024, R12
+	CMPQ    R11, R12
+	CMOVQGT R12, R11
+	MOVQ    R11, back-8(SP)
+	JMP     check8
+
+block8:
+	DECQ      R13
+	VMOVDQU64 (SI)(BX*8), Z0
+	VMOVDQU64 (DI)(CX*8), Z1
+	VPCMPEQQ  Z1, Z0, K1
+	VALIGNQ  $1, Z1, Z1, Z2
+	VPCMPEQQ Z2, Z0, K2
+	VALIGNQ  $2, Z1, Z1, Z3
+	VPCMPEQQ Z3, Z0, K3
+	VALIGNQ  $3, Z1, Z1, Z4
+	VPCMPEQQ Z4, Z0, K4
+	VALIGNQ  $4, Z1, Z1, Z5
+	VPCMPEQQ Z5, Z0, K5
+	VALIGNQ  $5, Z1, Z1, Z6
+	VPCMPEQQ Z6, Z0, K6
+	VALIGNQ  $6, Z1, Z1, Z7
+	VPCMPEQQ Z7, Z0, K7
+	VALIGNQ  $7, Z1, Z1, Z8
+	VPCMPEQQ Z8, Z0, K0
+	KORW     K1, K2, K1
+	KORW     K3, K4, K3
+	KORW     K5, K6, K5
+	KORW     K7, K0, K7
+	KORW     K1, K3, K1
+	KORW     K5, K7, K5
+	KORW     K1, K5, K1
+	KMOVW    K1, DX
+	POPCNTL  DX, DX
+	ADDQ     DX, AX
+	MOVQ     56(SI)(BX*8), DX  // a's block's last
+	MOVQ     56(DI)(CX*8), R11 // b's block's last
+	CMPQ     DX, R11
+	MOVL     $0, DX            // (MOV leaves the flags)
+	MOVL     $0, R11
+	SETLS    DX                // a's last ≤ b's (unsigned)
+	SETCC    R11               // a's last ≥ b's
+	LEAQ     (BX)(DX*8), BX
+	LEAQ     (CX)(R11*8), CX
+
+check8:
+	LEAQ (BX)(CX*1), R12 // unmatched so far: i+j-2n
+	SUBQ AX, R12
+	SUBQ AX, R12
+	CMPQ R12, R10
+	JLE  loop8
+
+done8:
+	VZEROUPPER
+	MOVQ AX, n+56(FP)
+	MOVQ BX, i+64(FP)
+	MOVQ CX, j+72(FP)
+	RET
