@@ -8,8 +8,9 @@
 #   shingle --unit word -k 5 --sketch minhash --band 0.8 | pairs | verify --documents
 #
 # both on word 5-shingles of the same words (the peer uses neardup's
-# tokenizer and hashes the shingles with its own MinHash). Each is timed
-# ROUNDS times (3), the two in turn so that both see the machine in the
+# tokenizer and hashes the shingles with its own MinHash), and the same
+# pipeline with OPH signatures (--sketch oph, examples/dedup.sh's). Each
+# is timed ROUNDS times (3), in turn so that all see the machine in the
 # same state, and the fastest of each is shown (noise only adds), with the
 # ratio of the peer's wall time to neardup's. Then the pairs: the peer's
 # candidates against neardup's verified pairs (recall and precision against
@@ -72,6 +73,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 export C B=bin P="$tmp/peer-minhash-lsh" OUT="$tmp"
 peer='"$P" -k 5 -n 128 -threshold 0.8 -o "$OUT/peer.tsv" "$C"'
 neardup='"$B/shingle" -j 1 --unit word -k 5 --sketch minhash --band 0.8 "$C" | "$B/pairs" -j 1 | "$B/verify" -j 1 --documents "$C" -o "$OUT/neardup.tsv"'
+oph='"$B/shingle" -j 1 --unit word -k 5 --sketch oph --band 0.8 "$C" | "$B/pairs" -j 1 | "$B/verify" -j 1 --documents "$C" -o "$OUT/oph.tsv"'
 
 # run NAME CMD: time CMD on one core, adding "wall cpu maxrss" to NAME.times.
 run() {
@@ -87,19 +89,21 @@ i=0
 while [ "$i" -lt "$ROUNDS" ]; do
 	run peer "$peer"
 	run neardup "$neardup"
+	run oph "$oph"
 	i=$((i + 1))
 done
 best() { sort -n "$tmp/$1.times" | head -1; }
 versions=$(head -1 "$tmp/peer.tsv" | tr ' ' '\n' | grep '@' | sed 's|^github.com/||' | paste -sd' ')
 lsh=$(head -1 "$tmp/peer.tsv" | sed 's/.* bands=\([0-9]*\) rows=\([0-9]*\).*/\1 bands of \2 values/')
-echo "the fastest of $ROUNDS rounds, the two in turn:"
+echo "the fastest of $ROUNDS rounds, the three in turn:"
 {
 	echo "peer $(best peer) $versions: 128 values, LSH at 0.8 ($lsh), to candidate pairs"
 	echo "neardup $(best neardup) shingle --sketch minhash --band 0.8 | pairs | verify, to verified pairs"
+	echo "oph $(best oph) the same with --sketch oph (dedup.sh's signatures), $(grep -vc '^#' "$tmp/oph.tsv") verified pairs"
 } | awk '{
 	wall[NR] = $2; cpu = $3 + $4; rss = $5; name = $1; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, "")
 	printf "  %-8s %7.2f s wall %7.2f s cpu %6.0f MiB  %s\n", name, wall[NR], cpu, rss / 1024, $0
-} END { if (wall[2] <= 0) wall[2] = 0.01; printf "  peer / neardup: %.1f×\n", wall[1] / wall[2] }'
+} END { for (i = 2; i <= 3; i++) if (wall[i] <= 0) wall[i] = 0.01; printf "  peer / neardup: %.1f× (MinHash), %.1f× (OPH)\n", wall[1] / wall[2], wall[1] / wall[3] }'
 
 # The pairs, sorted bytewise (as comm wants them): the peer's candidates,
 # neardup's verified pairs, and the peer's candidates that verify finds at
