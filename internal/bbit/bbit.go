@@ -163,12 +163,27 @@ func (c *Counts) Judge(a, b []byte, sa, sb int, threshold float64, containment, 
 	if least <= 0 || !minhash.FarBelow(a, b, sa, sb, least, densified) {
 		return false
 	}
+	c.count(sa, sb, least)
+	return true
+}
+
+// JudgeBy is Judge of a Jaccard threshold by j, the FarJudge of the
+// signatures at that threshold.
+func (c *Counts) JudgeBy(j *minhash.FarJudge, a, b []byte, sa, sb int) bool {
+	if !j.Far(a, b, sa, sb) {
+		return false
+	}
+	c.count(sa, sb, j.Least())
+	return true
+}
+
+// count counts a pair of sizes sa and sb set aside at least.
+func (c *Counts) count(sa, sb int, least float64) {
 	if float64(min(sa, sb)) < least*float64(max(sa, sb)) {
 		c.BySize++
 	} else {
 		c.BySignature++
 	}
-	return true
 }
 
 // Report says on w what was set aside (stage names the stage, what the
@@ -307,6 +322,10 @@ func TableBytes(name string) int64 {
 	}
 	return n * 68 / 147
 }
+
+// Values is the number of values of each signature of the table, 0 when
+// it has none.
+func (t *Table) Values() int { return 2 * t.width }
 
 // compressedName says whether a file of that name is read decompressed.
 func compressedName(name string) bool {

@@ -158,3 +158,47 @@ func BenchmarkAgreements(b *testing.B) {
 		b.Fatal(n)
 	}
 }
+
+// FarJudge answers as FarBelow does, for signatures of 128 and 256 values
+// that agree on any number of positions, sizes on both sides of the size
+// from which n_eff stops changing, both kinds of signature and thresholds.
+func TestFarJudge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{128, 256} {
+		for _, densified := range []bool{true, false} {
+			for _, least := range []float64{0.5, 0.8, 0.95} {
+				j := NewFarJudge(n, least, densified)
+				far := 0
+				for trial := range 20000 {
+					a, b := make([]byte, n/2), make([]byte, n/2)
+					for i := range a {
+						a[i] = byte(rng.Uint32())
+						b[i] = a[i]
+					}
+					// Disagree on a share of the positions.
+					share := rng.Float64()
+					for i := range n {
+						if rng.Float64() < share {
+							b[i/2] ^= byte(1+rng.IntN(15)) << (4 * (i % 2))
+						}
+					}
+					sa := 1 + rng.IntN(50*n)
+					if trial%4 == 0 {
+						sa = 1 + rng.IntN(n)
+					}
+					sb := sa + rng.IntN(sa/4+1)
+					want := FarBelow(a, b, sa, sb, least, densified)
+					if got := j.Far(a, b, sa, sb); got != want {
+						t.Fatalf("n %d, densified %v, least %g, sizes %d and %d, %d agreements: Far %v, FarBelow %v", n, densified, least, sa, sb, agreements(a, b), got, want)
+					}
+					if want {
+						far++
+					}
+				}
+				if far == 0 || far == 20000 {
+					t.Fatalf("n %d, densified %v, least %g: %d of 20000 far below: the trials test nothing", n, densified, least, far)
+				}
+			}
+		}
+	}
+}

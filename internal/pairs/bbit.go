@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/neardup/neardup/internal/bbit"
+	"github.com/neardup/neardup/internal/minhash"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 )
@@ -26,10 +27,12 @@ type setAside struct {
 	upstream *record.HeaderSet
 	t        *bbit.Table
 	file     *bbit.File
-	least    float64
-	counts   bbit.Counts
-	once     sync.Once
-	err      error
+	// far judges the pairs (its logarithms computed once); nil when the
+	// file signs no document.
+	far    *minhash.FarJudge
+	counts bbit.Counts
+	once   sync.Once
+	err    error
 }
 
 // load reads the signatures, checked against the input's headers.
@@ -40,7 +43,6 @@ func (s *setAside) load() error {
 	if !ok || err != nil || least <= 0 || least > 1 {
 		return status.Usagef("--bbit sets aside the pairs far below the threshold band chose its banding for, and band's header names none (band --threshold T)")
 	}
-	s.least = least
 	if s.file, err = bbit.Open(s.name, func(stage string) string {
 		h, ok := s.upstream.Get(stage)
 		if !ok {
@@ -50,8 +52,13 @@ func (s *setAside) load() error {
 	}); err != nil {
 		return err
 	}
-	s.t, err = bbit.Load(s.file, numberedIDs(s.upstream))
-	return err
+	if s.t, err = bbit.Load(s.file, numberedIDs(s.upstream)); err != nil {
+		return err
+	}
+	if n := s.t.Values(); n > 0 {
+		s.far = minhash.NewFarJudge(n, least, s.file.Densified)
+	}
+	return nil
 }
 
 // loaded reads the signatures at the first call; err is why they could not
@@ -85,7 +92,7 @@ func (s *setAside) judge(c *bbit.Counts, a, b *signed) bool {
 		c.Unsigned++
 		return false
 	}
-	return c.Judge(a.sig, b.sig, a.size, b.size, s.least, false, s.file.Densified)
+	return c.JudgeBy(s.far, a.sig, b.sig, a.size, b.size)
 }
 
 // far tells whether the pair of ids a and b is far below the threshold,
