@@ -102,6 +102,7 @@
 // join (AllPairs, Bayardo, Ma and Srikant 2007, for containment), complete by
 // construction, not a probability. The shingles of each document are ordered
 // by their document frequency in --df TABLE (docfreq of the same shingles),
+// or in corpus mode without --df by the frequencies band counts itself,
 // rarest first, ties by hash. A shares at least t = ceil(T·|A|) shingles with
 // every B that holds it at T, so one of A's first |A|-t+1 shingles, its
 // prefix, is in B. A document's shingles are written as records,
@@ -135,6 +136,15 @@
 // file that changed between the passes is an error (each pass sums every
 // document's line, size and shingles).
 //
+// In corpus mode without --df band counts the document frequencies of its
+// input itself, in a pass before those two (the one that copies an input that
+// can't be read twice), with docfreq's counter: a buffer of --memory, sorted
+// runs spilled to --temp-dir. Its output is byte for byte that of --df on
+// docfreq's table of the same shingles (df= and df-docs= too), without the
+// table file written and parsed back; standard error gives the documents and
+// distinct shingles counted, and the runs spilled. Stored and query modes
+// need --df: their keys meet keys ordered by the same table, kept for them.
+//
 // --containment-mode says what the documents are:
 //
 //	corpus   (default) the documents the table counts; their pairs are
@@ -160,8 +170,9 @@
 // probes, 195,000 index entries; all the index entries would be 13.3
 // million), against 356,000 for MinHash bands at 0.8 (docs/jobs.md, "Containment").
 //
-// Memory (--containment): 12 bytes per hash of the table while it is read,
-// then its hashes of df >= 2 (df >= 1 for query) in a hash table of 16 to 32
+// Memory (--containment): 12 bytes per hash of the table while it is read
+// (without --df: the counting buffer of --memory, and 12 bytes per hash of
+// df >= 2 as it empties), then its hashes of df >= 2 (df >= 1 for query) in a hash table of 16 to 32
 // bytes each (buckets of one cache line, on Linux on huge pages where the
 // kernel gives them to a program that asks: transparent huge pages set to
 // madvise or always), and one document per worker; in corpus mode also 16
@@ -181,9 +192,10 @@
 //	sketch --method hyperplane --bits 1024 --vector-field emb corpus.jsonl |
 //	    band --cosine 0.8 -v | pairs
 //	sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs
-//	docfreq shingles.tsv > df.tsv
-//	band --containment 0.9 --df df.tsv shingles.tsv | pairs |
+//	band --containment 0.9 shingles.tsv | pairs |
 //	    verify --shingles shingles.tsv --containment --threshold 0.9
+//	docfreq corpus.tsv > df.tsv
+//	band --containment 0.9 --df df.tsv --containment-mode stored corpus.tsv
 //
 // # Limits
 //
@@ -239,7 +251,8 @@
 //   - --containment T: read shingle records and write containment keys: every
 //     pair with containment at least T becomes a candidate (default: 0)
 //   - --df TABLE: with --containment, the document-frequency TABLE (docfreq)
-//     that orders the shingles
+//     that orders the shingles: needed for stored and query modes; in corpus
+//     mode band counts them itself when it is not given
 //   - --containment-mode MODE: with --containment, MODE: corpus (the documents
 //     the table counts), stored (for a band index that queries are paired with)
 //     or query (documents the table does not count, against such an index)
@@ -249,7 +262,12 @@
 //     threshold
 //   - --temp-dir DIR: with --containment, directory DIR for the copy of an
 //     input that can't be read twice (standard input from a pipe), which corpus
-//     mode reads twice (default: the system's)
+//     mode reads twice, and for the runs its counting spills without --df
+//     (default: the system's)
+//   - --memory SIZE: with --containment and no --df, the counting buffer SIZE
+//     before it spills a sorted run to --temp-dir (K, M, G suffixes; any size
+//     works, a buffer holding at least 64K) (default: an eighth of the
+//     machine's memory (or of its cgroup limit), at least 64M, at most 2G)
 //   - --jobs value, -j value: worker threads: 1 to 1024, or 0 for one per core
 //     (the output is the same for any number) (default: 0)
 //   - --output FILE, -o FILE: write to FILE (renamed into place when done)

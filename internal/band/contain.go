@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/docfreq"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
@@ -46,13 +47,17 @@ type ContainmentOptions struct {
 	// Threshold is T: every pair with c(A,B) ≥ T becomes a candidate.
 	Threshold float64
 	// DF names the document-frequency table (docfreq) that orders the
-	// shingles.
+	// shingles; "" in corpus mode counts those of the input (count.go).
 	DF string
 	// Mode is record.ContainCorpus, ContainStored or ContainQuery.
 	Mode string
 	// TempDir holds the copy of an input that can't be read twice, which
-	// corpus mode reads twice (probe.go); "" is the system's.
+	// corpus mode reads twice (probe.go), and the counting's spilled runs
+	// without DF; "" is the system's.
 	TempDir string
+	// MemoryBytes bounds the counting buffer without DF (docfreq's); 0 is
+	// stream's default (Check).
+	MemoryBytes int64
 }
 
 // Check validates the options.
@@ -63,15 +68,22 @@ func (o *ContainmentOptions) Check() error {
 	if !(o.Threshold > 0 && o.Threshold <= 1) {
 		return status.Usagef("--containment %g: want a containment above 0 and at most 1", o.Threshold)
 	}
-	if o.DF == "" {
-		return status.Usagef("--containment orders the shingles by document frequency: give --df TABLE (docfreq of the shingles)")
-	}
 	switch o.Mode {
 	case record.ContainCorpus, record.ContainStored, record.ContainQuery:
 	default:
 		return status.Usagef("--containment-mode %q: want corpus, stored or query", o.Mode)
 	}
-	return nil
+	if o.DF != "" {
+		if o.MemoryBytes != 0 {
+			return status.Usagef("--memory bounds the counting of band --containment without --df: with --df TABLE nothing is counted")
+		}
+		return nil
+	}
+	if o.Mode != record.ContainCorpus {
+		return status.Usagef("--containment-mode %s needs --df TABLE (docfreq of the corpus's shingles): its keys meet keys ordered by the same table, which is kept for them; only corpus mode counts the document frequencies itself", o.Mode)
+	}
+	o.MemoryBytes = stream.Memory(o.MemoryBytes)
+	return stream.CheckUpFront(o.MemoryBytes)
 }
 
 // ContainmentHeader returns band's header for containment keys ordered by
@@ -84,24 +96,36 @@ func ContainmentHeader(o ContainmentOptions, df *docfreq.Table) record.Header {
 
 func runContainment(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Writer) error {
 	co := *opt.Containment
-	dfm, df, err := loadDF(ctx, co, opt.Jobs)
-	if err != nil {
-		return err
-	}
-	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
-	out.CheckHeader = func(h record.Header, pos record.Pos) error {
-		switch h.Stage {
-		case "shingle":
-			return df.CheckShingles(co.DF, h, pos)
-		case "sketch":
+	checkHeader := func(h record.Header, pos record.Pos) error {
+		if h.Stage == "sketch" {
 			return record.Errorf(pos, "band --containment reads shingle records (shingle, then docfreq for --df); the input holds sketches")
 		}
 		return nil
 	}
 	var st containStats
+	sp := &spool{tmp: disk.Copies{Dir: co.TempDir, Pattern: "band-input-*"}, copied: &st.copied}
+	defer sp.remove()
+	var dfm *dfMap
+	var df *docfreq.Table
+	var err error
+	if co.DF == "" {
+		dfm, df, err = countDF(ctx, opt, inputs, sp, checkHeader, stderr, &st)
+	} else {
+		dfm, df, err = loadDF(ctx, co, opt.Jobs)
+	}
+	if err != nil {
+		return err
+	}
+	out := stream.NewOutput("band", opt.Common, stdout, stderr, ContainmentHeader(co, df))
+	out.CheckHeader = func(h record.Header, pos record.Pos) error {
+		if h.Stage == "shingle" && co.DF != "" {
+			return df.CheckShingles(co.DF, h, pos)
+		}
+		return checkHeader(h, pos)
+	}
 	out.Summary = func(stderr io.Writer) { st.report(stderr, co, df) }
 	if co.Mode == record.ContainCorpus {
-		return runProbed(ctx, opt, inputs, dfm, out, &st)
+		return runProbed(ctx, opt, inputs, sp, dfm, out, &st)
 	}
 	src := stream.NewLines(inputs)
 	defer src.Close()
@@ -119,9 +143,24 @@ type containStats struct {
 	entries, docs2             atomic.Int64
 	sum, sum2                  atomic.Uint64
 	copied                     int64
+	// counted is what band counted itself (without --df), or nil: of
+	// countedDocs documents; kept the shingles of df ≥ 2 it kept.
+	counted     *docfreq.Counted
+	countedDocs uint64
+	kept        int
 }
 
 func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Table) {
+	again := "the second pass"
+	if c := s.counted; c != nil {
+		again = "the second and third passes"
+		spilled := "none spilled"
+		if c.Spilled > 0 {
+			spilled = fmt.Sprintf("%d sorted runs spilled to --temp-dir under --memory", c.Spilled)
+		}
+		fmt.Fprintf(w, "band: counted the document frequencies itself, with no table file (no --df): %d documents, %d distinct shingles, %d of them in 2 or more documents kept (%s)\n",
+			df.Docs, c.Distinct, s.kept, spilled)
+	}
 	if e := s.empty.Load(); e > 0 {
 		fmt.Fprintf(w, "band: %d document(s) without shingles got no keys: they can't be near-duplicates of anything\n", e)
 	}
@@ -134,7 +173,7 @@ func (s *containStats) report(w io.Writer, co ContainmentOptions, df *docfreq.Ta
 			s.probes, s.probed, e, s.allEntries-e, co.Threshold)
 	}
 	if s.copied > 0 {
-		fmt.Fprintf(w, "band: %d bytes of input that can't be read twice (standard input, a pipe) copied to a temporary file (--temp-dir) for the second pass\n", s.copied)
+		fmt.Fprintf(w, "band: %d bytes of input that can't be read twice (standard input, a pipe) copied to a temporary file (--temp-dir) for %s\n", s.copied, again)
 	}
 }
 

@@ -32,7 +32,9 @@ import (
 // entries of 13.3 million.
 //
 // An input that can't be read twice (standard input that is not a regular
-// file, a FIFO) is copied to a file in TempDir as the first pass reads it.
+// file, a FIFO) is copied to a file in TempDir as the first pass reads it:
+// without --df that is the pass that counts the document frequencies
+// (count.go), before these two.
 
 // probeSlot is a shingle some document probes: its document frequency (0
 // in an empty slot) and the least t of the documents probing it.
@@ -256,13 +258,11 @@ func (w *probedWorker) Process(c *stream.Chunk, r *stream.Result) {
 }
 
 // runProbed writes the containment keys of corpus mode in two passes.
-func runProbed(ctx context.Context, opt Options, inputs []string, dfm *dfMap, out *stream.Output, st *containStats) error {
+func runProbed(ctx context.Context, opt Options, inputs []string, sp *spool, dfm *dfMap, out *stream.Output, st *containStats) error {
 	co := *opt.Containment
-	sp := &spool{tmp: disk.Copies{Dir: co.TempDir, Pattern: "band-input-*"}, copied: &st.copied}
-	defer sp.remove()
 	probes := newProbeSet()
 	var lasts []ranked
-	first := stream.NewLinesOpen(inputs, sp.first)
+	first := stream.NewLinesOpen(inputs, sp.open)
 	defer first.Close()
 	sink := func(r *stream.Result) error {
 		for _, h := range r.Headers {
@@ -288,20 +288,25 @@ func runProbed(ctx context.Context, opt Options, inputs []string, dfm *dfMap, ou
 	// The first pass counts no records (the second does), but shows how
 	// far it has read.
 	pass := stream.NewOutput("band", opt.Common, nil, out.Stderr)
-	pass.Note = func() string { return "first of two passes: the shingles probed" }
+	note := "first of two passes: the shingles probed"
+	if st.counted != nil {
+		note = "second of three passes: the shingles probed"
+	}
+	pass.Note = func() string { return note }
 	stop := pass.Watch(first)
 	err := stream.Run(ctx, first, opt.Common, func() stream.Worker {
 		return &probeWorker{newContainWorker(co, dfm, opt.SkipBad, st)}
 	}, sink)
 	stop()
-	if err == nil {
-		err = sp.endFirst()
-	}
+	sp.endPass()
 	if err != nil {
 		return err
 	}
+	if st.counted != nil && uint64(st.docs.Load()) != st.countedDocs {
+		return errChanged
+	}
 	st.probed = int64(probes.n)
-	second := stream.NewLinesOpen(inputs, sp.second)
+	second := stream.NewLinesOpen(inputs, sp.open)
 	defer second.Close()
 	defer out.Watch(second)()
 	err = stream.Run(ctx, second, opt.Common, func() stream.Worker {
@@ -325,13 +330,13 @@ func docSum(ordinal int64, hashes []uint64) uint64 {
 
 // errChanged stops the second pass of an input that is not what the first
 // read.
-var errChanged = errors.New("the input changed between band's two readings of it: its output is wrong")
+var errChanged = errors.New("the input changed between band's readings of it: its output is wrong")
 
-// spool lets the second pass read again what the first read: a regular
-// file is opened again (standard input redirected from one is sought back
-// to where the first pass began); any other input is copied to a file in
-// tmp (tracked, removed on a signal) as the first pass reads it. The
-// inputs are opened in the same order by both passes.
+// spool lets the passes after the first read again what the first read: a
+// regular file is opened again (standard input redirected from one is
+// sought back to where the first pass began); any other input is copied to
+// a file in tmp (tracked, removed on a signal) as the first pass reads it.
+// The inputs are opened in the same order by every pass.
 type spool struct {
 	tmp disk.Copies
 	// copies holds, for each input the first pass opened, its copy, or
@@ -339,9 +344,19 @@ type spool struct {
 	copies  []*os.File
 	stdinAt int64
 	closers []io.Closer
-	opened  int
+	// passes counts the passes ended; opened the inputs the pass under
+	// way has opened.
+	passes, opened int
 	// copied counts the bytes copied, for the report.
 	copied *int64
+}
+
+// open opens input name for the pass under way.
+func (s *spool) open(name string) (*input.File, error) {
+	if s.passes == 0 {
+		return s.first(name)
+	}
+	return s.again(name)
 }
 
 func (s *spool) first(name string) (*input.File, error) {
@@ -374,18 +389,20 @@ func (s *spool) first(name string) (*input.File, error) {
 	return input.Wrap(shown, io.TeeReader(raw, &countWriter{w: c, n: s.copied}))
 }
 
-// endFirst closes what the first pass opened.
-func (s *spool) endFirst() error {
+// endPass closes what the pass under way opened; the next reads the inputs
+// again.
+func (s *spool) endPass() {
 	for _, c := range s.closers {
 		c.Close()
 	}
 	s.closers = nil
-	return nil
+	s.passes++
+	s.opened = 0
 }
 
-func (s *spool) second(name string) (*input.File, error) {
+func (s *spool) again(name string) (*input.File, error) {
 	if s.opened >= len(s.copies) {
-		return nil, fmt.Errorf("%s: opened a second time but not the first", name)
+		return nil, fmt.Errorf("%s: opened again but not by the first pass", name)
 	}
 	c := s.copies[s.opened]
 	s.opened++
@@ -409,7 +426,9 @@ func (s *spool) second(name string) (*input.File, error) {
 
 // remove removes the copies.
 func (s *spool) remove() {
-	s.endFirst()
+	for _, c := range s.closers {
+		c.Close()
+	}
 	s.tmp.Remove()
 }
 

@@ -105,6 +105,7 @@ becomes a candidate, at every ratio of their sizes: an exact prefix-filter
 join (AllPairs, Bayardo, Ma and Srikant 2007, for containment), complete by
 construction, not a probability. The shingles of each document are ordered
 by their document frequency in --df TABLE (docfreq of the same shingles),
+or in corpus mode without --df by the frequencies band counts itself,
 rarest first, ties by hash. A shares at least t = ceil(T·|A|) shingles with
 every B that holds it at T, so one of A's first |A|-t+1 shingles, its
 prefix, is in B. A document's shingles are written as records,
@@ -138,6 +139,15 @@ Standard input redirected from a file is read again from where it began. A
 file that changed between the passes is an error (each pass sums every
 document's line, size and shingles).
 
+In corpus mode without --df band counts the document frequencies of its
+input itself, in a pass before those two (the one that copies an input that
+can't be read twice), with docfreq's counter: a buffer of --memory, sorted
+runs spilled to --temp-dir. Its output is byte for byte that of --df on
+docfreq's table of the same shingles (df= and df-docs= too), without the
+table file written and parsed back; standard error gives the documents and
+distinct shingles counted, and the runs spilled. Stored and query modes
+need --df: their keys meet keys ordered by the same table, kept for them.
+
 --containment-mode says what the documents are:
    corpus   (default) the documents the table counts; their pairs are
             complete.
@@ -162,8 +172,9 @@ join through an inverted index). It writes 1.4 million records (1.2 million
 probes, 195,000 index entries; all the index entries would be 13.3
 million), against 356,000 for MinHash bands at 0.8 (docs/jobs.md, "Containment").
 
-Memory (--containment): 12 bytes per hash of the table while it is read,
-then its hashes of df >= 2 (df >= 1 for query) in a hash table of 16 to 32
+Memory (--containment): 12 bytes per hash of the table while it is read
+(without --df: the counting buffer of --memory, and 12 bytes per hash of
+df >= 2 as it empties), then its hashes of df >= 2 (df >= 1 for query) in a hash table of 16 to 32
 bytes each (buckets of one cache line, on Linux on huge pages where the
 kernel gives them to a program that asks: transparent huge pages set to
 madvise or always), and one document per worker; in corpus mode also 16
@@ -182,9 +193,10 @@ EXAMPLES
    sketch --method hyperplane --bits 1024 --vector-field emb corpus.jsonl |
        band --cosine 0.8 -v | pairs
    sketch --method simhash shingles.tsv | band --hamming 3 -v | pairs
-   docfreq shingles.tsv > df.tsv
-   band --containment 0.9 --df df.tsv shingles.tsv | pairs |
-       verify --shingles shingles.tsv --containment --threshold 0.9`,
+   band --containment 0.9 shingles.tsv | pairs |
+       verify --shingles shingles.tsv --containment --threshold 0.9
+   docfreq corpus.tsv > df.tsv
+   band --containment 0.9 --df df.tsv --containment-mode stored corpus.tsv`,
 		SeeAlso: []string{"sketch", "pairs", "bandindex"},
 		Flags: merge([]cli.Flag{
 			&cli.IntFlag{Name: "b", Usage: "number of bands"},
@@ -200,10 +212,11 @@ EXAMPLES
 			&cli.StringFlag{Name: "tables", Value: "manku", Usage: "Hamming `SCHEME`: manku (C(B,k) tables of B-k blocks) or pigeonhole (k+1 blocks)"},
 			&cli.IntFlag{Name: "blocks", Usage: "Hamming blocks `B` for the manku scheme (default k+3)"},
 			&cli.Float64Flag{Name: "containment", Usage: "read shingle records and write containment keys: every pair with containment at least `T` becomes a candidate"},
-			&cli.StringFlag{Name: "df", Usage: "with --containment, the document-frequency `TABLE` (docfreq) that orders the shingles"},
+			&cli.StringFlag{Name: "df", Usage: "with --containment, the document-frequency `TABLE` (docfreq) that orders the shingles: needed for stored and query modes; in corpus mode band counts them itself when it is not given"},
 			&cli.StringFlag{Name: "containment-mode", Value: record.ContainCorpus, Usage: "with --containment, `MODE`: corpus (the documents the table counts), stored (for a band index that queries are paired with) or query (documents the table does not count, against such an index)"},
 			&cli.StringFlag{Name: "bbit", Usage: "also write each signature at 4 bits a value (b-bit minwise hashing) to `FILE`, for verify --bbit to drop the candidates far below the threshold"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "with --containment, directory `DIR` for the copy of an input that can't be read twice (standard input from a pipe), which corpus mode reads twice (default: the system's)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "with --containment, directory `DIR` for the copy of an input that can't be read twice (standard input from a pipe), which corpus mode reads twice, and for the runs its counting spills without --df (default: the system's)"},
+			memoryFlag("with --containment and no --df, the counting buffer `SIZE` before it spills a sorted run to --temp-dir"),
 		}, commonFlags()),
 		Action: bandAction,
 	}
@@ -238,11 +251,15 @@ func bandAction(c *cli.Context, env *Env) error {
 		if opt.B != 0 || opt.R != 0 || c.IsSet("threshold") || c.IsSet("hamming") || c.IsSet("fp-weight") || c.IsSet("fn-weight") || c.IsSet("recall-at-threshold") {
 			return usagef("--containment keys shingle records by a prefix filter: -b, -r, --threshold, its weights and --hamming are for signatures")
 		}
-		opt.Containment = &band.ContainmentOptions{Threshold: c.Float64("containment"), DF: c.String("df"), Mode: c.String("containment-mode"), TempDir: c.String("temp-dir")}
+		mem, err := memoryOption(c)
+		if err != nil {
+			return err
+		}
+		opt.Containment = &band.ContainmentOptions{Threshold: c.Float64("containment"), DF: c.String("df"), Mode: c.String("containment-mode"), TempDir: c.String("temp-dir"), MemoryBytes: mem}
 		return runStream(c, env, &opt, &opt.Common, band.Run)
 	}
-	if c.IsSet("df") || c.IsSet("containment-mode") || c.IsSet("temp-dir") {
-		return usagef("--df, --containment-mode and --temp-dir are for --containment T")
+	if c.IsSet("df") || c.IsSet("containment-mode") || c.IsSet("temp-dir") || c.IsSet("memory") {
+		return usagef("--df, --containment-mode, --temp-dir and --memory are for --containment T")
 	}
 	if c.IsSet("hamming") {
 		h, err := hammingOptions(c, c.Int("hamming"))

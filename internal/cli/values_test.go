@@ -134,6 +134,7 @@ var valueCases = map[string]valueCase{
 	"band --distance":    {args: []string{"$D/ps.tsv"}, ok: []string{"1.5", "1e18"}},
 	"band --blocks":      {args: []string{"--hamming", "3", "$D/fp.tsv"}},
 	"band --containment": {args: []string{"--df", "$D/df.tsv", "$D/shw.tsv"}},
+	"band --memory":      {args: []string{"--containment", "0.9", "$D/shw.tsv"}},
 	"band --jobs":        {args: []string{"$D/sk.tsv"}, ok: []string{"0"}, same: true},
 
 	"pairs --max-bucket": {args: []string{"$D/b.tsv"}, ok: []string{"0", "1000000000000000000", "9223372036854775807"}},

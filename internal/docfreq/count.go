@@ -65,6 +65,8 @@ type counter struct {
 	// the buffer was empty.
 	laidOut int
 	runs    disk.Runs
+	// spilled counts the runs spilled.
+	spilled int
 	jobs    int
 	sorters []hashsort.Sorter
 }
@@ -178,6 +180,7 @@ func (c *counter) part(b int) []uint64 { return c.buf[c.start[b]:][:c.fill[b]] }
 // spill writes the buffer as a sorted run of (hash, count) and empties it.
 func (c *counter) spill() error {
 	err := c.runs.Spill(func(w *bufio.Writer) error { return c.each(binaryWriter(w)) })
+	c.spilled++
 	if err != nil || c.runs.Len() < maxOpenRuns {
 		return err
 	}

@@ -80,15 +80,30 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return nil
 	}
 	defer out.Watch(src)()
-	jobs := opt.Jobs
-	c := newCounter(&opt, jobs)
+	c := newCounter(&opt, opt.Jobs)
 	defer c.runs.Remove()
-	var docs uint64
+	docs, err := c.count(ctx, opt, src, out.Sink)
+	if err != nil {
+		return err
+	}
+	w.SetOwn(header(docs))
+	if c.n > 0 || c.runs.Len() > 0 {
+		if err := c.finish(ctx, w); err != nil {
+			return err
+		}
+	}
+	return out.Finish()
+}
+
+// count counts the hashes of the shingle records src reads, and returns
+// the number of records; check takes each chunk's result (its headers,
+// the lines it skipped, an error) before its hashes are counted.
+func (c *counter) count(ctx context.Context, opt Options, src stream.Source, check func(*stream.Result) error) (docs uint64, err error) {
 	// The workers' hash slices come back for reuse: garbage as large as
 	// the input would sit beside the buffer until the collector ran.
-	free := make(chan *chunkCounts, 3*jobs+3)
+	free := make(chan *chunkCounts, 3*opt.Jobs+3)
 	sink := func(r *stream.Result) error {
-		if err := out.Sink(r); err != nil {
+		if err := check(r); err != nil {
 			return err
 		}
 		cc := r.Value.(*chunkCounts)
@@ -101,16 +116,8 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 		return err
 	}
 	newWorker := func() stream.Worker { return &worker{skipBad: opt.SkipBad, free: free} }
-	if err := stream.Run(ctx, src, opt.Common, newWorker, sink); err != nil {
-		return err
-	}
-	w.SetOwn(header(docs))
-	if c.n > 0 || c.runs.Len() > 0 {
-		if err := c.finish(ctx, w); err != nil {
-			return err
-		}
-	}
-	return out.Finish()
+	err = stream.Run(ctx, src, opt.Common, newWorker, sink)
+	return docs, err
 }
 
 // chunkCounts is what a worker makes of a chunk: every record's distinct

@@ -49,8 +49,8 @@ type tableChunk struct {
 	unsorted int
 	// unsortedPair is that entry's hash and the one before it.
 	unsortedPair [2]uint64
-	// raw is the chunk's entries as the table's ID hashes them: each hash
-	// and count, little-endian.
+	// raw is the chunk's entries as the table's ID hashes them
+	// (appendIDEntry).
 	raw []byte
 }
 
@@ -103,14 +103,13 @@ func (w loadWorker) Process(c *stream.Chunk, r *stream.Result) {
 		tc.raw = tc.raw[:0]
 	default:
 	}
-	tc.raw = slices.Grow(tc.raw, 12*tc.entries)
+	tc.raw = slices.Grow(tc.raw, idEntry*tc.entries)
 	kept := 0
 	for i, h := range tc.hashes {
 		if i > 0 && h <= tc.hashes[i-1] && tc.unsorted < 0 {
 			tc.unsorted, tc.unsortedPair = i, [2]uint64{h, tc.hashes[i-1]}
 		}
-		tc.raw = binary.LittleEndian.AppendUint64(tc.raw, h)
-		tc.raw = binary.LittleEndian.AppendUint32(tc.raw, tc.counts[i])
+		tc.raw = appendIDEntry(tc.raw, h, tc.counts[i])
 		if tc.counts[i] >= w.least {
 			tc.hashes[kept], tc.counts[kept] = h, tc.counts[i]
 			kept++
@@ -151,7 +150,6 @@ func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hash
 	defer src.Close()
 	t := &Table{}
 	d := xxhash.New()
-	var buf [12]byte
 	parts := 0
 	var prevPos record.Pos
 	var last uint64
@@ -211,10 +209,27 @@ func Scan(ctx context.Context, name string, jobs int, least uint32, fn func(hash
 	if parts == 0 {
 		return nil, fmt.Errorf("%s: no docfreq header (docs=N): not a document-frequency table made by docfreq", name)
 	}
-	binary.LittleEndian.PutUint64(buf[:8], t.Docs)
-	d.Write(buf[:8])
-	t.ID = string(record.AppendHex64(nil, d.Sum64()))
+	t.ID = finishID(d, t.Docs)
 	return t, nil
+}
+
+// idEntry is the bytes of an entry as the table's ID hashes it.
+const idEntry = 12
+
+// appendIDEntry appends an entry as the table's ID hashes it: the hash
+// and the count, little-endian.
+func appendIDEntry(raw []byte, h uint64, count uint32) []byte {
+	raw = binary.LittleEndian.AppendUint64(raw, h)
+	return binary.LittleEndian.AppendUint32(raw, count)
+}
+
+// finishID returns the table's ID: d has hashed its entries, and hashes
+// docs, the documents counted, last.
+func finishID(d *xxhash.Digest, docs uint64) string {
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], docs)
+	d.Write(buf[:])
+	return string(record.AppendHex64(nil, d.Sum64()))
 }
 
 // index builds the directory.
