@@ -8,27 +8,19 @@ var (
 	hasAVX512 = cpu.X86.HasAVX512F
 )
 
-// intersectAVX2 is intersectAtLeast's loop four values of each list at a
-// time: it counts the values common to a[:i] and b[:j] (and some of the
-// four after each) while four of each are left, and stops early once
-// i+j-2n passes slack.
+// intersectVector is intersectAtLeast's loop four values of each list at
+// a time (blocks of eight with wide, on AVX-512): it counts the values
+// common to a[:i] and b[:j] (and some of the values after each) while
+// eight of each are left, and stops early once i+j-2n passes slack.
 //
 //go:noescape
-func intersectAVX2(a, b []uint64, slack int) (n, i, j int)
+func intersectVector(a, b []uint64, slack int, wide bool) (n, i, j int)
 
-// intersectAVX512 is intersectAVX2 eight values of each list at a time.
-//
-//go:noescape
-func intersectAVX512(a, b []uint64, slack int) (n, i, j int)
-
-// intersectRun runs intersectAVX512 where the CPU has AVX-512,
-// intersectAVX2 where it has AVX2; elsewhere it leaves all to the Go loop.
+// intersectRun runs intersectVector where the CPU has AVX2, with blocks
+// of eight where it has AVX-512; elsewhere it leaves all to the Go loop.
 func intersectRun(a, b []uint64, slack int) (n, i, j int) {
-	switch {
-	case hasAVX512:
-		return intersectAVX512(a, b, slack)
-	case hasAVX2:
-		return intersectAVX2(a, b, slack)
+	if !hasAVX2 {
+		return 0, 0, 0
 	}
-	return 0, 0, 0
+	return intersectVector(a, b, slack, hasAVX512)
 }
