@@ -1,6 +1,9 @@
 package record
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // A b-bit signature record (band --bbit), "id TAB size TAB digits": the
 // document's id, its number of distinct shingles and one hex digit for
@@ -25,17 +28,37 @@ func ParseBits(s *Bits, line []byte) error {
 	if len(digits) == 0 || len(digits)%2 != 0 {
 		return Bad("want an even number of hex digits, found %d", len(digits))
 	}
-	s.ID, s.Size, s.Values = id, n, s.Values[:0]
-	for i := 0; i < len(digits); i += 2 {
-		lo, ok1 := unhex(digits[i])
-		hi, ok2 := unhex(digits[i+1])
-		if !ok1 || !ok2 {
-			return Bad("%q is not hex digits", clip(digits))
-		}
-		s.Values = append(s.Values, lo|hi<<4)
+	s.ID, s.Size = id, n
+	s.Values = slices.Grow(s.Values[:0], len(digits)/2)[:len(digits)/2]
+	// A digit's value from a table, without a branch: a byte that is not
+	// a lower-case hex digit has the high bits set, gathered in bad.
+	var bad byte
+	for i := range s.Values {
+		lo, hi := nibble[digits[2*i]], nibble[digits[2*i+1]]
+		bad |= lo | hi
+		s.Values[i] = lo | hi<<4
+	}
+	if bad > 0xf {
+		return Bad("%q is not hex digits", clip(digits))
 	}
 	return nil
 }
+
+// nibble is the value of each lower-case hex digit, 0xff for the other
+// bytes.
+var nibble = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0xff
+		}
+	}
+	return t
+}()
 
 // AppendBits appends a b-bit signature record of values packed two a byte.
 func AppendBits(dst, id []byte, size uint64, values []byte) []byte {
@@ -48,14 +71,4 @@ func AppendBits(dst, id []byte, size uint64, values []byte) []byte {
 		dst = append(dst, digits[v&0xf], digits[v>>4])
 	}
 	return append(dst, '\n')
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	}
-	return 0, false
 }
