@@ -20,17 +20,7 @@ import (
 func run(t *testing.T, opt Options, input string) (string, string, error) {
 	t.Helper()
 	out, errOut, err := testutil.Run(t, Run, opt, testutil.WriteFile(t, "in.tsv", input))
-	return records(out), errOut, err
-}
-
-func records(s string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(s, "\n") {
-		if l != "" && !strings.HasPrefix(l, "#neardup") {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
+	return testutil.Records(out), errOut, err
 }
 
 func defaults(method string) Options {
@@ -306,7 +296,7 @@ func TestChainingReport(t *testing.T) {
 		t.Fatalf("clusters: got\n%s", got)
 	}
 	report, _ := os.ReadFile(opt.Report)
-	if want := "a\t3\t1\t0.900000\nx\t3\t2\t0.950000\n"; records(string(report)) != want {
+	if want := "a\t3\t1\t0.900000\nx\t3\t2\t0.950000\n"; testutil.Records(string(report)) != want {
 		t.Fatalf("report: got\n%s\nwant\n%s", report, want)
 	}
 	if !strings.Contains(stderr, "6 documents in 2 clusters") || !strings.Contains(stderr, "1 verified to it, least similarity 0.900000") {

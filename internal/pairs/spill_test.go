@@ -86,7 +86,7 @@ func TestSpillSameOutput(t *testing.T) {
 			if maxBucket == 3 && !strings.Contains(wantErr, "held more than --max-bucket 3") {
 				t.Fatalf("%s: no bucket capped: %q", name, wantErr)
 			}
-			if bf := bruteForce(in[strings.Index(in, "\n")+1:], bucketCap{max: maxBucket, reps: maxBucket}); name == "numbered" && withoutHeaders(want) != bf {
+			if bf := bruteForce(in[strings.Index(in, "\n")+1:], bucketCap{max: maxBucket, reps: maxBucket}); name == "numbered" && testutil.Records(want) != bf {
 				t.Fatalf("%s, max-bucket %d: in memory differs from brute force", name, maxBucket)
 			}
 			for _, limit := range []int64{40000, 150000} {
@@ -308,15 +308,4 @@ func TestNumberWidth(t *testing.T) {
 			t.Errorf("numberWidth(%q) = %d, want %d", c.ids, got, c.want)
 		}
 	}
-}
-
-// withoutHeaders drops the header lines of a stage's output.
-func withoutHeaders(out string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(out, "\n") {
-		if !strings.HasPrefix(l, "#") {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
 }

@@ -120,7 +120,7 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 					t.Errorf("%s -j%d: the b-bit file's header does not say its values:\n%s", method, jobs, b)
 				}
 			}
-			if records(a) != records(b) || !strings.Contains(a, "bbit=4") {
+			if testutil.Records(a) != testutil.Records(b) || !strings.Contains(a, "bbit=4") {
 				t.Fatalf("%s -j%d: the b-bit files differ:\n%s\n%s", method, jobs, a, b)
 			}
 			bo.BBit = ""
@@ -137,17 +137,6 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 			}
 		}
 	}
-}
-
-// records is the lines of a file that are not headers.
-func records(file string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(file, "\n") {
-		if !strings.HasPrefix(line, "#") {
-			b.WriteString(line)
-		}
-	}
-	return b.String()
 }
 
 func readFile(t *testing.T, name string) string {

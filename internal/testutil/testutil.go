@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,16 @@ type LargestWrite struct {
 func (w *LargestWrite) Write(b []byte) (int, error) {
 	w.Largest = max(w.Largest, len(b))
 	return w.Buffer.Write(b)
+}
+
+// Records is the lines of a stage's output that are not header lines
+// (those that begin with #), each with its newline.
+func Records(out string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if !strings.HasPrefix(line, "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
