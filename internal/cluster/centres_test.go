@@ -65,17 +65,7 @@ func bruteCentres(fps [][]uint64, k int) []string {
 	out := make([]string, len(fps))
 	for i, fp := range fps {
 		f := 64 * len(fp)
-		var best *cluster
-		bestD := k + 1
-		for _, c := range cs {
-			d := 0
-			for j := range fp {
-				d += bits.OnesCount64(fp[j] ^ c.centre[j])
-			}
-			if d < bestD {
-				best, bestD = c, d
-			}
-		}
+		best := nearest(cs, fp, k, func(c *cluster) []uint64 { return c.centre })
 		if best == nil {
 			best = &cluster{first: i, counts: make([]int, f), centre: make([]uint64, len(fp))}
 			cs = append(cs, best)
@@ -307,4 +297,21 @@ func TestLeaderSizePast32Bits(t *testing.T) {
 	if l, _ = load(); uint64(l.sizes[0]) != 1<<32 {
 		t.Errorf("the cluster has %d members, want %d", l.sizes[0], uint64(1)<<32)
 	}
+}
+
+// nearest is the first of cs whose centre (of centre) is nearest fp, within
+// k bits, or nil: the leader a reference clustering puts fp with.
+func nearest[C any](cs []*C, fp []uint64, k int, centre func(*C) []uint64) *C {
+	var best *C
+	bestD := k + 1
+	for _, c := range cs {
+		d := 0
+		for j, w := range centre(c) {
+			d += bits.OnesCount64(fp[j] ^ w)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
 }

@@ -3,7 +3,6 @@ package cluster
 import (
 	"fmt"
 	"io"
-	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -102,17 +101,7 @@ func bruteMeans(vs [][]float64, fps [][]uint64, f, k int) string {
 	var cs []*cluster
 	var out strings.Builder
 	for i, fp := range fps {
-		var best *cluster
-		bestD := k + 1
-		for _, c := range cs {
-			d := 0
-			for j := range fp {
-				d += bits.OnesCount64(fp[j] ^ c.centre[j])
-			}
-			if d < bestD {
-				best, bestD = c, d
-			}
-		}
+		best := nearest(cs, fp, k, func(c *cluster) []uint64 { return c.centre })
 		if best == nil {
 			best = &cluster{first: i}
 			cs = append(cs, best)
