@@ -1,10 +1,18 @@
 package shingle
 
-import "github.com/neardup/neardup/internal/mix"
+import (
+	"slices"
+
+	"github.com/neardup/neardup/internal/mix"
+)
 
 // Polynomial base of the tok64 combination: an odd constant, so that every
 // power of it is odd and a change in any one unit changes the sum.
 const polyBase = 0x9e3779b97f4a7c15
+
+// lengthMul times the number of units in a shingle is added to their
+// combination before the final mix (finish).
+const lengthMul = 0x3c6ef372fe94f82b
 
 // Mix64 is the bijective finaliser of tok64 (MurmurHash3's).
 func Mix64(x uint64) uint64 { return mix.Murmur(x) }
@@ -66,15 +74,20 @@ func (w *window) add(dst, units []uint64, key uint64) []uint64 {
 		w.poly, w.n = poly, n
 		return dst
 	}
-	// The others push out units of the batch, and every window is full.
-	for i, u := range units[head:] {
-		poly = (poly-units[i]*top)*polyBase + u
-		dst = append(dst, finish(poly, k, key))
-	}
-	n += len(units) - head
-	// The ring takes the batch's last k units, unit i in ring[i mod k].
+	// The others push out units of the batch, and every window is full:
+	// the one that ends at units[k+i] starts at units[i+1] (mix.Window
+	// takes them sixteen at a time where the CPU has the vectors).
+	m := len(units) - k
+	start := len(dst)
+	dst = slices.Grow(dst, m)[:start+m]
+	mix.Window(dst[start:], units[1:], k, polyBase, uint64(k)*lengthMul, key)
+	n += m
+	// The ring takes the batch's last k units, unit i in ring[i mod k],
+	// and the sum is theirs.
+	poly = 0
 	for i, u := range units[len(units)-k:] {
 		ring[(n-k+i)%k] = u
+		poly = poly*polyBase + u
 	}
 	w.poly, w.n = poly, n
 	return dst
@@ -92,7 +105,7 @@ func (w *window) short(dst []uint64, key uint64) []uint64 {
 // finish mixes a combination of m units with the seed key into the shingle
 // hash.
 func finish(poly uint64, m int, key uint64) uint64 {
-	return Mix64((poly + uint64(m)*0x3c6ef372fe94f82b) ^ key)
+	return Mix64((poly + uint64(m)*lengthMul) ^ key)
 }
 
 // combine hashes a short sequence of unit hashes the way a window does.
