@@ -93,6 +93,7 @@ type OPH struct {
 	filled []bool   // scratch: which bins a set fills
 	coarse []bool   // scratch: which bins a set fills, of a fine signature's
 	table  []uint64 // scratch: SignatureCount's table
+	mixed  []uint64 // scratch: the hashes of a block of values (mix)
 }
 
 // NewOPH returns an OPH sketcher with n bins.
@@ -119,15 +120,34 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 	}
 	filled := o.filled[:n]
 	clear(filled)
-	for _, x := range set {
-		h := Mix64(x ^ o.key)
-		bin, _ := bits.Mul64(h, uint64(n))
-		if h <= sig[bin] {
-			sig[bin] = h
+	for len(set) > 0 {
+		hs := o.mix(set)
+		for _, h := range hs {
+			bin, _ := bits.Mul64(h, uint64(n))
+			if h <= sig[bin] {
+				sig[bin] = h
+			}
+			filled[bin] = true
 		}
-		filled[bin] = true
+		set = set[len(hs):]
 	}
 	o.densify(sig, filled)
+}
+
+// mixBlock is how many values OPH mixes at a time (OPH.mix): its scratch
+// stays in the first-level cache.
+const mixBlock = 512
+
+// mix returns the hashes Mix64(x ^ key) of the first values of xs, up to
+// mixBlock of them, in the OPH's scratch: many at a time
+// (mix.MurmurXor), then taken one by one into their bins.
+func (o *OPH) mix(xs []uint64) []uint64 {
+	if o.mixed == nil {
+		o.mixed = make([]uint64, mixBlock)
+	}
+	hs := o.mixed[:min(len(xs), mixBlock)]
+	mix.MurmurXor(hs, xs[:len(hs)], o.key)
+	return hs
 }
 
 // SignatureCount writes into sig the signature of the set of the values of
@@ -198,39 +218,42 @@ func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 	distinct, zero := 0, 0
 	var sum uint64
 	budget := hashsort.MaxProbes * len(hashes)
-	for k, x := range hashes {
-		h := Mix64(x ^ o.key)
-		bin, _ := bits.Mul64(h, uint64(m))
-		bins[bin] = min(bins[bin], h)
-		filled[bin] = true
-		if h == 0 {
-			zero = 1
-			continue
-		}
-		for i := h >> shift; ; i = (i + 1) & mask {
-			v := table[i]
-			if v == h {
-				break
+	for start := 0; start < len(hashes); {
+		hs := o.mix(hashes[start:])
+		for j, h := range hs {
+			bin, _ := bits.Mul64(h, uint64(m))
+			bins[bin] = min(bins[bin], h)
+			filled[bin] = true
+			if h == 0 {
+				zero = 1
+				continue
 			}
-			if v == 0 {
-				table[i] = h
-				distinct++
-				sum += h
-				break
-			}
-			if budget--; budget < 0 {
-				hashsort.NoteCrowded()
-				o.binRest(bins, filled, hashes[k+1:])
-				o.finish(sig, fine, filled)
-				slices.Sort(hashes)
-				set := slices.Compact(hashes)
-				sum = 0
-				for _, x := range set {
-					sum += Mix64(x ^ o.key)
+			for i := h >> shift; ; i = (i + 1) & mask {
+				v := table[i]
+				if v == h {
+					break
 				}
-				return len(set), sum
+				if v == 0 {
+					table[i] = h
+					distinct++
+					sum += h
+					break
+				}
+				if budget--; budget < 0 {
+					hashsort.NoteCrowded()
+					o.binRest(bins, filled, hashes[start+j+1:])
+					o.finish(sig, fine, filled)
+					slices.Sort(hashes)
+					set := slices.Compact(hashes)
+					sum = 0
+					for _, x := range set {
+						sum += Mix64(x ^ o.key)
+					}
+					return len(set), sum
+				}
 			}
 		}
+		start += len(hs)
 	}
 	o.finish(sig, fine, filled)
 	return distinct + zero, sum

@@ -409,9 +409,9 @@ func TestOPHSignatureCount(t *testing.T) {
 			t.Fatalf("unmix64 is not Mix64's inverse at %x", h)
 		}
 	}
-	for trial := range 300 {
+	for trial := range 400 {
 		var hashes []uint64
-		switch n := rng.IntN(3000); trial % 3 {
+		switch n := rng.IntN(3000); trial % 4 {
 		case 0:
 			for range n {
 				hashes = append(hashes, rng.Uint64())
@@ -421,6 +421,12 @@ func TestOPHSignatureCount(t *testing.T) {
 			}
 		case 1:
 			hashes = append(shared(n), o.key, o.key)
+		case 3:
+			// Crowded only after the first blocks of values mixed.
+			for range 1000 + rng.IntN(1000) {
+				hashes = append(hashes, rng.Uint64())
+			}
+			hashes = append(hashes, shared(400+n)...)
 		default:
 			for range n {
 				hashes = append(hashes, rng.Uint64N(50))
@@ -449,7 +455,7 @@ func TestOPHSignatureCount(t *testing.T) {
 		// a few dozen (a run of n takes n²/2 probes, the budget 8n); other
 		// values never do.
 		crowded := hashsort.Crowded() - before
-		if shared := trial%3 == 1; shared && len(hashes) > 40 && crowded != 1 || !shared && crowded != 0 {
+		if shared := trial%4 == 1 || trial%4 == 3; shared && len(hashes) > 40 && crowded != 1 || !shared && crowded != 0 {
 			t.Fatalf("trial %d: %d values: crowded counted %d times", trial, len(hashes), crowded)
 		}
 	}
