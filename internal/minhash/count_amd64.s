@@ -1,0 +1,90 @@
+#include "textflag.h"
+
+// func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, shift, tmask uint64, st *countState) int
+//
+// OPH.countSum's loop over n hashes: each lowers the minimum of its bin
+// (bins[h·m >> 64]) and marks the bin filled, then goes into the table of
+// buckets of eight slots, one cache line each, at the bucket its top bits
+// (h >> shift) name. One compare of the eight slots with h and one test
+// for empty ones give, without a branch on what they find, the slot it is
+// written to (its own when there, else the first empty one) and whether
+// it is new (counted, and added to the sum). A bucket with neither goes on
+// to the next (tmask wraps the byte offset), each step taken from
+// st.budget; when that runs out the loop stops, st.crowded set. The hash
+// 0 (the empty slot's) sets st.zero instead. It returns how many hashes
+// it binned.
+TEXT ·countAVX512(SB), NOSPLIT, $0-80
+	MOVQ hs+0(FP), SI
+	MOVQ bins+16(FP), R9
+	MOVQ filled+24(FP), R11
+	MOVQ table+40(FP), DI
+	MOVQ shift+48(FP), CX
+	XORQ BX, BX
+	XORQ R12, R12 // distinct
+	XORQ R14, R14 // sum
+
+loop:
+	CMPQ    BX, n+8(FP)
+	JGE     done
+	MOVQ    (SI)(BX*8), R8
+	MOVQ    R8, AX
+	MULQ    m+32(FP)       // DX: the bin
+	MOVQ    (R9)(DX*8), R10
+	CMPQ    R8, R10
+	CMOVQCS R8, R10
+	MOVQ    R10, (R9)(DX*8)
+	MOVB    $1, (R11)(DX*1)
+	INCQ    BX
+	TESTQ   R8, R8
+	JZ      zero
+	MOVQ    R8, DX
+	SHRQ    CX, DX
+	SHLQ    $6, DX         // the bucket's byte offset
+	VPBROADCASTQ R8, Z1
+
+probe:
+	LEAQ      (DI)(DX*1), R13
+	VMOVDQU64 (R13), Z0
+	VPCMPEQQ  Z1, Z0, K1
+	VPTESTNMQ Z0, Z0, K2
+	KORTESTB  K1, K2
+	JZ        over
+	KMOVB     K1, AX
+	KMOVB     K2, R10
+	TZCNTL    R10, R10
+	TZCNTL    AX, DX
+	TESTL     AX, AX
+	CMOVLNE   DX, R10
+	MOVQ      R8, (R13)(R10*8)
+	XORL      DX, DX
+	TESTL     AX, AX
+	SETEQ     DX
+	ADDQ      DX, R12
+	NEGQ      DX
+	ANDQ      R8, DX
+	ADDQ      DX, R14
+	JMP       loop
+
+over:
+	MOVQ st+64(FP), R10
+	DECQ 24(R10)
+	JS   crowded
+	ADDQ $64, DX
+	ANDQ tmask+56(FP), DX
+	JMP  probe
+
+zero:
+	MOVQ st+64(FP), R10
+	MOVQ $1, 16(R10)
+	JMP  loop
+
+crowded:
+	MOVQ $1, 32(R10)
+
+done:
+	MOVQ st+64(FP), R10
+	ADDQ R12, 0(R10)
+	ADDQ R14, 8(R10)
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET

@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package minhash
+
+// bucketTable and its countState are the AVX-512 table of OPH.countSum,
+// which this architecture lacks.
+type bucketTable struct{ st countState }
+
+type countState struct{ distinct, sum, zero, crowded uint64 }
+
+func (o *OPH) bucketTable(n int) (bucketTable, bool) { return bucketTable{}, false }
+
+func (t *bucketTable) add(hs, bins []uint64, filled []bool) int { return 0 }
