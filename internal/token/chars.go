@@ -128,11 +128,33 @@ func (n *Chars) Units(dst []uint64, max int) []uint64 {
 	// State as 0 or 1.
 	inSpace, gap, started, prevCJK := bit(n.inSpace), bit(n.gap), bit(n.started), bit(n.prevCJK)
 	text, pos, punct := n.text, n.pos, n.Punct
-	// Room for two units after max: d[j] is written before j tells
-	// whether it counts.
-	dst = slices.Grow(dst, max+2-len(dst))
+	// Room for eight units after max: d[j] is written before j tells
+	// whether it counts, and the vector code stores eight at a time.
+	dst = slices.Grow(dst, max+8-len(dst))
 	d, j := dst[:cap(dst)], len(dst)
+	// The vector code is tried at the start and then after each 64 bytes
+	// the loop below took (it stops at the first block that is not all
+	// ASCII).
+	vectorAt := pos
 	for pos < len(text) && j < max {
+		if pos >= vectorAt {
+			st := unitState{gap: uint64(gap), started: uint64(started), prevCJK: uint64(prevCJK)}
+			if punct {
+				st.punct = 1
+			} else {
+				st.gap = uint64(inSpace)
+			}
+			read, wrote := unitsVector(d[:max], j, text, pos, &st)
+			if read > 0 {
+				pos, j = pos+read, j+wrote
+				gap, started, prevCJK = uint8(st.gap), uint8(st.started), uint8(st.prevCJK)
+				if !punct {
+					inSpace = uint8(st.gap)
+				}
+			}
+			vectorAt = pos + 64
+			continue
+		}
 		c := text[pos]
 		if c < utf8.RuneSelf {
 			pos++
@@ -185,6 +207,29 @@ func (n *Chars) Units(dst []uint64, max int) []uint64 {
 	n.inSpace, n.gap, n.started, n.prevCJK = inSpace == 1, gap == 1, started == 1, prevCJK == 1
 	return d[:j]
 }
+
+// unitState is Units' state between runes for unitsVector, each 0 or 1:
+// gap is inSpace where punct is 0. The assembly reads its offsets.
+type unitState struct {
+	gap, started, prevCJK, punct uint64
+}
+
+// unitRunes is, for each ASCII rune, the rune its unit is the hash of
+// (RuneHash: lower-cased, a space for white space), with bit 7 set for a
+// word rune (rfCharWord): the table unitsVector looks the runes up in.
+var unitRunes = func() (t [0x80]byte) {
+	for c := range byte(0x80) {
+		u := c
+		switch f := asciiFlags[c]; {
+		case f&rfSpace != 0:
+			u = ' '
+		case c >= 'A' && c <= 'Z':
+			u = c + 'a' - 'A'
+		}
+		t[c] = u | asciiWord[c]<<7
+	}
+	return t
+}()
 
 func bit(b bool) uint8 {
 	if b {
