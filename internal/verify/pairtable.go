@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/neardup/neardup/internal/input"
@@ -37,10 +38,12 @@ type pairTable struct {
 	others   map[string]struct{}
 	// first is the ordinal of the segment's first line; a, b, inter are
 	// indexed by ordinal-first. While reading numbered ids, a64 and b64
-	// hold the numbers (done turns them into documents).
+	// hold the numbers (done turns them into documents), and once done
+	// rank finds the documents of dense numbers.
 	first     int64
 	a, b      []uint32
-	a64, b64  []uint64
+	a64, b64  numbers
+	rank      *numberRank
 	inter     []uint32
 	npairs    int64
 	idBytes   int64
@@ -67,6 +70,7 @@ func newPairTable(numbered bool, first int64) *pairTable {
 const (
 	lineBytes     = 12               // a, b, inter
 	numberedBytes = 16               // a64, b64 while reading
+	rankBytes     = 9                // a numbered document's share of rank, at most
 	pairBytes     = 8                // the two entries of the adjacency lists
 	docBytes      = 32 + binDocBytes // size, seen, rank, remaining, adjacency offset, number, twin; bins
 	mapEntryBytes = 64
@@ -77,14 +81,18 @@ const (
 func (t *pairTable) bytes() int64 {
 	n := int64(len(t.a)) * lineBytes
 	if t.numbered {
-		n += int64(len(t.a64)) * numberedBytes
+		n += int64(len(t.a64.blocks)+len(t.b64.blocks)) * numberBlock * numberedBytes / 2
 	}
 	n += t.npairs * pairBytes
 	docs := int64(len(t.nums)) + int64(len(t.index))
 	if t.numbered && t.nums == nil {
 		docs = 2 * t.npairs // not yet counted: at most two per pair
 	}
-	n += docs*(docBytes+t.extraDocBytes) + int64(len(t.index))*mapEntryBytes + t.idBytes
+	perDoc := docBytes + t.extraDocBytes
+	if t.numbered {
+		perDoc += rankBytes
+	}
+	n += docs*perDoc + int64(len(t.index))*mapEntryBytes + t.idBytes
 	return n + t.dataBytes
 }
 
@@ -116,8 +124,8 @@ func (t *pairTable) add(c *stream.Chunk) {
 			}
 		}
 		if t.numbered {
-			t.a64 = append(t.a64, na)
-			t.b64 = append(t.b64, nb)
+			t.a64.add(na)
+			t.b64.add(nb)
 			if na != nb && na != math.MaxUint64 && nb != math.MaxUint64 {
 				t.npairs++
 			}
@@ -162,28 +170,14 @@ func (t *pairTable) intern(id []byte) uint32 {
 // written.
 func (t *pairTable) done() {
 	if t.numbered {
-		nums := make([]uint64, 0, 2*t.npairs)
-		for i, a := range t.a64 {
-			for _, n := range []uint64{a, t.b64[i]} {
-				if n != math.MaxUint64 {
-					nums = append(nums, n)
-				}
-			}
+		t.nums = t.numberDocs()
+		t.a = make([]uint32, t.a64.n)
+		t.b = make([]uint32, t.b64.n)
+		for i := range t.a {
+			t.a[i], _ = t.lookupNumber(t.a64.at(i))
+			t.b[i], _ = t.lookupNumber(t.b64.at(i))
 		}
-		slices.Sort(nums)
-		t.nums = slices.Clip(slices.Compact(nums))
-		t.a = make([]uint32, len(t.a64))
-		t.b = make([]uint32, len(t.b64))
-		for i, a := range t.a64 {
-			t.a[i], t.b[i] = noDoc, noDoc
-			if a != math.MaxUint64 {
-				t.a[i], _ = t.lookupNumber(a)
-			}
-			if b := t.b64[i]; b != math.MaxUint64 {
-				t.b[i], _ = t.lookupNumber(b)
-			}
-		}
-		t.a64, t.b64 = nil, nil
+		t.a64, t.b64 = numbers{}, numbers{}
 	}
 	t.inter = make([]uint32, len(t.a))
 	for i := range t.inter {
@@ -205,9 +199,119 @@ func (t *pairTable) docs() int {
 	return len(t.index)
 }
 
+// lookupNumber returns the document of arrival number n; noDoc when no
+// pair names it.
 func (t *pairTable) lookupNumber(n uint64) (uint32, bool) {
+	if t.rank != nil {
+		return t.rank.find(n)
+	}
 	i, ok := slices.BinarySearch(t.nums, n)
-	return uint32(i), ok
+	if !ok {
+		return noDoc, false
+	}
+	return uint32(i), true
+}
+
+// numberDocs returns the distinct numbers of a64 and b64, ascending (the
+// documents), and where they are dense (their range at most 64 times
+// their count) sets rank up to find them: a bit for each number of the
+// range, read in order, in place of a sort and a binary search for each.
+func (t *pairTable) numberDocs() []uint64 {
+	lo, hi, count := uint64(math.MaxUint64), uint64(0), uint64(0)
+	for _, s := range []*numbers{&t.a64, &t.b64} {
+		for _, b := range s.blocks {
+			for _, n := range b {
+				if n != math.MaxUint64 {
+					lo, hi, count = min(lo, n), max(hi, n), count+1
+				}
+			}
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	if (hi-lo)/64 > count {
+		nums := make([]uint64, 0, count)
+		for _, s := range []*numbers{&t.a64, &t.b64} {
+			for _, b := range s.blocks {
+				for _, n := range b {
+					if n != math.MaxUint64 {
+						nums = append(nums, n)
+					}
+				}
+			}
+		}
+		slices.Sort(nums)
+		return slices.Clip(slices.Compact(nums))
+	}
+	r := &numberRank{lo: lo, words: make([]uint64, (hi-lo)/64+1)}
+	for _, s := range []*numbers{&t.a64, &t.b64} {
+		for _, b := range s.blocks {
+			for _, n := range b {
+				if n != math.MaxUint64 {
+					r.words[(n-lo)/64] |= 1 << ((n - lo) % 64)
+				}
+			}
+		}
+	}
+	r.ranks = make([]uint32, len(r.words))
+	docs := 0
+	for w, x := range r.words {
+		r.ranks[w] = uint32(docs)
+		docs += bits.OnesCount64(x)
+	}
+	nums := make([]uint64, 0, docs)
+	for w, x := range r.words {
+		for ; x != 0; x &= x - 1 {
+			nums = append(nums, lo+uint64(64*w+bits.TrailingZeros64(x)))
+		}
+	}
+	t.rank = r
+	return nums
+}
+
+// numberBlock is how many numbers a block of a numbers list holds.
+const numberBlock = 1 << 15
+
+// numbers is a list of arrival numbers that grows a block at a time,
+// without copying what it holds (a64 and b64 hold one for each line).
+type numbers struct {
+	blocks [][]uint64
+	n      int
+}
+
+func (s *numbers) add(x uint64) {
+	if s.n%numberBlock == 0 {
+		s.blocks = append(s.blocks, make([]uint64, 0, numberBlock))
+	}
+	b := &s.blocks[len(s.blocks)-1]
+	*b = append(*b, x)
+	s.n++
+}
+
+func (s *numbers) at(i int) uint64 { return s.blocks[i/numberBlock][i%numberBlock] }
+
+// numberRank finds documents by their arrival numbers where these are
+// dense: a bit for each number from lo, and the count of the bits before
+// each word of them.
+type numberRank struct {
+	lo    uint64
+	words []uint64
+	ranks []uint32
+}
+
+// find returns the document of number n: the count of the numbers below
+// it; noDoc when it is none of them.
+func (r *numberRank) find(n uint64) (uint32, bool) {
+	i := n - r.lo
+	if n < r.lo || i/64 >= uint64(len(r.words)) {
+		return noDoc, false
+	}
+	w, bit := r.words[i/64], uint64(1)<<(i%64)
+	if w&bit == 0 {
+		return noDoc, false
+	}
+	return r.ranks[i/64] + uint32(bits.OnesCount64(w&(bit-1))), true
 }
 
 // lookup returns the document of id, when it is in some pair.

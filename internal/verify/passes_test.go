@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -236,5 +237,65 @@ func TestPassesNeeds(t *testing.T) {
 	}
 	if !slices.Equal(tb.inter, []uint32{3, unscored, unscored}) {
 		t.Errorf("%v", tb.inter)
+	}
+}
+
+// A numbered table finds the document of each number, the count of the
+// distinct numbers below it, for dense numbers (a bit for each, rank) and
+// sparse ones (sorted, searched), across blocks of the lists; numbers no
+// pair names, and ids of another form, are in no document.
+func TestNumberDocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		lines     int
+		from, gap uint64
+		dense     bool
+	}{
+		{10, 0, 1, true},
+		{3 * numberBlock, 1_000_000, 3, true},
+		{1000, 5, 64, true},
+		{1000, 5, 200, false},
+		{numberBlock + 7, 1 << 40, 1 << 20, false},
+	} {
+		tb := newPairTable(true, 0)
+		want := map[uint64]bool{}
+		var as, bs []uint64
+		for range c.lines {
+			a, b := c.from+c.gap*rng.Uint64N(uint64(c.lines)), c.from+c.gap*rng.Uint64N(uint64(c.lines))
+			if rng.IntN(50) == 0 {
+				a = math.MaxUint64 // an id of another form
+			} else {
+				want[a] = true
+			}
+			want[b] = true
+			tb.a64.add(a)
+			tb.b64.add(b)
+			as, bs = append(as, a), append(bs, b)
+		}
+		tb.done()
+		if dense := tb.rank != nil; dense != c.dense {
+			t.Errorf("%+v: dense %v", c, dense)
+		}
+		if len(tb.nums) != len(want) || !slices.IsSorted(tb.nums) {
+			t.Fatalf("%+v: %d documents, want %d, sorted %v", c, len(tb.nums), len(want), slices.IsSorted(tb.nums))
+		}
+		for d, n := range tb.nums {
+			if got, ok := tb.lookupNumber(n); !ok || got != uint32(d) {
+				t.Fatalf("%+v: number %d: document %d (%v), want %d", c, n, got, ok, d)
+			}
+		}
+		for _, n := range []uint64{c.from - 1, c.from + 1, c.from + c.gap*uint64(c.lines) + 1, math.MaxUint64} {
+			if want[n] {
+				continue
+			}
+			if got, ok := tb.lookupNumber(n); ok || got != noDoc {
+				t.Fatalf("%+v: number %d in no pair: document %d (%v)", c, n, got, ok)
+			}
+		}
+		for i := range as {
+			if as[i] == math.MaxUint64 && tb.a[i] != noDoc || as[i] != math.MaxUint64 && tb.nums[tb.a[i]] != as[i] || tb.nums[tb.b[i]] != bs[i] {
+				t.Fatalf("%+v: line %d names the wrong documents", c, i)
+			}
+		}
 	}
 }
