@@ -111,11 +111,11 @@ func TestAppendBits(t *testing.T) {
 }
 
 // TestAgreements counts agreeing half bytes one at a time, on signatures of
-// every length up to 40 bytes (a tail after whole words, or none) that agree
-// on about half their positions.
+// every length up to 200 bytes (blocks of 64 with AVX-512, words, a tail
+// after them, or none) that agree on about half their positions.
 func TestAgreements(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for n := range 41 {
+	for n := range 201 {
 		for range 50 {
 			a, b := make([]byte, n), make([]byte, n)
 			want := 0

@@ -4,8 +4,27 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/neardup/neardup/internal/hashsort"
 )
+
+// hasAVX512BW: the CPU and the OS also support AVX-512's byte
+// instructions (VPTESTMB, 64-bit masks).
+var hasAVX512BW = hasAVX512 && cpu.X86.HasAVX512BW
+
+//go:noescape
+func agreementsAVX512(a, b *byte, n int) (done, differ int)
+
+// agreementsVector counts the half bytes of a and b that differ, 64 bytes
+// at a time with AVX-512 where the CPU has it; it returns how many bytes
+// it took and the half bytes among them that differ.
+func agreementsVector(a, b []byte) (done, differ int) {
+	if !hasAVX512BW || len(a) < 64 {
+		return 0, 0
+	}
+	return agreementsAVX512(&a[0], &b[0], len(a))
+}
 
 //go:noescape
 func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, shift, tmask uint64, st *countState) int

@@ -88,3 +88,42 @@ done:
 	MOVQ BX, ret+72(FP)
 	VZEROUPPER
 	RET
+
+// func agreementsAVX512(a, b *byte, n int) (done, differ int)
+//
+// The half bytes of a[:done] and b[:done] that differ, 64 bytes at a time
+// (done is n rounded down to 64): a^b tested against 0x0f and 0xf0 in
+// each byte gives the masks of the low and high halves that differ.
+TEXT ·agreementsAVX512(SB), NOSPLIT, $0-40
+	MOVQ         a+0(FP), SI
+	MOVQ         b+8(FP), DI
+	MOVQ         n+16(FP), CX
+	ANDQ         $-64, CX
+	MOVL         $0x0f0f0f0f, AX
+	VPBROADCASTD AX, Z10
+	MOVL         $0xf0f0f0f0, AX
+	VPBROADCASTD AX, Z11
+	XORQ         AX, AX
+	XORQ         BX, BX
+
+aloop:
+	CMPQ      BX, CX
+	JGE       adone
+	VMOVDQU8  (SI)(BX*1), Z0
+	VPXORQ    (DI)(BX*1), Z0, Z0
+	VPTESTMB  Z10, Z0, K1
+	VPTESTMB  Z11, Z0, K2
+	KMOVQ     K1, DX
+	POPCNTQ   DX, DX
+	ADDQ      DX, AX
+	KMOVQ     K2, DX
+	POPCNTQ   DX, DX
+	ADDQ      DX, AX
+	ADDQ      $64, BX
+	JMP       aloop
+
+adone:
+	MOVQ CX, done+24(FP)
+	MOVQ AX, differ+32(FP)
+	VZEROUPPER
+	RET

@@ -11,3 +11,5 @@ type countState struct{ distinct, sum, zero, crowded uint64 }
 func (o *OPH) bucketTable(n int) (bucketTable, bool) { return bucketTable{}, false }
 
 func (t *bucketTable) add(hs, bins []uint64, filled []bool) int { return 0 }
+
+func agreementsVector(a, b []byte) (done, differ int) { return 0, 0 }
