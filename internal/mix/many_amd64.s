@@ -20,6 +20,16 @@
 	VPXORQ  Z1, Z0, Z0  \
 	VPXORQ  Z6, Z5, Z5
 
+// MIXSTORE writes Murmur(x ^ key) of each lane of Z0 and Z5 (the key in
+// Z10) to the sixteen values of dst (DI) from BX, and moves BX on.
+#define MIXSTORE \
+	VPXORQ    Z10, Z0, Z0       \
+	VPXORQ    Z10, Z5, Z5       \
+	MURMUR2                     \
+	VMOVDQU64 Z0, (DI)(BX*8)    \
+	VMOVDQU64 Z5, 64(DI)(BX*8)  \
+	ADDQ      $16, BX
+
 #define MULTIPLIERS \
 	MOVQ         $0xff51afd7ed558ccd, AX \
 	VPBROADCASTQ AX, Z11                 \
@@ -44,12 +54,7 @@ mloop:
 	JGE       mdone
 	VMOVDQU64 (SI)(BX*8), Z0
 	VMOVDQU64 64(SI)(BX*8), Z5
-	VPXORQ    Z10, Z0, Z0
-	VPXORQ    Z10, Z5, Z5
-	MURMUR2
-	VMOVDQU64 Z0, (DI)(BX*8)
-	VMOVDQU64 Z5, 64(DI)(BX*8)
-	ADDQ      $16, BX
+	MIXSTORE
 	JMP       mloop
 
 mdone:
@@ -91,12 +96,7 @@ wterm:
 	CMPQ         R11, R9
 	JLT          wterm
 
-	VPXORQ    Z10, Z0, Z0
-	VPXORQ    Z10, Z5, Z5
-	MURMUR2
-	VMOVDQU64 Z0, (DI)(BX*8)
-	VMOVDQU64 Z5, 64(DI)(BX*8)
-	ADDQ      $16, BX
+	MIXSTORE
 	JMP       wloop
 
 wdone:
