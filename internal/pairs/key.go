@@ -108,7 +108,7 @@ func sortEntriesWith(a, tmp []entry, jobs int) {
 			start = end
 		}
 	})
-	copy(a, tmp)
+	copyParts(a, tmp)
 }
 
 // compareEntries orders entries by key (lo, then hi), then document.

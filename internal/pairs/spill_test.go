@@ -309,3 +309,18 @@ func TestNumberWidth(t *testing.T) {
 		}
 	}
 }
+
+// growSlice keeps every value and the order, across the parts copyParts
+// copies, and has the capacity asked for.
+func TestGrowSlice(t *testing.T) {
+	for _, n := range []int{0, 1, 1<<16 - 1, 1 << 16, 3<<16 + 5} {
+		s := make([]uint64, n)
+		for i := range s {
+			s[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
+		}
+		g := growSlice(s, n+7)
+		if len(g) != n || cap(g) != n+7 || !slices.Equal(g, s) {
+			t.Fatalf("%d values: got %d, capacity %d, equal %v", n, len(g), cap(g), slices.Equal(g, s))
+		}
+	}
+}
