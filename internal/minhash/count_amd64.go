@@ -1,7 +1,6 @@
 package minhash
 
 import (
-	"math/bits"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -27,7 +26,7 @@ func agreementsVector(a, b []byte) (done, differ int) {
 }
 
 //go:noescape
-func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, shift, tmask uint64, st *countState) int
+func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, nb, tbytes uint64, st *countState) int
 
 // countState is what countAVX512 counts and finds: its offsets are the
 // assembly's.
@@ -38,12 +37,13 @@ type countState struct {
 	crowded       uint64 // 1 when the budget ran out
 }
 
-// bucketTable is OPH.countSum's table with AVX-512: 2 to 4 slots a value
-// (at least two buckets), in buckets of eight, each on a cache line.
+// bucketTable is OPH.countSum's table with AVX-512: 1.5 slots a value
+// (at least two buckets), so at most two thirds full, in buckets of eight,
+// each on a cache line; a value's bucket is h·nb >> 64.
 type bucketTable struct {
-	slots        []uint64
-	shift, tmask uint64
-	st           countState
+	slots []uint64
+	nb    uint64 // buckets
+	st    countState
 }
 
 // bucketTable returns, where the CPU has AVX-512, a bucket table for n
@@ -52,8 +52,8 @@ func (o *OPH) bucketTable(n int) (bucketTable, bool) {
 	if !hasAVX512 {
 		return bucketTable{}, false
 	}
-	b := max(bits.Len(uint(2*n-1)), 4)
-	size := 1 << b
+	nb := max((3*n/2+7)/8, 2)
+	size := 8 * nb
 	if cap(o.buckets) < size+7 {
 		o.buckets = make([]uint64, size+7)
 	}
@@ -63,8 +63,7 @@ func (o *OPH) bucketTable(n int) (bucketTable, bool) {
 	clear(slots)
 	return bucketTable{
 		slots: slots,
-		shift: uint64(64 - (b - 3)),
-		tmask: uint64(8*size - 1),
+		nb:    uint64(nb),
 		st:    countState{budget: int64(hashsort.MaxProbes * n)},
 	}, true
 }
@@ -75,5 +74,5 @@ func (t *bucketTable) add(hs, bins []uint64, filled []bool) int {
 	if len(hs) == 0 {
 		return 0
 	}
-	return countAVX512(&hs[0], len(hs), &bins[0], &filled[0], uint64(len(bins)), &t.slots[0], t.shift, t.tmask, &t.st)
+	return countAVX512(&hs[0], len(hs), &bins[0], &filled[0], uint64(len(bins)), &t.slots[0], t.nb, uint64(8*len(t.slots)), &t.st)
 }

@@ -1,15 +1,15 @@
 #include "textflag.h"
 
-// func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, shift, tmask uint64, st *countState) int
+// func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, nb, tbytes uint64, st *countState) int
 //
 // OPH.countSum's loop over n hashes: each lowers the minimum of its bin
 // (bins[h·m >> 64]) and marks the bin filled, then goes into the table of
-// buckets of eight slots, one cache line each, at the bucket its top bits
-// (h >> shift) name. One compare of the eight slots with h and one test
+// buckets of eight slots, one cache line each, at the bucket h·nb >> 64
+// of the nb. One compare of the eight slots with h and one test
 // for empty ones give, without a branch on what they find, the slot it is
 // written to (its own when there, else the first empty one) and whether
 // it is new (counted, and added to the sum). A bucket with neither goes on
-// to the next (tmask wraps the byte offset), each step taken from
+// to the next (the last to the first), each step taken from
 // st.budget; when that runs out the loop stops, st.crowded set. The hash
 // 0 (the empty slot's) sets st.zero instead. It returns how many hashes
 // it binned.
@@ -18,7 +18,7 @@ TEXT ·countAVX512(SB), NOSPLIT, $0-80
 	MOVQ bins+16(FP), R9
 	MOVQ filled+24(FP), R11
 	MOVQ table+40(FP), DI
-	MOVQ shift+48(FP), CX
+	MOVQ nb+48(FP), CX
 	XORQ BX, BX
 	XORQ R12, R12 // distinct
 	XORQ R14, R14 // sum
@@ -37,8 +37,8 @@ loop:
 	INCQ    BX
 	TESTQ   R8, R8
 	JZ      zero
-	MOVQ    R8, DX
-	SHRQ    CX, DX
+	MOVQ    R8, AX
+	MULQ    CX
 	SHLQ    $6, DX         // the bucket's byte offset
 	VPBROADCASTQ R8, Z1
 
@@ -70,7 +70,9 @@ over:
 	DECQ 24(R10)
 	JS   crowded
 	ADDQ $64, DX
-	ANDQ tmask+56(FP), DX
+	CMPQ DX, tbytes+56(FP)
+	JLT  probe
+	XORQ DX, DX
 	JMP  probe
 
 zero:
