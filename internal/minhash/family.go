@@ -256,8 +256,8 @@ func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 }
 
 // countBuckets is countSum's loop in t, a bucket table (AVX-512): the same
-// signatures, count and sum, in about 60 % of the time on the synthetic
-// crawl's char 5-shingles (BenchmarkOPHSignatureCountSum).
+// signatures, count and sum, in about half the time at 16,000 uniform
+// values (BenchmarkOPHSignatureCountSum).
 func (o *OPH) countBuckets(t *bucketTable, sig, fine, bins []uint64, filled []bool, hashes []uint64) (int, uint64) {
 	for start := 0; start < len(hashes); {
 		hs := o.mix(hashes[start:])

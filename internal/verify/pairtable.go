@@ -70,7 +70,7 @@ func newPairTable(numbered bool, first int64) *pairTable {
 const (
 	lineBytes     = 12               // a, b, inter
 	numberedBytes = 16               // a64, b64 while reading
-	rankBytes     = 9                // a numbered document's share of rank, at most
+	rankBytes     = 6                // a numbered line's share of rank, at most (numberDocs)
 	pairBytes     = 8                // the two entries of the adjacency lists
 	docBytes      = 32 + binDocBytes // size, seen, rank, remaining, adjacency offset, number, twin; bins
 	mapEntryBytes = 64
@@ -88,11 +88,10 @@ func (t *pairTable) bytes() int64 {
 	if t.numbered && t.nums == nil {
 		docs = 2 * t.npairs // not yet counted: at most two per pair
 	}
-	perDoc := docBytes + t.extraDocBytes
 	if t.numbered {
-		perDoc += rankBytes
+		n += int64(max(t.a64.n, len(t.a)))*rankBytes + 16
 	}
-	n += docs*perDoc + int64(len(t.index))*mapEntryBytes + t.idBytes
+	n += docs*(docBytes+t.extraDocBytes) + int64(len(t.index))*mapEntryBytes + t.idBytes
 	return n + t.dataBytes
 }
 
@@ -213,9 +212,11 @@ func (t *pairTable) lookupNumber(n uint64) (uint32, bool) {
 }
 
 // numberDocs returns the distinct numbers of a64 and b64, ascending (the
-// documents), and where they are dense (their range at most 64 times
-// their count) sets rank up to find them: a bit for each number of the
-// range, read in order, in place of a sort and a binary search for each.
+// documents), and where they are dense (their range at most 16 times
+// the numbers read, two a line) sets rank up to find them: a bit for each
+// number of the range, read in order, in place of a sort and a binary
+// search for each. Its words, 8 bytes and a count of 4 for 64 numbers,
+// then take at most 6 bytes a line (rankBytes).
 func (t *pairTable) numberDocs() []uint64 {
 	lo, hi, count := uint64(math.MaxUint64), uint64(0), uint64(0)
 	for _, s := range []*numbers{&t.a64, &t.b64} {
@@ -230,7 +231,7 @@ func (t *pairTable) numberDocs() []uint64 {
 	if count == 0 {
 		return nil
 	}
-	if (hi-lo)/64 > count {
+	if (hi-lo)/64 > count/4 {
 		nums := make([]uint64, 0, count)
 		for _, s := range []*numbers{&t.a64, &t.b64} {
 			for _, b := range s.blocks {

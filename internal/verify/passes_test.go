@@ -253,7 +253,7 @@ func TestNumberDocs(t *testing.T) {
 	}{
 		{10, 0, 1, true},
 		{3 * numberBlock, 1_000_000, 3, true},
-		{1000, 5, 64, true},
+		{1000, 5, 16, true},
 		{1000, 5, 200, false},
 		{numberBlock + 7, 1 << 40, 1 << 20, false},
 	} {
