@@ -6,9 +6,12 @@
 // (bins[h·m >> 64]) and marks the bin filled, then goes into the table of
 // buckets of eight slots, one cache line each, at the bucket h·nb >> 64
 // of the nb. One compare of the eight slots with h and one test
-// for empty ones give, without a branch on what they find, the slot it is
-// written to (its own when there, else the first empty one) and whether
-// it is new (counted, and added to the sum). A bucket with neither goes on
+// for empty ones give, without a branch on what they find, whether it is
+// new (counted, and added to the sum) and the bucket with h in its first
+// empty slot when it is, which is stored whole: the next load of a bucket
+// just written then takes the store's 64 bytes as they are, where after a
+// store of one slot it waited (BenchmarkOPHSignatureCountSum at 1,000
+// values: 4.5 µs, 3.9 µs so). A bucket with neither goes on
 // to the next (the last to the first), each step taken from
 // st.budget; when that runs out the loop stops, st.crowded set. The hash
 // 0 (the empty slot's) sets st.zero instead. It returns how many hashes
@@ -22,6 +25,7 @@ TEXT ·countAVX512(SB), NOSPLIT, $0-80
 	XORQ BX, BX
 	XORQ R12, R12 // distinct
 	XORQ R14, R14 // sum
+	XORQ R15, R15 // 0
 
 loop:
 	CMPQ    BX, n+8(FP)
@@ -51,11 +55,12 @@ probe:
 	JZ        over
 	KMOVB     K1, AX
 	KMOVB     K2, R10
-	TZCNTL    R10, R10
-	TZCNTL    AX, DX
+	BLSIL     R10, R10       // the first empty slot
 	TESTL     AX, AX
-	CMOVLNE   DX, R10
-	MOVQ      R8, (R13)(R10*8)
+	CMOVLNE   R15, R10       // none when h is there
+	KMOVB     R10, K3
+	VMOVDQA64 Z1, K3, Z0
+	VMOVDQU64 Z0, (R13)      // the whole bucket
 	XORL      DX, DX
 	TESTL     AX, AX
 	SETEQ     DX

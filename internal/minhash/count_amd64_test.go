@@ -1,6 +1,9 @@
 package minhash
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // countModes returns, for each table OPH.countSum can use here, a function
 // that sets it up and names it: the buckets of AVX-512 (where the CPU has
@@ -14,4 +17,36 @@ func countModes(t *testing.T) []func() string {
 		modes = append([]func() string{func() string { hasAVX512 = true; return "buckets" }}, modes...)
 	}
 	return modes
+}
+
+// TestBucketTableOnce: a value met again is found, not written to a slot
+// of its own as well, so the table holds each distinct value once.
+func TestBucketTableOnce(t *testing.T) {
+	if !hasAVX512 {
+		t.Skip("no AVX-512")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	distinct := make([]uint64, 500)
+	for i := range distinct {
+		distinct[i] = r.Uint64() | 1
+	}
+	var hs []uint64
+	for range 4 {
+		hs = append(hs, distinct...)
+	}
+	var o OPH
+	tab, _ := o.bucketTable(len(hs))
+	bins := make([]uint64, 128)
+	if n := tab.add(hs, bins, make([]bool, len(bins))); n != len(hs) {
+		t.Fatalf("binned %d of %d", n, len(hs))
+	}
+	full := 0
+	for _, v := range tab.slots {
+		if v != 0 {
+			full++
+		}
+	}
+	if full != len(distinct) || tab.st.distinct != uint64(len(distinct)) {
+		t.Errorf("%d slots full, %d counted, for %d distinct values", full, tab.st.distinct, len(distinct))
+	}
 }
