@@ -16,6 +16,8 @@ import (
 type Sorter struct {
 	tmp    []uint64
 	counts []uint32
+	table  []uint64 // AppendSet's buckets
+	over   []uint64 // the values AppendSet's full buckets turn away
 }
 
 // smallSort is the size below which comparison sorting is used directly.

@@ -1,6 +1,7 @@
 package hashsort
 
 import (
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -185,7 +186,22 @@ func BenchmarkAppendDistinct(b *testing.B) {
 // AppendSet gives what slices.Sort and slices.Compact give, after what dst
 // held, for every kind of inputs (values that share their leading bits make
 // the table give up and sort) and every small size.
+// With AVX-512 both tables are tried (the bucket table, and the ordered
+// table of the other CPUs); uniform values of a thousand or more turn
+// some away from full buckets.
 func TestAppendSet(t *testing.T) {
+	had := hasAVX512
+	defer func() { hasAVX512 = had }()
+	for _, vector := range []bool{false, true} {
+		if vector && !had {
+			continue
+		}
+		hasAVX512 = vector
+		t.Run(fmt.Sprintf("avx512=%v", vector), testAppendSet)
+	}
+}
+
+func testAppendSet(t *testing.T) {
 	inputs := inputs(rand.New(rand.NewPCG(8, 12)))
 	var s Sorter
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {

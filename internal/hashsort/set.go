@@ -39,12 +39,16 @@ const slack = 64
 // Amble and Knuth, 1974), so the table read from start to end is the sorted
 // set, and a repeat is met where it would go. Values that are not uniform
 // enough for the table (more than MaxProbes slots looked at a value, or a
-// run past its end) are sorted instead.
+// run past its end) are sorted instead. Where the CPU has AVX-512 the
+// table is appendBuckets' instead.
 func (s *Sorter) AppendSet(dst, a []uint64) []uint64 {
 	n := len(a)
 	if n < smallSort {
 		insertion(a, a)
 		return AppendDistinct(dst, a)
+	}
+	if d, ok := s.appendBuckets(dst, a); ok {
+		return d
 	}
 	b := bits.Len(uint(n)) + 1 // 2^b is 2n to 4n
 	shift := 64 - b

@@ -1,0 +1,136 @@
+#include "textflag.h"
+
+// func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover int, zero bool)
+//
+// appendBuckets' first loop: each value of a[:n] goes into the bucket of
+// eight slots (a cache line) h·nb >> 64 of table. One compare of the
+// eight slots with h and one test for empty ones give, without a branch
+// on what they find, the bucket with h in its first empty slot unless h
+// is there, stored whole (see appendBuckets). A full bucket without h
+// sends h to over, until
+// maxOver are there: then the loop stops, done short of n. The value 0
+// (the empty slot's) sets zero instead.
+TEXT ·setInsertAVX512(SB), NOSPLIT, $0-65
+	MOVQ a+0(FP), SI
+	MOVQ n+8(FP), R8
+	MOVQ table+16(FP), DI
+	MOVQ nb+24(FP), CX
+	MOVQ over+32(FP), R9
+	MOVQ maxOver+40(FP), R11
+	XORQ BX, BX           // done
+	XORQ R12, R12         // nover
+	XORQ R14, R14         // zero
+	XORQ R15, R15         // 0
+
+loop:
+	CMPQ         BX, R8
+	JGE          done
+	MOVQ         (SI)(BX*8), R10
+	INCQ         BX
+	TESTQ        R10, R10
+	JZ           zero
+	MOVQ         R10, AX
+	MULQ         CX
+	SHLQ         $6, DX
+	ADDQ         DI, DX   // the bucket
+	VPBROADCASTQ R10, Z1
+	VMOVDQU64    (DX), Z0
+	VPCMPEQQ     Z1, Z0, K1
+	VPTESTNMQ    Z0, Z0, K2
+	KORTESTB     K1, K2
+	JZ           full
+	KMOVB        K1, AX
+	KMOVB        K2, R13
+	BLSIL        R13, R13 // the first empty slot
+	TESTL        AX, AX
+	CMOVLNE      R15, R13 // none when h is there
+	KMOVB        R13, K3
+	VMOVDQA64    Z1, K3, Z0
+	VMOVDQU64    Z0, (DX)
+	JMP          loop
+
+full:
+	CMPQ R12, R11
+	JGE  crowded
+	MOVQ R10, (R9)(R12*8)
+	INCQ R12
+	JMP  loop
+
+zero:
+	MOVL $1, R14
+	JMP  loop
+
+crowded:
+	DECQ BX
+
+done:
+	MOVQ BX, done+48(FP)
+	MOVQ R12, nover+56(FP)
+	MOVB R14, zero+64(FP)
+	VZEROUPPER
+	RET
+
+// func setEmitAVX512(table *uint64, nb int, dst *uint64, net *sortNet) int
+//
+// appendBuckets' second loop: the values of each of the nb buckets of
+// table, sorted by a bitonic network of six steps on the eight lanes
+// (net: each step's partner lanes, and which lanes take the larger of the
+// two), empty slots made the largest value so that they sort last, then
+// all eight stored and the count of values kept. It returns how many it
+// wrote to dst, which has room for eight past the last.
+TEXT ·setEmitAVX512(SB), NOSPLIT, $0-40
+	MOVQ       table+0(FP), SI
+	MOVQ       nb+8(FP), CX
+	MOVQ       dst+16(FP), DI
+	MOVQ       net+24(FP), R8
+	VMOVDQU64  0(R8), Z20
+	VMOVDQU64  64(R8), Z21
+	VMOVDQU64  128(R8), Z22
+	VMOVDQU64  192(R8), Z23
+	VMOVDQU64  256(R8), Z24
+	VMOVDQU64  320(R8), Z25
+	KMOVB      384(R8), K1
+	KMOVB      385(R8), K2
+	KMOVB      386(R8), K3
+	KMOVB      387(R8), K4
+	KMOVB      388(R8), K5
+	KMOVB      389(R8), K6
+	VPTERNLOGQ $0xff, Z31, Z31, Z31
+	XORQ       AX, AX
+
+eloop:
+	TESTQ     CX, CX
+	JZ        edone
+	VMOVDQU64 (SI), Z0
+	VPTESTMQ  Z0, Z0, K7
+	VPBLENDMQ Z0, Z31, K7, Z2
+	VPERMQ    Z2, Z20, Z3
+	VPMINUQ   Z3, Z2, Z4
+	VPMAXUQ   Z3, Z2, K1, Z4
+	VPERMQ    Z4, Z21, Z3
+	VPMINUQ   Z3, Z4, Z2
+	VPMAXUQ   Z3, Z4, K2, Z2
+	VPERMQ    Z2, Z22, Z3
+	VPMINUQ   Z3, Z2, Z4
+	VPMAXUQ   Z3, Z2, K3, Z4
+	VPERMQ    Z4, Z23, Z3
+	VPMINUQ   Z3, Z4, Z2
+	VPMAXUQ   Z3, Z4, K4, Z2
+	VPERMQ    Z2, Z24, Z3
+	VPMINUQ   Z3, Z2, Z4
+	VPMAXUQ   Z3, Z2, K5, Z4
+	VPERMQ    Z4, Z25, Z3
+	VPMINUQ   Z3, Z4, Z2
+	VPMAXUQ   Z3, Z4, K6, Z2
+	VMOVDQU64 Z2, (DI)(AX*8)
+	KMOVB     K7, DX
+	POPCNTL   DX, DX
+	ADDQ      DX, AX
+	ADDQ      $64, SI
+	DECQ      CX
+	JMP       eloop
+
+edone:
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
