@@ -320,11 +320,15 @@ func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 	start := len(dst)
 	dst = slices.Grow(dst, len(t.spans))[:start+len(t.spans)]
 	out := dst[start:]
+	vec := shortHashes(text, t.spans, out)
 	for k, sp := range t.spans {
 		var h uint64
 		// A span of the other kinds has n < 0 (end < 0) or start < 0.
 		switch n := sp.end - sp.start; {
 		case uint(n) < 16 && sp.start >= 0 && sp.start+16 <= len(text):
+			if k < vec {
+				continue // hashed by shortHashes
+			}
 			b := text[sp.start : sp.start+16]
 			h = shortTokenHash(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), n)
 		case sp.end < 0:

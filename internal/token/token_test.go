@@ -1,6 +1,7 @@
 package token
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -94,8 +95,21 @@ func TestTokenizer(t *testing.T) {
 
 // The fast path works on 64-byte blocks: tokens that cross blocks, runs
 // that end exactly at a block's end or the text's, and every kind of byte
-// at every offset must give the reference's tokens.
+// at every offset must give the reference's tokens; their hashes are
+// tried with the vector code (eight short tokens at a time) and without.
 func TestTokenizerBlocks(t *testing.T) {
+	had := hasHashVector
+	defer func() { hasHashVector = had }()
+	for _, vector := range []bool{false, true} {
+		if vector && !had {
+			continue
+		}
+		hasHashVector = vector
+		t.Run(fmt.Sprintf("vector=%v", vector), testTokenizerBlocks)
+	}
+}
+
+func testTokenizerBlocks(t *testing.T) {
 	pieces := []string{
 		"a", "word", "UPPER", "MixedCase", "x9", "0123456789",
 		" ", "  ", ",", "\n", "\t", "-", "_",

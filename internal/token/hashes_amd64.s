@@ -1,0 +1,145 @@
+#include "textflag.h"
+
+// XXH64's primes (xxh.go).
+#define PRIME1 $0x9e3779b185ebca87
+#define PRIME2 $0xc2b2ae3d27d4eb4f
+#define PRIME3 $0x165667b19e3779f9
+#define PRIME4 $0x85ebca77c2b2ae63
+#define PRIME5 $0x27d4eb2f165667c5
+
+// BCAST broadcasts the constant c to the vector z, through AX.
+#define BCAST(c, z) MOVQ c, AX; VPBROADCASTQ AX, z
+
+// ROUND1 is one byte's step of XXH64 for short input (shortTokenHash's):
+// h = rotl(h ^ b*prime5, 11) * prime1 for the byte b of Z10 shifted right
+// by s bits, kept in the lanes of the mask k.
+#define ROUND1(s, k) \
+	VPSRLQ  $s, Z10, Z14; \
+	VPANDQ  Z27, Z14, Z14; \
+	VPMULLQ Z24, Z14, Z14; \
+	VPXORQ  Z9, Z14, Z14; \
+	VPROLQ  $11, Z14, Z14; \
+	VPMULLQ Z20, Z14, Z14; \
+	VMOVDQA64 Z14, k, Z9
+
+// func shortHashesAVX512(text *byte, tlen int, spans *span, n int, out *uint64) int
+//
+// AppendHashes' short tokens eight at a time: for each eight spans of
+// spans[:n] (n rounded down to 8), the lanes of those that are short
+// (fewer than 16 bytes of ASCII letters and digits in text, with 16 bytes
+// to load from their start: start ≥ 0, end - start < 16, start + 16 ≤
+// tlen) get shortTokenHash of their two words, gathered, each step of
+// XXH64 taken or not by a mask of the lanes it applies to; only those
+// lanes of out are written. It returns how many spans it went through.
+TEXT ·shortHashesAVX512(SB), NOSPLIT, $0-48
+	MOVQ text+0(FP), SI
+	MOVQ tlen+8(FP), R8
+	MOVQ spans+16(FP), DI
+	MOVQ n+24(FP), CX
+	MOVQ out+32(FP), R9
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+	BCAST(PRIME1, Z20)
+	BCAST(PRIME2, Z21)
+	BCAST(PRIME3, Z22)
+	BCAST(PRIME4, Z23)
+	BCAST(PRIME5, Z24)
+	BCAST($0x2020202020202020, Z25)
+	BCAST($0xffffffff, Z26)
+	BCAST($0xff, Z27)
+	BCAST($16, Z28)
+	SUBQ $16, R8
+	VPBROADCASTQ R8, Z29              // the last start with 16 bytes to load
+	BCAST($3, Z30)
+	VPXORQ Z31, Z31, Z31
+	// The lanes' order of starts and of ends in two vectors of spans.
+	MOVQ $0x0e0c0a0806040200, AX
+	VMOVQ AX, X18
+	VPMOVZXBQ X18, Z18
+	MOVQ $0x0f0d0b0907050301, AX
+	VMOVQ AX, X19
+	VPMOVZXBQ X19, Z19
+
+loop:
+	CMPQ BX, CX
+	JGE  done
+	MOVQ BX, DX
+	SHLQ $4, DX                       // 16 bytes a span
+	VMOVDQU64 (DI)(DX*1), Z0
+	VMOVDQU64 64(DI)(DX*1), Z1
+	VMOVDQA64 Z0, Z2
+	VPERMT2Q  Z1, Z18, Z2             // starts
+	VPERMT2Q  Z1, Z19, Z0             // ends
+	VPSUBQ    Z2, Z0, Z3              // n
+	VPCMPUQ   $1, Z28, Z3, K1         // n < 16 (unsigned: not an end < 0)
+	VPCMPQ    $5, Z31, Z2, K1, K1     // start ≥ 0
+	VPCMPQ    $2, Z29, Z2, K1, K1     // start ≤ tlen - 16
+	KTESTB    K1, K1
+	JZ        next
+	KMOVB     K1, K2
+	KMOVB     K1, K3
+	VPXORQ    Z10, Z10, Z10
+	VPXORQ    Z11, Z11, Z11
+	VPGATHERQQ (SI)(Z2*1), K2, Z10    // the first eight bytes
+	VPGATHERQQ 8(SI)(Z2*1), K3, Z11   // the next eight
+	VPORQ     Z25, Z10, Z10           // lower-cased
+	VPORQ     Z25, Z11, Z11
+	VPADDQ    Z24, Z3, Z9             // h = prime5 + n
+
+	// Eight bytes, where n ≥ 8: h, and the word after them.
+	VPSRLQ    $3, Z3, Z12
+	VPTESTMQ  Z12, Z12, K4            // n ≥ 8
+	VPMULLQ   Z21, Z10, Z14
+	VPROLQ    $31, Z14, Z14
+	VPMULLQ   Z20, Z14, Z14
+	VPXORQ    Z9, Z14, Z14
+	VPROLQ    $27, Z14, Z14
+	VPMULLQ   Z20, Z14, Z14
+	VPADDQ    Z23, Z14, Z14
+	VMOVDQA64 Z14, K4, Z9
+	VMOVDQA64 Z11, K4, Z10
+
+	// Four, where n & 4.
+	VPSRLQ    $2, Z3, Z12
+	VPANDQ    Z12, Z30, Z12           // (n >> 2) & 3: its low bit
+	VPSRLQ    $1, Z30, Z13            // 1
+	VPTESTMQ  Z13, Z12, K5
+	VPANDQ    Z26, Z10, Z14
+	VPMULLQ   Z20, Z14, Z14
+	VPXORQ    Z9, Z14, Z14
+	VPROLQ    $23, Z14, Z14
+	VPMULLQ   Z21, Z14, Z14
+	VPADDQ    Z22, Z14, Z14
+	VMOVDQA64 Z14, K5, Z9
+	VPSRLQ    $32, Z10, K5, Z10
+
+	// Up to three more, one at a time: r = n & 3.
+	VPANDQ    Z30, Z3, Z12
+	VPCMPUQ   $5, Z13, Z12, K6        // r ≥ 1
+	ROUND1(0, K6)
+	VPADDQ    Z13, Z13, Z15           // 2
+	VPCMPUQ   $5, Z15, Z12, K6        // r ≥ 2
+	ROUND1(8, K6)
+	VPCMPUQ   $5, Z30, Z12, K6        // r ≥ 3
+	ROUND1(16, K6)
+
+	// The avalanche.
+	VPSRLQ    $33, Z9, Z14
+	VPXORQ    Z14, Z9, Z9
+	VPMULLQ   Z21, Z9, Z9
+	VPSRLQ    $29, Z9, Z14
+	VPXORQ    Z14, Z9, Z9
+	VPMULLQ   Z22, Z9, Z9
+	VPSRLQ    $32, Z9, Z14
+	VPXORQ    Z14, Z9, Z9
+	VMOVDQU64 Z9, K1, (R9)(BX*8)
+
+next:
+	ADDQ $8, BX
+	JMP  loop
+
+done:
+	MOVQ BX, ret+40(FP)
+	VZEROUPPER
+	RET
