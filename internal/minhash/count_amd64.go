@@ -28,13 +28,14 @@ func agreementsVector(a, b []byte) (done, differ int) {
 //go:noescape
 func countAVX512(hs *uint64, n int, bins *uint64, filled *bool, m uint64, table *uint64, nb, tbytes uint64, st *countState) int
 
-// countState is what countAVX512 counts and finds: its offsets are the
-// assembly's.
+//go:noescape
+func tallyAVX512(table *uint64, n int) (count, sum uint64)
+
+// countState is what countAVX512 finds: its offsets are the assembly's.
 type countState struct {
-	distinct, sum uint64
-	zero          uint64 // 1 once the hash 0 was met
-	budget        int64  // the steps to a next bucket left
-	crowded       uint64 // 1 when the budget ran out
+	zero    uint64 // 1 once the hash 0 was met
+	budget  int64  // the steps to a next bucket left
+	crowded uint64 // 1 when the budget ran out
 }
 
 // bucketTable is OPH.countSum's table with AVX-512: 1.5 slots a value
@@ -75,4 +76,10 @@ func (t *bucketTable) add(hs, bins []uint64, filled []bool) int {
 		return 0
 	}
 	return countAVX512(&hs[0], len(hs), &bins[0], &filled[0], uint64(len(bins)), &t.slots[0], t.nb, uint64(8*len(t.slots)), &t.st)
+}
+
+// tally returns how many values the table holds (each once) and their
+// sum.
+func (t *bucketTable) tally() (count, sum uint64) {
+	return tallyAVX512(&t.slots[0], len(t.slots))
 }

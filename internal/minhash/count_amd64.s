@@ -6,9 +6,10 @@
 // (bins[h·m >> 64]) and marks the bin filled, then goes into the table of
 // buckets of eight slots, one cache line each, at the bucket h·nb >> 64
 // of the nb. One compare of the eight slots with h and one test
-// for empty ones give, without a branch on what they find, whether it is
-// new (counted, and added to the sum) and the bucket with h in its first
-// empty slot when it is, which is stored whole: the next load of a bucket
+// for empty ones give, without a branch on what they find, the bucket
+// with h in its first empty slot unless h is there, which is stored
+// whole (the table holds each value once: tallyAVX512 counts and sums
+// them at the end): the next load of a bucket
 // just written then takes the store's 64 bytes as they are, where after a
 // store of one slot it waited (BenchmarkOPHSignatureCountSum at 1,000
 // values: 4.5 µs, 3.9 µs so). A bucket with neither goes on
@@ -23,8 +24,6 @@ TEXT ·countAVX512(SB), NOSPLIT, $0-80
 	MOVQ table+40(FP), DI
 	MOVQ nb+48(FP), CX
 	XORQ BX, BX
-	XORQ R12, R12 // distinct
-	XORQ R14, R14 // sum
 	XORQ R15, R15 // 0
 
 loop:
@@ -61,18 +60,11 @@ probe:
 	KMOVB     R10, K3
 	VMOVDQA64 Z1, K3, Z0
 	VMOVDQU64 Z0, (R13)      // the whole bucket
-	XORL      DX, DX
-	TESTL     AX, AX
-	SETEQ     DX
-	ADDQ      DX, R12
-	NEGQ      DX
-	ANDQ      R8, DX
-	ADDQ      DX, R14
 	JMP       loop
 
 over:
 	MOVQ st+64(FP), R10
-	DECQ 24(R10)
+	DECQ 8(R10)
 	JS   crowded
 	ADDQ $64, DX
 	CMPQ DX, tbytes+56(FP)
@@ -82,17 +74,51 @@ over:
 
 zero:
 	MOVQ st+64(FP), R10
-	MOVQ $1, 16(R10)
+	MOVQ $1, 0(R10)
 	JMP  loop
 
 crowded:
-	MOVQ $1, 32(R10)
+	MOVQ $1, 16(R10)
 
 done:
-	MOVQ st+64(FP), R10
-	ADDQ R12, 0(R10)
-	ADDQ R14, 8(R10)
 	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func tallyAVX512(table *uint64, n int) (count, sum uint64)
+//
+// The values of table[:n] that are not 0 (n a multiple of 8): how many,
+// from a test of each eight, and their sum, from the sums of each lane
+// (an empty slot adds 0).
+TEXT ·tallyAVX512(SB), NOSPLIT, $0-32
+	MOVQ   table+0(FP), SI
+	MOVQ   n+8(FP), CX
+	XORQ   AX, AX
+	XORQ   BX, BX
+	VPXORQ Z1, Z1, Z1
+
+tloop:
+	CMPQ      BX, CX
+	JGE       tdone
+	VMOVDQU64 (SI)(BX*8), Z0
+	VPTESTMQ  Z0, Z0, K1
+	VPADDQ    Z0, Z1, Z1
+	KMOVB     K1, DX
+	POPCNTL   DX, DX
+	ADDQ      DX, AX
+	ADDQ      $8, BX
+	JMP       tloop
+
+tdone:
+	VEXTRACTI64X4 $1, Z1, Y2
+	VPADDQ        Y2, Y1, Y1
+	VEXTRACTI128  $1, Y1, X2
+	VPADDQ        X2, X1, X1
+	VPSHUFD       $0x4e, X1, X2
+	VPADDQ        X2, X1, X1
+	VMOVQ         X1, DX
+	MOVQ          AX, count+16(FP)
+	MOVQ          DX, sum+24(FP)
 	VZEROUPPER
 	RET
 

@@ -46,7 +46,11 @@ func TestBucketTableOnce(t *testing.T) {
 			full++
 		}
 	}
-	if full != len(distinct) || tab.st.distinct != uint64(len(distinct)) {
-		t.Errorf("%d slots full, %d counted, for %d distinct values", full, tab.st.distinct, len(distinct))
+	var sum uint64
+	for _, v := range distinct {
+		sum += v
+	}
+	if n, s := tab.tally(); full != len(distinct) || n != uint64(len(distinct)) || s != sum {
+		t.Errorf("%d slots full, %d counted, sum %x, for %d distinct values of sum %x", full, n, s, len(distinct), sum)
 	}
 }

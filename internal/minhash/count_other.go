@@ -6,10 +6,12 @@ package minhash
 // which this architecture lacks.
 type bucketTable struct{ st countState }
 
-type countState struct{ distinct, sum, zero, crowded uint64 }
+type countState struct{ zero, crowded uint64 }
 
 func (o *OPH) bucketTable(n int) (bucketTable, bool) { return bucketTable{}, false }
 
 func (t *bucketTable) add(hs, bins []uint64, filled []bool) int { return 0 }
+
+func (t *bucketTable) tally() (count, sum uint64) { return 0, 0 }
 
 func agreementsVector(a, b []byte) (done, differ int) { return 0, 0 }

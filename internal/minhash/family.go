@@ -268,7 +268,8 @@ func (o *OPH) countBuckets(t *bucketTable, sig, fine, bins []uint64, filled []bo
 		start += len(hs)
 	}
 	o.finish(sig, fine, filled)
-	return int(t.st.distinct + t.st.zero), t.st.sum
+	count, sum := t.tally()
+	return int(count + t.st.zero), sum
 }
 
 // crowded ends countSum when its values crowd the table (more probes than
