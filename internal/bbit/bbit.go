@@ -291,20 +291,39 @@ func Lookup[ID ~string | ~[]byte](t *Table, id ID) (sig []byte, size int, ok boo
 	return t.sigs[d*uint64(t.width) : (d+1)*uint64(t.width)], int(t.sizes[d] - 1), true
 }
 
-// parseNumber parses an arrival number (input.NumberDigits digits).
+// parseNumber parses an arrival number (input.NumberDigits digits, 12):
+// its first eight digits and its last four (behind four '0's) each as a
+// word, eight at a time (digits8), without a branch a digit. pairs --bbit
+// looks up each id of each bucket: the loop of a digit at a time was 9 %
+// of its CPU on a million crawl documents.
 func parseNumber[ID ~string | ~[]byte](id ID) (uint64, bool) {
 	if len(id) != input.NumberDigits {
 		return 0, false
 	}
-	var n uint64
-	for i := range len(id) {
-		c := id[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	return n, true
+	_ = id[11]
+	hi := uint64(id[0]) | uint64(id[1])<<8 | uint64(id[2])<<16 | uint64(id[3])<<24 |
+		uint64(id[4])<<32 | uint64(id[5])<<40 | uint64(id[6])<<48 | uint64(id[7])<<56
+	lo := 0x30303030 | uint64(id[8])<<32 | uint64(id[9])<<40 | uint64(id[10])<<48 | uint64(id[11])<<56
+	h, okh := digits8(hi)
+	l, okl := digits8(lo)
+	return h*10000 + l, okh && okl
+}
+
+// digits8 returns the number the eight ASCII digits of x write (the first,
+// most significant, in its low byte) and whether they are all digits: a
+// byte is one when its high half is 3, and still is with 6 added. Pairs of
+// digits, then of pairs, then of quads are joined by a multiply each.
+func digits8(x uint64) (uint64, bool) {
+	const (
+		highs  = 0xf0f0f0f0f0f0f0f0
+		threes = 0x3030303030303030
+	)
+	ok := x&highs == threes && (x+0x0606060606060606)&highs == threes
+	d := x - threes
+	d = (d*10 + d>>8) & 0x00ff00ff00ff00ff
+	d = (d*100 + d>>16) & 0x0000ffff0000ffff
+	d = (d*10000 + d>>32) & 0xffffffff
+	return d, ok
 }
 
 // TableBytes estimates the memory of the table of the file name from its
