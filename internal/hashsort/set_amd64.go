@@ -71,6 +71,7 @@ func (s *Sorter) appendBuckets(dst, a []uint64) (_ []uint64, ok bool) {
 	}
 	done, nover, zero := setInsertAVX512(&a[0], n, &table[0], uint64(nb), &s.over[0], maxOver)
 	if done < n {
+		clear(table)
 		NoteCrowded()
 		s.Sort(a)
 		return AppendDistinct(dst, a), true
@@ -101,6 +102,7 @@ func (s *Sorter) appendBuckets(dst, a []uint64) (_ []uint64, ok bool) {
 		// they and the values it turned away go together.
 		part := dst[k : k+8+j-i]
 		copy(part, table[8*b:8*b+8])
+		clear(table[8*b : 8*b+8])
 		copy(part[8:], over[i:j])
 		insertion(part, part)
 		k += len(part)
@@ -119,14 +121,14 @@ func bucketOf(x uint64, nb int) int {
 }
 
 // buckets returns a table of size slots, kept apart from the scratch
-// Sort uses (it sorts the values turned away while the table waits), cleared, that
-// starts on a cache line.
+// Sort uses (it sorts the values turned away while the table waits),
+// empty, that starts on a cache line. The table is all 0 between sets:
+// appendBuckets empties what it used as it writes it out, or when it
+// gives up, so that it is not cleared for the next set.
 func (s *Sorter) buckets(size int) []uint64 {
 	if cap(s.table) < size+7 {
 		s.table = make([]uint64, size+7)
 	}
 	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(s.table))) % 64 / 8)
-	table := s.table[off : off+size]
-	clear(table)
-	return table
+	return s.table[off : off+size]
 }

@@ -76,8 +76,9 @@ done:
 // table, sorted by a bitonic network of six steps on the eight lanes
 // (net: each step's partner lanes, and which lanes take the larger of the
 // two), empty slots made the largest value so that they sort last, then
-// all eight stored and the count of values kept. It returns how many it
-// wrote to dst, which has room for eight past the last.
+// all eight stored and the count of values kept; each bucket is emptied
+// as it is read. It returns how many it wrote to dst, which has room for
+// eight past the last.
 TEXT ·setEmitAVX512(SB), NOSPLIT, $0-40
 	MOVQ       table+0(FP), SI
 	MOVQ       nb+8(FP), CX
@@ -96,12 +97,14 @@ TEXT ·setEmitAVX512(SB), NOSPLIT, $0-40
 	KMOVB      388(R8), K5
 	KMOVB      389(R8), K6
 	VPTERNLOGQ $0xff, Z31, Z31, Z31
+	VPXORQ     Z30, Z30, Z30
 	XORQ       AX, AX
 
 eloop:
 	TESTQ     CX, CX
 	JZ        edone
 	VMOVDQU64 (SI), Z0
+	VMOVDQU64 Z30, (SI)
 	VPTESTMQ  Z0, Z0, K7
 	VPBLENDMQ Z0, Z31, K7, Z2
 	VPERMQ    Z2, Z20, Z3
