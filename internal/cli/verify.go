@@ -131,10 +131,13 @@ a pair, and per document in some pair about 40 bytes (arrival numbers,
 shingle --number-from) or 116 and the id's length (other ids), with the
 lines as read. A part is scored in one pass over the corpus, in the order
 the documents are read, and, if needed, one over each bin of the scratch.
-The first pass holds the shingle sets (8 bytes a shingle, and up to half
-a byte more for the set's difference from a near partner's: a document
-with four or more partners held near one another is counted against
-them through that difference, one merge in all, not one each) of the documents
+The first pass holds the shingle sets (8 bytes a shingle, up to a byte
+more for its histogram: its values counted by their leading bits, one or
+two to a part, whose minima with a partner's bound their intersection, so
+that most pairs below the threshold are not merged; and up to half a byte
+more for the set's difference from a near partner's: a document with four
+or more partners held near one another is counted against them through
+that difference, one merge in all, not one each) of the documents
 from the first on, as many as fit in three quarters of what the pairs leave
 of --memory (the rest is the collector's slack), scores each document read
 against its partners held, and lets a set go once its last pair is scored;

@@ -54,8 +54,10 @@ type docRun struct {
 	writer            chan frameJob
 	written           chan error
 	// Totals for the report; copies counts the documents that took the
-	// set of a partner with the same text.
+	// set of a partner with the same text, bounded the pairs histBound
+	// left below need.
 	copies             atomic.Int64
+	bounded            int64
 	passes, segments   int
 	nbins, overflows   int
 	maxHeld, budget    int64
@@ -172,6 +174,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	if n := v.copies.Load(); n > 0 {
 		fmt.Fprintf(stderr, "verify: %d document(s) with the text of a partner read before took its shingle set, not shingled again\n", n)
 	}
+	if v.bounded > 0 {
+		fmt.Fprintf(stderr, "verify: %d pair(s) below the threshold by their sets' histograms, not merged\n", v.bounded)
+	}
 	if v.passes > v.segments || v.segments > 1 {
 		fmt.Fprintf(stderr, "verify: %d pass(es) over the documents for %d part(s) of the pairs (%d bytes of pairs at most): %d bin(s) of connected documents after the first, %d of them in more than one pass; held up to %d bytes of shingle sets in a budget of %d (--memory %d); scratch %d bytes (the texts the bins need, s2) written to %s\n",
 			v.passes, v.segments, v.maxPair, v.nbins, v.overflows, v.maxHeld, v.budget, mem, v.scratchBytes, tempDirName(opt.TempDir))
@@ -260,6 +265,8 @@ func (v *docRun) run(ctx context.Context, src stream.Source) error {
 	err := stream.Run(ctx, src, v.opt.Common, newWorker, v.sink)
 	src.Close()
 	v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
+	v.bounded += v.ps.boundedPairs
+	v.ps.boundedPairs = 0
 	return err
 }
 
@@ -279,15 +286,16 @@ func (v *docRun) sink(r *stream.Result) error {
 		if v.sample == nil && b.sample != nil {
 			v.sample = b.sample
 		}
-		start := 0
+		start, hstart := 0, 0
 		for i, d := range b.docs {
 			set := b.vals[start:b.ends[i]]
-			start = b.ends[i]
+			hist := b.hists[hstart:b.hends[i]]
+			start, hstart = b.ends[i], b.hends[i]
 			if b.has[i] && v.pass == 1 {
 				v.setBytes += int64(len(set))*8 + heldDocBytes
 				v.setDocs++
 			}
-			if err := v.ps.take(d, set, b.has[i], b.keys[i]); err != nil {
+			if err := v.ps.take(d, set, hist, b.has[i], b.keys[i]); err != nil {
 				if _, ok := err.(errRepeated); ok {
 					return record.Errorf(record.Pos{File: b.file}, "document %s appears more than once", v.t.id(d))
 				}
@@ -429,6 +437,8 @@ type docBatch struct {
 	keys   []uint64 // of the texts shingled (textKey), 0 for the others
 	ends   []int
 	vals   []uint64
+	hends  []int
+	hists  []uint8 // the sets' histograms (appendHist)
 	tdocs  []uint32
 	tends  []int
 	texts  []byte
@@ -503,16 +513,20 @@ func (w *docWorker) take(b *docBatch, d uint32, text []byte) {
 	key := uint64(0)
 	if has {
 		key = textKey(w.digest, text)
-		if set := w.v.ps.twin(d, key); set != nil {
-			b.vals = append(b.vals, set...)
+		if tw := w.v.ps.twin(d, key); tw != nil {
+			b.vals = append(b.vals, tw.set...)
+			b.hists = append(b.hists, tw.hist...)
 			w.v.copies.Add(1)
 		} else {
+			start := len(b.vals)
 			b.vals = w.w.Set(b.vals, text)
+			b.hists = appendHist(b.hists, b.vals[start:])
 		}
 	}
 	b.keys = append(b.keys, key)
 	b.has = append(b.has, has)
 	b.ends = append(b.ends, len(b.vals))
+	b.hends = append(b.hends, len(b.hists))
 }
 
 // scoredWorker writes the pairs of a segment with the scores the passes

@@ -40,6 +40,9 @@ type passes struct {
 	nextRank uint32
 	held     map[uint32]*heldDoc
 	group    []groupTask // take's, for the partners of a document
+	bounded  []uint32    // take's, the partners histBound left out
+	// boundedPairs counts the pairs histBound left out.
+	boundedPairs int64
 	// twins is held again for the workers, with each held document's text
 	// key, by document (nil when not held): a document read whose text is
 	// a held partner's takes a copy of its set (twin).
@@ -64,13 +67,16 @@ type passes struct {
 const heldDocBytes = 96
 
 // heldCost is what a document of n shingles held costs: its set, its
-// difference from a reference at most (heldDoc), and heldDocBytes.
-func heldCost(n int) int64 { return int64(n+diffLimit(n))*8 + heldDocBytes }
+// difference from a reference at most (heldDoc), its histogram, and
+// heldDocBytes.
+func heldCost(n int) int64 { return int64(n+diffLimit(n))*8 + int64(histBytes(n)) + heldDocBytes }
 
-// A twin is a held document's set and the key of its text (textKey).
+// A twin is a held document's set, its histogram, and the key of its
+// text (textKey).
 type twin struct {
-	key uint64
-	set []uint64
+	key  uint64
+	set  []uint64
+	hist []uint8
 }
 
 // textKey is the key of a text that finds its exact copies among a
@@ -83,13 +89,13 @@ func textKey(d *xxhash.Digest, text []byte) uint64 {
 	return d.Sum64() | 1
 }
 
-// twin returns the set of a partner of document d held with the text of
-// key, nil when there is none: the same text has the same set, so d need
-// not be shingled. The workers call it, ahead of the sink.
-func (p *passes) twin(d uint32, key uint64) []uint64 {
+// twin returns the partner of document d held with the text of key, nil
+// when there is none: the same text has the same set, so d need not be
+// shingled. The workers call it, ahead of the sink.
+func (p *passes) twin(d uint32, key uint64) *twin {
 	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
 		if tw := p.twins[p.partner(int(i), d)].Load(); tw != nil && tw.key == key {
-			return tw.set
+			return tw
 		}
 	}
 	return nil
@@ -178,10 +184,11 @@ type errRepeated struct{}
 func (errRepeated) Error() string { return "appears more than once" }
 
 // take is the sink's: document d was read, in order, with its shingle set
-// when it was shingled (has) and the key of its text (0: none). It scores
-// d's pairs with the documents held and holds d when the block is open and
-// it has pairs left.
-func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
+// and its histogram when it was shingled (has) and the key of its text (0:
+// none). It scores d's pairs with the documents held and holds d when the
+// block is open and it has pairs left. A pair whose histograms leave it
+// below need is not merged: its count is their bound (histBound).
+func (p *passes) take(d uint32, set []uint64, hist []uint8, has bool, key uint64) error {
 	if p.t.seen[d] == uint32(p.pass) {
 		return errRepeated{}
 	}
@@ -209,7 +216,13 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 		if !ok {
 			continue
 		}
-		group = append(group, groupTask{line: i, x: x, held: h, need: need(len(set), len(h.set), p.threshold, p.containment)})
+		g := groupTask{line: i, x: x, held: h, need: need(len(set), len(h.set), p.threshold, p.containment)}
+		if n, ok := histBound(hist, h.hist); ok && n < g.need {
+			atomic.StoreUint32(&p.t.inter[i], uint32(n))
+			p.bounded = append(p.bounded, x)
+			continue
+		}
+		group = append(group, g)
 	}
 	if len(group) < minGroup {
 		for _, g := range group {
@@ -222,12 +235,13 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 		p.score.addGroup(p.t.inter, set, refs[:groupRefs], tasks)
 	}
 	for _, g := range group {
-		p.remaining[d]--
-		if p.remaining[g.x]--; p.remaining[g.x] == 0 {
-			p.evict(g.x)
-		}
+		p.done(d, g.x)
 	}
-	p.group = group
+	for _, x := range p.bounded {
+		p.done(d, x)
+	}
+	p.boundedPairs += int64(len(p.bounded))
+	p.group, p.bounded = group, p.bounded[:0]
 	if p.remaining[d] == 0 || p.rank[d] < p.start || p.closed.Load() != noRank {
 		return nil
 	}
@@ -236,14 +250,23 @@ func (p *passes) take(d uint32, set []uint64, has bool, key uint64) error {
 		p.closed.Store(p.rank[d])
 		return nil
 	}
-	h := &heldDoc{set: slices.Clone(set)}
+	h := &heldDoc{set: slices.Clone(set), hist: slices.Clone(hist)}
 	p.held[d] = h
 	if key != 0 {
-		p.twins[d].Store(&twin{key: key, set: h.set})
+		p.twins[d].Store(&twin{key: key, set: h.set, hist: h.hist})
 	}
 	p.heldBytes += cost
 	p.maxHeld = max(p.maxHeld, p.heldBytes)
 	return nil
+}
+
+// done counts the pair of d and x, x held, as scored: x is let go once it
+// has no pair left.
+func (p *passes) done(d, x uint32) {
+	p.remaining[d]--
+	if p.remaining[x]--; p.remaining[x] == 0 {
+		p.evict(x)
+	}
 }
 
 func (p *passes) evict(x uint32) {

@@ -35,7 +35,7 @@ func runPasses(t *testing.T, p *passes, order []string, sets map[string][]uint64
 				continue // the scratch holds only what comes after start
 			}
 			has := p.needs(d)
-			if err := p.take(d, sets[id], has, 0); err != nil {
+			if err := p.take(d, sets[id], appendHist(nil, sets[id]), has, 0); err != nil {
 				t.Fatal(err)
 			}
 			if n > 1 && p.idle() {
@@ -219,7 +219,7 @@ func TestPassesNeeds(t *testing.T) {
 		if !p.needs(doc(id)) {
 			t.Fatalf("%s not needed", id)
 		}
-		if err := p.take(doc(id), set, true, 0); err != nil {
+		if err := p.take(doc(id), set, nil, true, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -229,10 +229,10 @@ func TestPassesNeeds(t *testing.T) {
 	if p.needs(doc("b")) != true || p.needs(doc("d")) != true {
 		t.Error("b and d have a partner held")
 	}
-	if err := p.take(doc("b"), set, true, 0); err != nil {
+	if err := p.take(doc("b"), set, nil, true, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.take(doc("b"), set, true, 0); err == nil {
+	if err := p.take(doc("b"), set, nil, true, 0); err == nil {
 		t.Error("a document read twice in a pass was taken")
 	}
 	if !slices.Equal(tb.inter, []uint32{3, unscored, unscored}) {
@@ -297,5 +297,36 @@ func TestNumberDocs(t *testing.T) {
 				t.Fatalf("%+v: line %d names the wrong documents", c, i)
 			}
 		}
+	}
+}
+
+// TestPassesBound: at a threshold, a pair far below it is left at its
+// histograms' bound (below need, at least the intersection), unmerged;
+// a near pair is merged and exact.
+func TestPassesBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	common := make([]uint64, 1000)
+	for i := range common {
+		common[i] = rng.Uint64()
+	}
+	set := func(shared, own int) []uint64 {
+		s := slices.Clone(common[:shared])
+		for range own {
+			s = append(s, rng.Uint64())
+		}
+		slices.Sort(s)
+		return s
+	}
+	sets := map[string][]uint64{"d0": set(1000, 0), "d1": set(500, 500), "d2": set(990, 10)}
+	tb := tableOf(t, false, "d0\td1\nd0\td2\n")
+	p := newPasses(tb, 1<<30)
+	p.threshold = 0.8
+	runPasses(t, p, []string{"d0", "d1", "d2"}, sets)
+	far, near := need(1000, 1000, 0.8, false), intersect(sets["d0"], sets["d2"])
+	if got := int(tb.inter[0]); got >= far || got < 500 || p.boundedPairs != 1 {
+		t.Errorf("the far pair: %d in common (500 exactly, need %d), %d pair(s) bounded", got, far, p.boundedPairs)
+	}
+	if got := int(tb.inter[1]); got != near {
+		t.Errorf("the near pair: %d in common, want %d", got, near)
 	}
 }

@@ -22,6 +22,7 @@ import "sync/atomic"
 // a reference, written by the scorer's goroutines.
 type heldDoc struct {
 	set  []uint64
+	hist []uint8
 	diff atomic.Pointer[setDiff]
 }
 
