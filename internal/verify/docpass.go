@@ -520,7 +520,9 @@ func (w *docWorker) take(b *docBatch, d uint32, text []byte) {
 		} else {
 			start := len(b.vals)
 			b.vals = w.w.Set(b.vals, text)
-			b.hists = appendHist(b.hists, b.vals[start:])
+			if w.v.ps.histWanted(d) {
+				b.hists = appendHist(b.hists, b.vals[start:])
+			}
 		}
 	}
 	b.keys = append(b.keys, key)

@@ -330,3 +330,14 @@ func TestPassesBound(t *testing.T) {
 		t.Errorf("the near pair: %d in common, want %d", got, near)
 	}
 }
+
+// A document's set gets a histogram from its fourth pair in the part on.
+func TestHistWanted(t *testing.T) {
+	tb := tableOf(t, false, "a\tb\na\tc\na\td\na\te\nb\tc\n")
+	p := newPasses(tb, 1<<30)
+	for id, want := range map[string]bool{"a": true, "b": false, "e": false} {
+		if d, _ := tb.lookup([]byte(id)); p.histWanted(d) != want {
+			t.Errorf("%s: histWanted %v", id, !want)
+		}
+	}
+}
