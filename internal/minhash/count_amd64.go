@@ -48,7 +48,9 @@ type bucketTable struct {
 }
 
 // bucketTable returns, where the CPU has AVX-512, a bucket table for n
-// values, cleared, in o's scratch.
+// values, empty, in o's scratch. The scratch is all 0 between documents:
+// each table is emptied as it is tallied (tally), or when crowded
+// (countBuckets), so that it is not cleared for the next one.
 func (o *OPH) bucketTable(n int) (bucketTable, bool) {
 	if !hasAVX512 {
 		return bucketTable{}, false
@@ -61,7 +63,6 @@ func (o *OPH) bucketTable(n int) (bucketTable, bool) {
 	// The table starts at the first slot on a cache line.
 	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(o.buckets))) % 64 / 8)
 	slots := o.buckets[off : off+size]
-	clear(slots)
 	return bucketTable{
 		slots: slots,
 		nb:    uint64(nb),
@@ -79,7 +80,7 @@ func (t *bucketTable) add(hs, bins []uint64, filled []bool) int {
 }
 
 // tally returns how many values the table holds (each once) and their
-// sum.
+// sum, and empties it.
 func (t *bucketTable) tally() (count, sum uint64) {
 	return tallyAVX512(&t.slots[0], len(t.slots))
 }

@@ -89,18 +89,20 @@ done:
 //
 // The values of table[:n] that are not 0 (n a multiple of 8): how many,
 // from a test of each eight, and their sum, from the sums of each lane
-// (an empty slot adds 0).
+// (an empty slot adds 0). Each eight are set to 0 as they are read.
 TEXT ·tallyAVX512(SB), NOSPLIT, $0-32
 	MOVQ   table+0(FP), SI
 	MOVQ   n+8(FP), CX
 	XORQ   AX, AX
 	XORQ   BX, BX
 	VPXORQ Z1, Z1, Z1
+	VPXORQ Z3, Z3, Z3
 
 tloop:
 	CMPQ      BX, CX
 	JGE       tdone
 	VMOVDQU64 (SI)(BX*8), Z0
+	VMOVDQU64 Z3, (SI)(BX*8)
 	VPTESTMQ  Z0, Z0, K1
 	VPADDQ    Z0, Z1, Z1
 	KMOVB     K1, DX

@@ -263,6 +263,7 @@ func (o *OPH) countBuckets(t *bucketTable, sig, fine, bins []uint64, filled []bo
 		hs := o.mix(hashes[start:])
 		done := t.add(hs, bins, filled)
 		if t.st.crowded != 0 {
+			clear(t.slots)
 			return o.crowded(sig, fine, bins, filled, hashes, start+done)
 		}
 		start += len(hs)
