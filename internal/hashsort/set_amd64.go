@@ -12,7 +12,7 @@ import (
 var hasAVX512 = cpu.X86.HasAVX512F
 
 //go:noescape
-func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover int, zero bool)
+func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover, placed int, zero bool)
 
 //go:noescape
 func setEmitAVX512(table *uint64, nb int, dst *uint64, net *sortNet) int
@@ -69,7 +69,7 @@ func (s *Sorter) appendBuckets(dst, a []uint64) (_ []uint64, ok bool) {
 	if cap(s.over) < maxOver {
 		s.over = make([]uint64, maxOver)
 	}
-	done, nover, zero := setInsertAVX512(&a[0], n, &table[0], uint64(nb), &s.over[0], maxOver)
+	done, nover, placed, zero := setInsertAVX512(&a[0], n, &table[0], uint64(nb), &s.over[0], maxOver)
 	if done < n {
 		clear(table)
 		NoteCrowded()
@@ -80,9 +80,14 @@ func (s *Sorter) appendBuckets(dst, a []uint64) (_ []uint64, ok bool) {
 	s.Sort(over)
 	over = AppendDistinct(over[:0], over)
 	start := len(dst)
-	// Room for every value and the eight slots past the last that the
-	// last bucket's store writes.
-	dst = slices.Grow(dst, n+8)[:start+n+8]
+	// Room for the distinct values (a text's shingles repeat: room for
+	// all of them grew verify's batches before their time) and the eight
+	// slots past the last that the last bucket's store writes.
+	distinct := placed + len(over)
+	if zero {
+		distinct++
+	}
+	dst = slices.Grow(dst, distinct+8)[:start+distinct+8]
 	k := start
 	if zero {
 		dst[k] = 0
@@ -110,6 +115,9 @@ func (s *Sorter) appendBuckets(dst, a []uint64) (_ []uint64, ok bool) {
 	}
 	if nb > from {
 		k += setEmitAVX512(&table[8*from], nb-from, &dst[k], &bitonic)
+	}
+	if k != start+distinct {
+		panic("hashsort: the buckets held other than the values they counted")
 	}
 	return dst[:k], true
 }

@@ -1,18 +1,18 @@
 #include "textflag.h"
 
-// func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover int, zero bool)
+// func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover, placed int, zero bool)
 //
 // appendBuckets' first loop: each value of a[:n] goes into the bucket of
 // eight slots (a cache line) h·nb >> 64 of table. One compare of the
 // eight slots with h and one test for empty ones give, without a branch
 // on what they find, the bucket with h in its first empty slot unless h
 // is there, stored whole (see appendBuckets). A full bucket without h
-// sends h to over, until
-// maxOver are there: then the loop stops, done short of n. The value 0
-// (the empty slot's) sets zero instead.
-TEXT ·setInsertAVX512(SB), NOSPLIT, $0-65
+// sends h to over, until maxOver are there: then the loop stops, done
+// short of n. placed counts the values put in a slot. The value 0 (the
+// empty slot's) sets zero instead.
+TEXT ·setInsertAVX512(SB), NOSPLIT, $0-73
 	MOVQ a+0(FP), SI
-	MOVQ n+8(FP), R8
+	XORQ R8, R8           // placed
 	MOVQ table+16(FP), DI
 	MOVQ nb+24(FP), CX
 	MOVQ over+32(FP), R9
@@ -23,7 +23,7 @@ TEXT ·setInsertAVX512(SB), NOSPLIT, $0-65
 	XORQ R15, R15         // 0
 
 loop:
-	CMPQ         BX, R8
+	CMPQ         BX, n+8(FP)
 	JGE          done
 	MOVQ         (SI)(BX*8), R10
 	INCQ         BX
@@ -47,6 +47,8 @@ loop:
 	KMOVB        R13, K3
 	VMOVDQA64    Z1, K3, Z0
 	VMOVDQU64    Z0, (DX)
+	POPCNTL      R13, R13
+	ADDQ         R13, R8
 	JMP          loop
 
 full:
@@ -66,7 +68,8 @@ crowded:
 done:
 	MOVQ BX, done+48(FP)
 	MOVQ R12, nover+56(FP)
-	MOVB R14, zero+64(FP)
+	MOVQ R8, placed+64(FP)
+	MOVB R14, zero+72(FP)
 	VZEROUPPER
 	RET
 
