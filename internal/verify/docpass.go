@@ -454,15 +454,23 @@ type docWorker struct {
 	// (and an eighth) at once, not grown (its arrays outlive the batch:
 	// the held sets and the counts under way point into them).
 	nvals, ntexts int
+	// nbytes is the length of the last batch's chunk: the next batch's
+	// values are made in the same proportion to its own chunk's length
+	// (chunks hold whole lines: their lengths differ).
+	nbytes int
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
-	b := &docBatch{file: c.File, vals: make([]uint64, 0, w.nvals+w.nvals/8)}
+	nvals := w.nvals
+	if w.nbytes > 0 && len(c.Data) > 0 {
+		nvals = int(float64(w.nvals) * float64(len(c.Data)) / float64(w.nbytes))
+	}
+	b := &docBatch{file: c.File, vals: make([]uint64, 0, nvals+nvals/8)}
 	if w.v.pass == 1 {
 		b.texts = make([]byte, 0, w.ntexts+w.ntexts/8)
 	}
 	r.Value = b
-	defer func() { w.nvals, w.ntexts = len(b.vals), len(b.texts) }()
+	defer func() { w.nvals, w.ntexts, w.nbytes = len(b.vals), len(b.texts), len(c.Data) }()
 	v := w.v
 	if f, ok := c.Value.(scratchFrame); ok {
 		n, err := s2.DecodedLen(f)
