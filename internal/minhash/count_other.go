@@ -4,7 +4,10 @@ package minhash
 
 // bucketTable and its countState are the AVX-512 table of OPH.countSum,
 // which this architecture lacks.
-type bucketTable struct{ st countState }
+type bucketTable struct {
+	slots []uint64
+	st    countState
+}
 
 type countState struct{ zero, crowded uint64 }
 
