@@ -284,9 +284,9 @@ func (w *containWorker) rankDoc(hashes []uint64) ranked {
 	for start := 0; start < len(hashes); start += touchBlock {
 		block := hashes[start:min(start+touchBlock, len(hashes))]
 		w.touched += w.df.touch(block)
-		for _, h := range block {
-			df := w.df.DF(h)
-			w.dfs = append(w.dfs, df)
+		from := len(w.dfs)
+		w.dfs = w.df.appendDFs(w.dfs, block)
+		for _, df := range w.dfs[from:] {
 			hist[min(w.rank(df), rankHist)]++
 		}
 	}

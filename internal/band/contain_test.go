@@ -145,6 +145,23 @@ func TestDFMap(t *testing.T) {
 				}
 			}
 		}
+		// appendDFs, with the vector code and without, gives DF of each.
+		var probes []uint64
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			probes = append(probes, k, k^1, k^1<<63, k^1<<(64-m.b), k^1<<(63-m.b))
+		}
+		had := hasDFVector
+		for _, vector := range []bool{false, true} {
+			hasDFVector = vector && had
+			got := m.appendDFs([]uint64{7}, probes)
+			for i, h := range probes {
+				if got[i+1] != uint64(want[h]) {
+					hasDFVector = had
+					t.Fatalf("%s, vector %v: appendDFs gave %x %d, want %d", tc.name, vector, h, got[i+1], want[h])
+				}
+			}
+		}
+		hasDFVector = had
 	}
 }
 

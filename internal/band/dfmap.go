@@ -161,6 +161,27 @@ func (m *dfMap) DF(h uint64) uint64 {
 	return uint64(m.over[h])
 }
 
+// appendDFs appends DF of each of hs to dst: with AVX-512 a bucket's slots
+// are compared at once (dfsVector), and only the hashes of the overflow
+// looked up in its map.
+func (m *dfMap) appendDFs(dst, hs []uint64) []uint64 {
+	start := len(dst)
+	dst = slices.Grow(dst, len(hs))[:start+len(hs)]
+	out := dst[start:]
+	if !m.dfsVector(hs, out) {
+		for i, h := range hs {
+			out[i] = m.DF(h)
+		}
+		return dst
+	}
+	for i, df := range out {
+		if df == ^uint64(0) {
+			out[i] = uint64(m.over[hs[i]])
+		}
+	}
+	return dst
+}
+
 // touch reads the first slot of each hash's bucket, without a branch on
 // what it finds: the loads are independent, so the processor has many cache
 // misses under way at once, where DF's loop, branching on each slot, waits
