@@ -283,7 +283,9 @@ func (w *containWorker) rankDoc(hashes []uint64) ranked {
 	var hist [rankHist + 1]int
 	for start := 0; start < len(hashes); start += touchBlock {
 		block := hashes[start:min(start+touchBlock, len(hashes))]
-		w.touched += w.df.touch(block)
+		if !w.df.prefetch(block) {
+			w.touched += w.df.touch(block)
+		}
 		from := len(w.dfs)
 		w.dfs = w.df.appendDFs(w.dfs, block)
 		for _, df := range w.dfs[from:] {

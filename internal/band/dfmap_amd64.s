@@ -63,3 +63,29 @@ over:
 done:
 	VZEROUPPER
 	RET
+
+// func prefetchBuckets(slots *uint64, hs *uint64, n int, mul, shift uint64)
+//
+// A prefetch of the bucket of each of hs[:n]: unlike a load (dfMap.touch),
+// it is done once issued, so many more misses are under way at once.
+TEXT ·prefetchBuckets(SB), NOSPLIT, $0-40
+	MOVQ slots+0(FP), DI
+	MOVQ hs+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ mul+24(FP), R12
+	MOVQ shift+32(FP), R13
+	XORQ BX, BX
+
+ploop:
+	CMPQ       BX, CX
+	JGE        pdone
+	MOVQ       (SI)(BX*8), AX
+	IMULQ      R12, AX
+	SHRXQ      R13, AX, DX
+	SHLQ       $6, DX
+	PREFETCHT0 (DI)(DX*1)
+	INCQ       BX
+	JMP        ploop
+
+pdone:
+	RET

@@ -7,3 +7,6 @@ var hasDFVector = false
 
 // dfsVector leaves appendDFs to DF where there is no vector code.
 func (m *dfMap) dfsVector(hs, out []uint64) bool { return false }
+
+// prefetch leaves the buckets to touch where there is no vector code.
+func (m *dfMap) prefetch(hs []uint64) bool { return false }
