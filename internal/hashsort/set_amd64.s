@@ -73,6 +73,14 @@ done:
 	VZEROUPPER
 	RET
 
+// STEP is a step of the network on the lanes of v, into w: each lane
+// and its partner (the permutation p) give it the smaller of the two, or
+// the larger in the lanes of the mask k.
+#define STEP(p, k, v, w) \
+	VPERMQ  v, p, Z3; \
+	VPMINUQ Z3, v, w; \
+	VPMAXUQ Z3, v, k, w
+
 // func setEmitAVX512(table *uint64, nb int, dst *uint64, net *sortNet) int
 //
 // appendBuckets' second loop: the values of each of the nb buckets of
@@ -110,24 +118,12 @@ eloop:
 	VMOVDQU64 Z30, (SI)
 	VPTESTMQ  Z0, Z0, K7
 	VPBLENDMQ Z0, Z31, K7, Z2
-	VPERMQ    Z2, Z20, Z3
-	VPMINUQ   Z3, Z2, Z4
-	VPMAXUQ   Z3, Z2, K1, Z4
-	VPERMQ    Z4, Z21, Z3
-	VPMINUQ   Z3, Z4, Z2
-	VPMAXUQ   Z3, Z4, K2, Z2
-	VPERMQ    Z2, Z22, Z3
-	VPMINUQ   Z3, Z2, Z4
-	VPMAXUQ   Z3, Z2, K3, Z4
-	VPERMQ    Z4, Z23, Z3
-	VPMINUQ   Z3, Z4, Z2
-	VPMAXUQ   Z3, Z4, K4, Z2
-	VPERMQ    Z2, Z24, Z3
-	VPMINUQ   Z3, Z2, Z4
-	VPMAXUQ   Z3, Z2, K5, Z4
-	VPERMQ    Z4, Z25, Z3
-	VPMINUQ   Z3, Z4, Z2
-	VPMAXUQ   Z3, Z4, K6, Z2
+	STEP(Z20, K1, Z2, Z4)
+	STEP(Z21, K2, Z4, Z2)
+	STEP(Z22, K3, Z2, Z4)
+	STEP(Z23, K4, Z4, Z2)
+	STEP(Z24, K5, Z2, Z4)
+	STEP(Z25, K6, Z4, Z2)
 	VMOVDQU64 Z2, (DI)(AX*8)
 	KMOVB     K7, DX
 	POPCNTL   DX, DX
