@@ -521,16 +521,17 @@ func (w *docWorker) take(b *docBatch, d uint32, text []byte) {
 	key := uint64(0)
 	if has {
 		key = textKey(w.digest, text)
-		if tw := w.v.ps.twin(d, key); tw != nil {
-			b.vals = append(b.vals, tw.set...)
-			b.hists = append(b.hists, tw.hist...)
+		start := len(b.vals)
+		if set := w.v.ps.twin(d, key); set != nil {
+			b.vals = append(b.vals, set...)
 			w.v.copies.Add(1)
 		} else {
-			start := len(b.vals)
 			b.vals = w.w.Set(b.vals, text)
-			if w.v.ps.histWanted(d) {
-				b.hists = appendHist(b.hists, b.vals[start:])
-			}
+		}
+		// Made from the set whichever way it came, so that which sets
+		// have one does not depend on how far the workers ran ahead.
+		if w.v.ps.histWanted(d) {
+			b.hists = appendHist(b.hists, b.vals[start:])
 		}
 	}
 	b.keys = append(b.keys, key)

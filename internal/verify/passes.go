@@ -71,12 +71,10 @@ const heldDocBytes = 96
 // heldDocBytes.
 func heldCost(n int) int64 { return int64(n+diffLimit(n))*8 + int64(histBytes(n)) + heldDocBytes }
 
-// A twin is a held document's set, its histogram, and the key of its
-// text (textKey).
+// A twin is a held document's set and the key of its text (textKey).
 type twin struct {
-	key  uint64
-	set  []uint64
-	hist []uint8
+	key uint64
+	set []uint64
 }
 
 // textKey is the key of a text that finds its exact copies among a
@@ -89,13 +87,13 @@ func textKey(d *xxhash.Digest, text []byte) uint64 {
 	return d.Sum64() | 1
 }
 
-// twin returns the partner of document d held with the text of key, nil
-// when there is none: the same text has the same set, so d need not be
-// shingled. The workers call it, ahead of the sink.
-func (p *passes) twin(d uint32, key uint64) *twin {
+// twin returns the set of a partner of document d held with the text of
+// key, nil when there is none: the same text has the same set, so d need
+// not be shingled. The workers call it, ahead of the sink.
+func (p *passes) twin(d uint32, key uint64) []uint64 {
 	for _, i := range p.adj[p.off[d]:p.off[d+1]] {
 		if tw := p.twins[p.partner(int(i), d)].Load(); tw != nil && tw.key == key {
-			return tw
+			return tw.set
 		}
 	}
 	return nil
@@ -253,7 +251,7 @@ func (p *passes) take(d uint32, set []uint64, hist []uint8, has bool, key uint64
 	h := &heldDoc{set: slices.Clone(set), hist: slices.Clone(hist)}
 	p.held[d] = h
 	if key != 0 {
-		p.twins[d].Store(&twin{key: key, set: h.set, hist: h.hist})
+		p.twins[d].Store(&twin{key: key, set: h.set})
 	}
 	p.heldBytes += cost
 	p.maxHeld = max(p.maxHeld, p.heldBytes)
