@@ -1,11 +1,12 @@
 package hashsort
 
 import (
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // inputs are the kinds of values the sorts are tested on, drawn from r (in
@@ -189,17 +190,7 @@ func BenchmarkAppendDistinct(b *testing.B) {
 // With AVX-512 both tables are tried (the bucket table, and the ordered
 // table of the other CPUs); uniform values of a thousand or more turn
 // some away from full buckets.
-func TestAppendSet(t *testing.T) {
-	had := hasAVX512
-	defer func() { hasAVX512 = had }()
-	for _, vector := range []bool{false, true} {
-		if vector && !had {
-			continue
-		}
-		hasAVX512 = vector
-		t.Run(fmt.Sprintf("avx512=%v", vector), testAppendSet)
-	}
-}
+func TestAppendSet(t *testing.T) { testutil.Vector(t, &hasAVX512, testAppendSet) }
 
 func testAppendSet(t *testing.T) {
 	inputs := inputs(rand.New(rand.NewPCG(8, 12)))

@@ -3,22 +3,18 @@ package input
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // TestPlainEnd compares plainEnd with a byte-by-byte scan on random bytes
 // that hold each byte that ends a run, and its neighbours, at every offset
 // of an eight-byte word and of a 32-byte block, with AVX2 and without.
 func TestPlainEnd(t *testing.T) {
-	had := hasAVX2
-	defer func() { hasAVX2 = had }()
-	for _, vector := range []bool{false, true} {
-		if vector && !had {
-			continue
-		}
-		hasAVX2 = vector
+	testutil.Vector(t, &hasAVX2, func(t *testing.T) {
 		testPlainEnd(t, 40, 6)
 		testPlainEnd(t, 200, 60)
-	}
+	})
 }
 
 // testPlainEnd tries bytes up to size long, one in every of them a pick.

@@ -9,6 +9,7 @@ package testutil
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -102,4 +103,19 @@ func Records(out string) string {
 		}
 	}
 	return b.String()
+}
+
+// Vector runs test with a package's vector code off and then, where the
+// CPU has it, on: on is the package's flag, set back at the end.
+func Vector(t *testing.T, on *bool, test func(t *testing.T)) {
+	t.Helper()
+	had := *on
+	t.Cleanup(func() { *on = had })
+	for _, vector := range []bool{false, true} {
+		if vector && !had {
+			continue
+		}
+		*on = vector
+		t.Run(fmt.Sprintf("vector=%v", vector), test)
+	}
 }

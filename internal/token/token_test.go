@@ -1,7 +1,6 @@
 package token
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -97,17 +96,7 @@ func TestTokenizer(t *testing.T) {
 // that end exactly at a block's end or the text's, and every kind of byte
 // at every offset must give the reference's tokens; their hashes are
 // tried with the vector code (eight short tokens at a time) and without.
-func TestTokenizerBlocks(t *testing.T) {
-	had := hasHashVector
-	defer func() { hasHashVector = had }()
-	for _, vector := range []bool{false, true} {
-		if vector && !had {
-			continue
-		}
-		hasHashVector = vector
-		t.Run(fmt.Sprintf("vector=%v", vector), testTokenizerBlocks)
-	}
-}
+func TestTokenizerBlocks(t *testing.T) { testutil.Vector(t, &hasHashVector, testTokenizerBlocks) }
 
 func testTokenizerBlocks(t *testing.T) {
 	pieces := []string{

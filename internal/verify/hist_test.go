@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/neardup/neardup/internal/testutil"
 )
 
 // TestHistBound: for pairs of sets of every size from just under minHist
@@ -12,13 +14,7 @@ import (
 // computed value by value; with the vector code and without. Sets that
 // differ in size by more than twice the parts have none.
 func TestHistBound(t *testing.T) {
-	had := hasAVX512BW
-	defer func() { hasAVX512BW = had }()
-	for _, vector := range []bool{false, true} {
-		if vector && !had {
-			continue
-		}
-		hasAVX512BW = vector
+	testutil.Vector(t, &hasAVX512BW, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(6, 7))
 		for range 3000 {
 			na := 60 + r.IntN(3000)
@@ -44,13 +40,13 @@ func TestHistBound(t *testing.T) {
 			bound, ok := histBound(ha, hb)
 			want, wantOK := refHistBound(a, b)
 			if ok != wantOK || ok && bound != want {
-				t.Fatalf("vector %v: %d and %d values: bound %d, %v; by each value %d, %v", vector, na, nb, bound, ok, want, wantOK)
+				t.Fatalf("%d and %d values: bound %d, %v; by each value %d, %v", na, nb, bound, ok, want, wantOK)
 			}
 			if n := intersect(a, b); ok && bound < n {
 				t.Fatalf("%d and %d values: bound %d below their intersection %d", na, nb, bound, n)
 			}
 		}
-	}
+	})
 }
 
 // refHistBound is histBound from the sets: the parts of the smaller, the
