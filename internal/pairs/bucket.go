@@ -341,119 +341,198 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 // pairHeld pairs the records held, none spilled, in memory: it sorts them,
 // pairs each bucket as numbers and writes the pairs. When the pairs would
 // outgrow what limit leaves, it spills the records as one run instead and
-// says it is not done: the runs are to be merged and paired.
+// says it is not done: the runs are to be merged and paired. The buckets
+// are paired on every core (heldPairer), in spans of them dealt out in
+// turn, so that what each core pairs, and whether the pairs fit, depends
+// on jobs only.
 func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, br *bandRuns, out *stream.Output, st *stats) (done bool, err error) {
 	ids, entries := h.ids, h.entries
 	h.index = nil
 	order, fps := h.rank(opt.Jobs)
 	sortEntries(entries, opt.Jobs)
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
-	// A pair two documents make in several buckets is tried once
-	// (recentPairs): not for Hamming tables, whose pairs come from one.
-	var recent *recentPairs
-	if s.h == nil {
-		recent = newRecentPairs(len(entries))
-		room -= recent.bytes()
-	}
 	before := st.snapshot()
-	var aside bbit.Counts
-	if opt.aside != nil {
-		aside = opt.aside.counts
+	spans := bucketSpans(entries, opt.Jobs)
+	ps := make([]*heldPairer, min(max(opt.Jobs, 1), len(spans)-1))
+	var stop atomic.Bool
+	for w := range ps {
+		ps[w] = &heldPairer{ctx: ctx, opt: &opt, s: s, ids: ids, order: order, fps: fps, entries: entries, stop: &stop}
+		if s.h == nil {
+			// A pair two documents make in several buckets is tried
+			// once (recentPairs) by a core: not for Hamming tables,
+			// whose pairs come from one.
+			ps[w].recent = newRecentPairs(len(entries) / len(ps))
+		}
 	}
-	var pairs []uint64
-	var docs []uint32
-	var sigs []signed // with --bbit, of docs
+	for _, p := range ps {
+		p.room = room / int64(len(ps))
+		if p.recent != nil {
+			p.room -= p.recent.bytes()
+		}
+	}
+	parallelFor(len(ps), len(ps), func(w int) {
+		for i := w; i+1 < len(spans) && !stop.Load(); i += len(ps) {
+			if err := ps[w].pair(spans[i], spans[i+1], &st.made); err != nil {
+				ps[w].err = err
+				stop.Store(true)
+			}
+		}
+	})
+	parts := make([][]uint64, len(ps))
 	full := false
-	for i := 0; i < len(entries); {
+	for w, p := range ps {
+		if p.err == errFull {
+			full = true
+		} else if p.err != nil {
+			return false, p.err
+		}
+		parts[w] = p.pairs
+	}
+	if full {
+		// Pair the records as spilled ones instead, from the start.
+		st.restore(before)
+		return false, br.write(h, order, fps)
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	for _, p := range ps {
+		st.add(&p.st)
+		if opt.aside != nil {
+			opt.aside.counts.Add(p.aside)
+		}
+	}
+	ps = nil
+	h.entries = nil
+	return true, writeRanked(out.W, parts, ids, order, opt.Jobs)
+}
+
+// bucketSpans cuts the sorted entries into spans of whole buckets, about
+// 16 for each of jobs (at least 1<<12 entries each): it returns the
+// spans' starts and the end.
+func bucketSpans(entries []entry, jobs int) []int {
+	size := max(len(entries)/(16*max(jobs, 1)), 1<<12)
+	spans := []int{0}
+	for i := size; i < len(entries); i += size {
+		for i < len(entries) && entries[i].key == entries[i-1].key {
+			i++
+		}
+		if i < len(entries) {
+			spans = append(spans, i)
+		}
+	}
+	return append(spans, len(entries))
+}
+
+// heldPairer pairs spans of buckets of held records (pairHeld) on one
+// core: into pairs of ranks, with counts of its own.
+type heldPairer struct {
+	ctx     context.Context
+	opt     *Options
+	s       scheme
+	ids     []string
+	order   []uint32
+	fps     []simhash.Fingerprint
+	entries []entry
+	stop    *atomic.Bool // another has failed, or its pairs did not fit
+
+	recent *recentPairs
+	pairs  []uint64
+	room   int64 // for pairs
+	st     stats
+	aside  bbit.Counts
+	err    error
+
+	docs []uint32
+	sigs []signed // with --bbit, of docs
+}
+
+// pair pairs the buckets of entries[i:end], adding the pairs tried to
+// made; it returns errFull when its pairs outgrow its room.
+func (p *heldPairer) pair(i, end int, made *atomic.Int64) error {
+	opt, s, entries := p.opt, p.s, p.entries
+	for i < end {
 		j := i + 1
-		for j < len(entries) && entries[j].key == entries[i].key {
+		for j < end && entries[j].key == entries[i].key {
 			j++
 		}
-		docs = docs[:0]
+		docs := p.docs[:0]
 		for _, e := range entries[i:j] {
 			if len(docs) > 0 && docs[len(docs)-1] == e.doc {
-				st.duplicates++
+				p.st.duplicates++
 				continue
 			}
 			docs = append(docs, e.doc)
 		}
-		st.buckets++
+		p.docs = docs
+		p.st.buckets++
 		t := int(entries[i].table)
 		c := opt.capOf(entries[i].key.hi)
-		st.noteCap(len(docs), c)
-		if a := opt.aside; a != nil && len(docs) > 1 {
+		p.st.noteCap(len(docs), c)
+		a := opt.aside
+		if a != nil && len(docs) > 1 {
 			if err := a.loaded(); err != nil {
-				return false, err
+				return err
 			}
-			sigs = sigs[:0]
+			p.sigs = p.sigs[:0]
 			for _, d := range docs {
-				sigs = append(sigs, sign(a, ids[order[d]]))
+				p.sigs = append(p.sigs, sign(a, p.ids[p.order[d]]))
 			}
 		}
 		tried := 0
-		err := capPairs(len(docs), c, &st.made, func(a, b int) error {
+		err := capPairs(len(docs), c, made, func(x, y int) error {
 			// One bucket may hold most of the pairs: look for a
 			// cancellation inside it too.
-			if tried++; tried%(1<<20) == 0 && ctx.Err() != nil {
-				return ctx.Err()
+			if tried++; tried%(1<<20) == 0 && p.ctx.Err() != nil {
+				return p.ctx.Err()
 			}
-			if s.h != nil && !s.keep(t, fps[docs[a]], fps[docs[b]]) {
+			if s.h != nil && !s.keep(t, p.fps[docs[x]], p.fps[docs[y]]) {
 				return nil
 			}
-			p := uint64(docs[a])<<32 | uint64(docs[b])
+			pair := uint64(docs[x])<<32 | uint64(docs[y])
 			var slot int
-			if recent != nil {
+			if p.recent != nil {
 				var seen bool
-				if slot, seen = recent.slot(p); seen {
-					if opt.aside != nil {
-						replay(&opt.aside.counts, recent.verdict[slot])
+				if slot, seen = p.recent.slot(pair); seen {
+					if a != nil {
+						replay(&p.aside, p.recent.verdict[slot])
 					}
 					return nil // held already, or set aside
 				}
-				recent.pairs[slot] = p
+				p.recent.pairs[slot] = pair
 			}
-			if as := opt.aside; as != nil {
-				was := as.counts
-				far := as.judge(&as.counts, &sigs[a], &sigs[b])
-				if recent != nil {
-					recent.verdict[slot] = judged(&was, &as.counts)
+			if a != nil {
+				was := p.aside
+				far := a.judge(&p.aside, &p.sigs[x], &p.sigs[y])
+				if p.recent != nil {
+					p.recent.verdict[slot] = judged(&was, &p.aside)
 				}
 				if far {
 					return nil
 				}
 			}
-			if len(pairs) == cap(pairs) {
+			if len(p.pairs) == cap(p.pairs) {
 				// The pairs, the old array beside the new while it
 				// grows, and the byte each that sorting them holds.
-				n := max(2*cap(pairs), minSlots)
-				if 8*int64(cap(pairs))+9*int64(n) > room {
-					full = true
+				n := max(2*cap(p.pairs), minSlots)
+				if 8*int64(cap(p.pairs))+9*int64(n) > p.room {
+					p.pairs = nil
 					return errFull
 				}
-				pairs = growSlice(pairs, n)
+				p.pairs = growSlice(p.pairs, n)
 			}
-			pairs = append(pairs, p)
+			p.pairs = append(p.pairs, pair)
 			return nil
 		})
-		if full {
-			// Pair the records as spilled ones instead, from the start.
-			pairs = nil
-			st.restore(before)
-			if opt.aside != nil {
-				opt.aside.counts = aside
-			}
-			return false, br.write(h, order, fps)
-		}
 		if err != nil {
-			return false, err
+			return err
 		}
 		i = j
-		if ctx.Err() != nil {
-			return false, ctx.Err()
+		if p.ctx.Err() != nil {
+			return p.ctx.Err()
 		}
 	}
-	h.entries = nil
-	return true, writeRanked(out.W, pairs, ids, order, opt.Jobs)
+	return nil
 }
 
 // errFull stops pairing in memory: the pairs would not fit.
@@ -475,20 +554,43 @@ func rankIDs(ids []string, jobs int) (order, rank []uint32) {
 	return order, rank
 }
 
-// writeRanked sorts pairs of ranks (rankIDs; a<<32 | b), drops repeated
-// ones and writes them as pairs of ids.
-func writeRanked(w io.Writer, pairs []uint64, ids []string, order []uint32, jobs int) error {
-	parallelSort(pairs, jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
-	pairs = slices.Compact(pairs)
+// writeRanked sorts pairs of ranks (rankIDs; a<<32 | b), each of parts on
+// one of up to jobs cores, drops repeated ones and writes them, the parts
+// merged, as pairs of ids.
+func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32, jobs int) error {
+	if len(parts) == 1 {
+		parallelSort(parts[0], jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
+	} else {
+		parallelFor(len(parts), jobs, func(i int) { slices.Sort(parts[i]) })
+	}
 	var buf []byte
-	for i, p := range pairs {
-		buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
-		if len(buf) >= 1<<16 || i == len(pairs)-1 {
+	var last uint64
+	first := true
+	for {
+		// The least head of the parts (a few).
+		k := -1
+		for i, p := range parts {
+			if len(p) > 0 && (k < 0 || p[0] < parts[k][0]) {
+				k = i
+			}
+		}
+		if k >= 0 {
+			p := parts[k][0]
+			parts[k] = parts[k][1:]
+			if !first && p == last {
+				continue
+			}
+			first, last = false, p
+			buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
+		}
+		if len(buf) >= 1<<16 || (k < 0 && len(buf) > 0) {
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
 			buf = buf[:0]
 		}
+		if k < 0 {
+			return nil
+		}
 	}
-	return nil
 }

@@ -294,7 +294,7 @@ func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *O
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return writeRanked(out.W, slices.Concat(made...), ids, order, jobs)
+	return writeRanked(out.W, made, ids, order, jobs)
 }
 
 // keyParts is the number of parts the records are cut into by the

@@ -56,8 +56,9 @@ func TestSortEntriesJobs(t *testing.T) {
 }
 
 // TestJobsSameOutput runs the stage with -j 1 and more, in memory and
-// sorted with a buffer that spills, on buckets large enough to be sorted in
-// parallel: the output is byte for byte the same.
+// sorted with a buffer that spills, on buckets large enough to be paired and
+// sorted in parallel, one of them capped: the output, and what it says on
+// stderr, is byte for byte the same.
 func TestJobsSameOutput(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("#neardup stage=band scheme=minhash b=3 r=2 key=xxh64\n")
@@ -70,6 +71,10 @@ func TestJobsSameOutput(t *testing.T) {
 			}
 		}
 	}
+	// A bucket past --max-bucket: its pairs left out are counted.
+	for d := range 600 {
+		lines = append(lines, fmt.Sprintf("%04x%016x\tdoc%d\n", 0, 1<<40, d))
+	}
 	slices.Sort(lines) // key-sorted for --sorted
 	b.WriteString(strings.Join(lines, ""))
 	dir := t.TempDir()
@@ -79,15 +84,15 @@ func TestJobsSameOutput(t *testing.T) {
 		memory int64
 	}{{false, 0}, {true, 64 << 20}, {true, 1 << 20}} {
 		sorted := mode.sorted
-		var want []byte
+		var want, wantErrs []byte
 		for _, j := range []int{1, 2, 4} {
-			opt := Options{Sorted: sorted, MemoryBytes: mode.memory, TempDir: dir, Common: stream.Common{Jobs: j}}
+			opt := Options{Sorted: sorted, MaxBucket: 512, MemoryBytes: mode.memory, TempDir: dir, Common: stream.Common{Jobs: j}}
 			var out, errs bytes.Buffer
 			if err := Run(context.Background(), opt, []string{in}, &out, &errs); err != nil {
 				t.Fatal(err)
 			}
 			if j == 1 {
-				want = out.Bytes()
+				want, wantErrs = out.Bytes(), errs.Bytes()
 				if n := bytes.Count(want, []byte{'\n'}); n < minParallelSort {
 					t.Fatalf("only %d pairs: too few to sort in parallel", n)
 				}
@@ -95,6 +100,9 @@ func TestJobsSameOutput(t *testing.T) {
 			}
 			if !bytes.Equal(out.Bytes(), want) {
 				t.Errorf("sorted=%v memory=%d: -j %d writes other pairs than -j 1", sorted, mode.memory, j)
+			}
+			if !bytes.Equal(errs.Bytes(), wantErrs) {
+				t.Errorf("sorted=%v memory=%d: -j %d says\n%s\n-j 1 says\n%s", sorted, mode.memory, j, errs.Bytes(), wantErrs)
 			}
 		}
 	}
