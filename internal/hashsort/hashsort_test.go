@@ -84,7 +84,7 @@ func TestSortShared(t *testing.T) {
 }
 
 func BenchmarkSort(b *testing.B) {
-	for _, n := range []int{100, 1000, 3000, 10000, 100000} {
+	for _, n := range []int{100, 1000, 3000, 10000, 100000, 1000000} {
 		r := rand.New(rand.NewPCG(1, uint64(n)))
 		src := make([]uint64, n)
 		for i := range src {
@@ -221,7 +221,7 @@ func testAppendSet(t *testing.T) {
 // BenchmarkSet compares AppendSet with what it replaces, Sort and
 // AppendDistinct, on uniform values of which one in ten repeats another.
 func BenchmarkSet(b *testing.B) {
-	for _, n := range []int{100, 1000, 3000, 10000, 100000} {
+	for _, n := range []int{100, 1000, 3000, 10000, 100000, 1000000} {
 		r := rand.New(rand.NewPCG(1, uint64(n)))
 		src := make([]uint64, n)
 		for i := range src {

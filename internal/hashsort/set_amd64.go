@@ -12,7 +12,7 @@ import (
 var hasAVX512 = cpu.X86.HasAVX512F
 
 //go:noescape
-func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover, placed int, zero bool)
+func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver, ahead int) (done, nover, placed int, zero bool)
 
 //go:noescape
 func setEmitAVX512(table *uint64, nb int, dst *uint64, net *sortNet) int
@@ -69,7 +69,15 @@ func (s *Sorter) appendBuckets(dst, a []uint64) (_ []uint64, ok bool) {
 	if cap(s.over) < maxOver {
 		s.over = make([]uint64, maxOver)
 	}
-	done, nover, placed, zero := setInsertAVX512(&a[0], n, &table[0], uint64(nb), &s.over[0], maxOver)
+	// In a table of a megabyte or more, past L2, the buckets are
+	// prefetched 16 values ahead (BenchmarkSet, fastest of 6: 100,000
+	// values 0.70 -> 0.60 ms, a million 11.3 -> 8.5 ms); in a smaller
+	// one that cost more than it saved.
+	ahead := 0
+	if 64*nb >= 1<<20 {
+		ahead = n - 16
+	}
+	done, nover, placed, zero := setInsertAVX512(&a[0], n, &table[0], uint64(nb), &s.over[0], maxOver, ahead)
 	if done < n {
 		clear(table)
 		NoteCrowded()

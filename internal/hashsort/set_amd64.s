@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver int) (done, nover, placed int, zero bool)
+// func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver, ahead int) (done, nover, placed int, zero bool)
 //
 // appendBuckets' first loop: each value of a[:n] goes into the bucket of
 // eight slots (a cache line) h·nb >> 64 of table. One compare of the
@@ -9,8 +9,10 @@
 // is there, stored whole (see appendBuckets). A full bucket without h
 // sends h to over, until maxOver are there: then the loop stops, done
 // short of n. placed counts the values put in a slot. The value 0 (the
-// empty slot's) sets zero instead.
-TEXT ·setInsertAVX512(SB), NOSPLIT, $0-73
+// empty slot's) sets zero instead. Each value before ahead first asks for
+// the bucket of the value 16 after it (PREFETCHT0), from its top 32 bits
+// (the bucket or the one before it).
+TEXT ·setInsertAVX512(SB), NOSPLIT, $0-81
 	MOVQ a+0(FP), SI
 	XORQ R8, R8           // placed
 	MOVQ table+16(FP), DI
@@ -25,6 +27,16 @@ TEXT ·setInsertAVX512(SB), NOSPLIT, $0-73
 loop:
 	CMPQ         BX, n+8(FP)
 	JGE          done
+	CMPQ         BX, ahead+48(FP)
+	JGE          take
+	MOVQ         128(SI)(BX*8), AX
+	SHRQ         $32, AX
+	IMULQ        CX, AX
+	SHRQ         $32, AX
+	SHLQ         $6, AX
+	PREFETCHT0   (DI)(AX*1)
+
+take:
 	MOVQ         (SI)(BX*8), R10
 	INCQ         BX
 	TESTQ        R10, R10
@@ -66,10 +78,10 @@ crowded:
 	DECQ BX
 
 done:
-	MOVQ BX, done+48(FP)
-	MOVQ R12, nover+56(FP)
-	MOVQ R8, placed+64(FP)
-	MOVB R14, zero+72(FP)
+	MOVQ BX, done+56(FP)
+	MOVQ R12, nover+64(FP)
+	MOVQ R8, placed+72(FP)
+	MOVB R14, zero+80(FP)
 	VZEROUPPER
 	RET
 
