@@ -135,6 +135,13 @@ type Options struct {
 	generalRule bool
 }
 
+// lengths says whether the rule weighs the documents' text lengths: the
+// containment rule, and clusters' choice of the longest or shortest.
+// Without it the texts are not unescaped or extracted to be measured.
+func (o *Options) lengths() bool {
+	return o.Containment || o.Prefer == PreferLongest || o.Prefer == PreferShortest
+}
+
 // Resolve checks the options and fills in their defaults (-j, --memory),
 // the one place where both are done: Run calls it. Its errors are usage
 // errors.

@@ -308,7 +308,13 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			return true
 		}
 		r.Records++
-		id, text, err := w.parser.Parse(format, line, ordinal)
+		var id, text []byte
+		var err error
+		if w.k.opt.lengths() {
+			id, text, err = w.parser.Parse(format, line, ordinal)
+		} else {
+			id, err = w.parser.ParseID(format, line, ordinal)
+		}
 		if err != nil {
 			return r.Fail(err, pos, w.k.opt.SkipBad)
 		}
