@@ -286,11 +286,11 @@ func (v *docRun) sink(r *stream.Result) error {
 		if v.sample == nil && b.sample != nil {
 			v.sample = b.sample
 		}
-		start, hstart := 0, 0
+		hstart := 0
 		for i, d := range b.docs {
-			set := b.vals[start:b.ends[i]]
+			set := b.sets[i]
 			hist := b.hists[hstart:b.hends[i]]
-			start, hstart = b.ends[i], b.hends[i]
+			hstart = b.hends[i]
 			if b.has[i] && v.pass == 1 {
 				v.setBytes += int64(len(set))*8 + heldDocBytes
 				v.setDocs++
@@ -434,9 +434,8 @@ type docBatch struct {
 	file   string
 	docs   []uint32
 	has    []bool
-	keys   []uint64 // of the texts shingled (textKey), 0 for the others
-	ends   []int
-	vals   []uint64
+	keys   []uint64   // of the texts shingled (textKey), 0 for the others
+	sets   [][]uint64 // each its own array (or a held twin's)
 	hends  []int
 	hists  []uint8 // the sets' histograms (appendHist)
 	tdocs  []uint32
@@ -450,27 +449,18 @@ type docWorker struct {
 	w      *shingle.Worker
 	buf    []byte
 	digest *xxhash.Digest
-	// The sizes of the worker's last batch: the next is made that large
-	// (and an eighth) at once, not grown (its arrays outlive the batch:
-	// the held sets and the counts under way point into them).
-	nvals, ntexts int
-	// nbytes is the length of the last batch's chunk: the next batch's
-	// values are made in the same proportion to its own chunk's length
-	// (chunks hold whole lines: their lengths differ).
-	nbytes int
+	// The length of the worker's last batch's texts: the next is made that
+	// large (and an eighth) at once, not grown.
+	ntexts int
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
-	nvals := w.nvals
-	if w.nbytes > 0 && len(c.Data) > 0 {
-		nvals = int(float64(w.nvals) * float64(len(c.Data)) / float64(w.nbytes))
-	}
-	b := &docBatch{file: c.File, vals: make([]uint64, 0, nvals+nvals/8)}
+	b := &docBatch{file: c.File}
 	if w.v.pass == 1 {
 		b.texts = make([]byte, 0, w.ntexts+w.ntexts/8)
 	}
 	r.Value = b
-	defer func() { w.nvals, w.ntexts, w.nbytes = len(b.vals), len(b.texts), len(c.Data) }()
+	defer func() { w.ntexts = len(b.texts) }()
 	v := w.v
 	if f, ok := c.Value.(scratchFrame); ok {
 		n, err := s2.DecodedLen(f)
@@ -514,29 +504,34 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 }
 
 // take adds document d to the batch, shingled when the pass needs it, or
-// with a copy of the set of a partner held whose text is the same.
+// with the set of a partner held whose text is the same. Each set is an
+// array of its own, made at its size (AppendSet counts the values first),
+// which the sink holds as it is: sets in one array of the batch were
+// copied out to be held (they would have kept the batch's other sets), and
+// copied again when the array, made from the last batch's size, grew
+// (memmove and growslice were a tenth of verify's time on make speed's
+// corpus). A twin's set is its partner's: a set is not written once made.
 func (w *docWorker) take(b *docBatch, d uint32, text []byte) {
 	b.docs = append(b.docs, d)
 	has := w.v.ps.needs(d)
 	key := uint64(0)
+	var set []uint64
 	if has {
 		key = textKey(w.digest, text)
-		start := len(b.vals)
-		if set := w.v.ps.twin(d, key); set != nil {
-			b.vals = append(b.vals, set...)
+		if set = w.v.ps.twin(d, key); set != nil {
 			w.v.copies.Add(1)
 		} else {
-			b.vals = w.w.Set(b.vals, text)
+			set = w.w.Set(nil, text)
 		}
 		// Made from the set whichever way it came, so that which sets
 		// have one does not depend on how far the workers ran ahead.
 		if w.v.ps.histWanted(d) {
-			b.hists = appendHist(b.hists, b.vals[start:])
+			b.hists = appendHist(b.hists, set)
 		}
 	}
 	b.keys = append(b.keys, key)
 	b.has = append(b.has, has)
-	b.ends = append(b.ends, len(b.vals))
+	b.sets = append(b.sets, set)
 	b.hends = append(b.hends, len(b.hists))
 }
 

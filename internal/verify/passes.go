@@ -45,7 +45,7 @@ type passes struct {
 	boundedPairs int64
 	// twins is held again for the workers, with each held document's text
 	// key, by document (nil when not held): a document read whose text is
-	// a held partner's takes a copy of its set (twin).
+	// a held partner's takes its set (twin).
 	twins []atomic.Pointer[twin]
 	// heldBytes is what held holds; maxHeld its most in any pass.
 	heldBytes, maxHeld, budget int64
@@ -248,7 +248,7 @@ func (p *passes) take(d uint32, set []uint64, hist []uint8, has bool, key uint64
 		p.closed.Store(p.rank[d])
 		return nil
 	}
-	h := &heldDoc{set: slices.Clone(set), hist: slices.Clone(hist)}
+	h := &heldDoc{set: set, hist: slices.Clone(hist)}
 	p.held[d] = h
 	if key != 0 {
 		p.twins[d].Store(&twin{key: key, set: h.set})
