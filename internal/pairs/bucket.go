@@ -402,9 +402,10 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 			opt.aside.counts.Add(p.aside)
 		}
 	}
+	parallelFor(len(ps), len(ps), func(w int) { ps[w].sort() })
 	ps = nil
 	h.entries = nil
-	return true, writeRanked(out.W, parts, ids, order, opt.Jobs)
+	return true, writeRanked(out.W, parts, ids, order)
 }
 
 // bucketSpans cuts the sorted entries into spans of whole buckets, about
@@ -445,6 +446,16 @@ type heldPairer struct {
 
 	docs []uint32
 	sigs []signed // with --bbit, of docs
+}
+
+// sort sorts the pairs: by radixSort where a scratch as long as they fit
+// in the room they left, in place otherwise.
+func (p *heldPairer) sort() {
+	if 8*int64(len(p.pairs)) <= p.room-8*int64(cap(p.pairs)) {
+		radixSort(p.pairs, make([]uint64, len(p.pairs)))
+		return
+	}
+	slices.Sort(p.pairs)
 }
 
 // pair pairs the buckets of entries[i:end], adding the pairs tried to
@@ -513,7 +524,8 @@ func (p *heldPairer) pair(i, end int, made *atomic.Int64) error {
 			}
 			if len(p.pairs) == cap(p.pairs) {
 				// The pairs, the old array beside the new while it
-				// grows, and the byte each that sorting them holds.
+				// grows, and a byte each more (what parallelSort
+				// held); sort then takes a scratch if it fits.
 				n := max(2*cap(p.pairs), minSlots)
 				if 8*int64(cap(p.pairs))+9*int64(n) > p.room {
 					p.pairs = nil
@@ -554,15 +566,9 @@ func rankIDs(ids []string, jobs int) (order, rank []uint32) {
 	return order, rank
 }
 
-// writeRanked sorts pairs of ranks (rankIDs; a<<32 | b), each of parts on
-// one of up to jobs cores, drops repeated ones and writes them, the parts
-// merged, as pairs of ids.
-func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32, jobs int) error {
-	if len(parts) == 1 {
-		parallelSort(parts[0], jobs, cmp.Compare[uint64], slices.Sort[[]uint64])
-	} else {
-		parallelFor(len(parts), jobs, func(i int) { slices.Sort(parts[i]) })
-	}
+// writeRanked writes pairs of ranks (rankIDs; a<<32 | b), each of parts
+// sorted, as pairs of ids: the parts merged, the repeated pairs dropped.
+func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32) error {
 	var buf []byte
 	var last uint64
 	first := true

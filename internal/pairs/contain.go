@@ -294,7 +294,8 @@ func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *O
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return writeRanked(out.W, made, ids, order, jobs)
+	parallelFor(len(made), jobs, func(i int) { slices.Sort(made[i]) })
+	return writeRanked(out.W, made, ids, order)
 }
 
 // keyParts is the number of parts the records are cut into by the
