@@ -37,20 +37,29 @@ func TestParallelSort(t *testing.T) {
 
 func TestSortEntriesJobs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	a := make([]entry, 100000)
-	for i := range a {
-		a[i] = entry{key: key128{rng.Uint64N(4), rng.Uint64N(5000) << 40}, doc: rng.Uint32N(1000)}
+	// Keys whose low words share their leading bits (one part), and
+	// uniform ones drawn from a pool, so that keys repeat (every part).
+	pool := make([]uint64, 20000)
+	for i := range pool {
+		pool[i] = rng.Uint64()
 	}
-	want := slices.Clone(a)
-	sortEntries(want, 1)
-	if !slices.IsSortedFunc(want, compareEntries) {
-		t.Fatal("sortEntries(1) does not sort")
-	}
-	for _, jobs := range []int{2, 4, 7} {
-		got := slices.Clone(a)
-		sortEntries(got, jobs)
-		if !slices.Equal(got, want) {
-			t.Fatalf("sortEntries(%d) differs from sortEntries(1)", jobs)
+	for _, uniform := range []bool{false, true} {
+		a := make([]entry, 100000)
+		for i := range a {
+			lo := rng.Uint64N(5000) << 40
+			if uniform {
+				lo = pool[rng.IntN(len(pool))]
+			}
+			a[i] = entry{key: key128{rng.Uint64N(4), lo}, doc: rng.Uint32N(1000)}
+		}
+		want := slices.Clone(a)
+		slices.SortFunc(want, compareEntries)
+		for _, jobs := range []int{1, 2, 4, 7} {
+			got := slices.Clone(a)
+			sortEntries(got, jobs)
+			if !slices.Equal(got, want) {
+				t.Fatalf("uniform=%v: sortEntries(%d) differs from slices.SortFunc", uniform, jobs)
+			}
 		}
 	}
 }
