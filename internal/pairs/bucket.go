@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/bbit"
-
+	"github.com/neardup/neardup/internal/disk"
 	"github.com/neardup/neardup/internal/lsh"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/simhash"
@@ -567,36 +567,36 @@ func rankIDs(ids []string, jobs int) (order, rank []uint32) {
 }
 
 // writeRanked writes pairs of ranks (rankIDs; a<<32 | b), each of parts
-// sorted, as pairs of ids: the parts merged, the repeated pairs dropped.
+// sorted, as pairs of ids: the parts merged (disk.Merge), the repeated
+// pairs dropped.
 func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32) error {
+	var runs []*[]uint64
+	for i := range parts {
+		if len(parts[i]) > 0 {
+			runs = append(runs, &parts[i])
+		}
+	}
 	var buf []byte
 	var last uint64
 	first := true
-	for {
-		// The least head of the parts (a few).
-		k := -1
-		for i, p := range parts {
-			if len(p) > 0 && (k < 0 || p[0] < parts[k][0]) {
-				k = i
-			}
-		}
-		if k >= 0 {
-			p := parts[k][0]
-			parts[k] = parts[k][1:]
-			if !first && p == last {
-				continue
-			}
+	err := disk.Merge(runs, func(a, b *[]uint64) bool { return (*a)[0] < (*b)[0] }, func(r *[]uint64) (bool, error) {
+		p := (*r)[0]
+		*r = (*r)[1:]
+		if first || p != last {
 			first, last = false, p
 			buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
-		}
-		if len(buf) >= 1<<16 || (k < 0 && len(buf) > 0) {
-			if _, err := w.Write(buf); err != nil {
-				return err
+			if len(buf) >= 1<<16 {
+				if _, err := w.Write(buf); err != nil {
+					return false, err
+				}
+				buf = buf[:0]
 			}
-			buf = buf[:0]
 		}
-		if k < 0 {
-			return nil
-		}
+		return len(*r) > 0, nil
+	})
+	if err != nil || len(buf) == 0 {
+		return err
 	}
+	_, err = w.Write(buf)
+	return err
 }
