@@ -271,23 +271,42 @@ func Load(b *File, numbered bool) (*Table, error) {
 
 // Lookup returns the signature and size of document id in t.
 func Lookup[ID ~string | ~[]byte](t *Table, id ID) (sig []byte, size int, ok bool) {
+	return t.At(Index(t, id))
+}
+
+// NoIndex is Index's place of a document t does not sign.
+const NoIndex = math.MaxUint32
+
+// Index returns the place in t of document id (At gives its signature
+// and size), NoIndex when t does not sign it.
+func Index[ID ~string | ~[]byte](t *Table, id ID) uint32 {
 	var d uint64
 	if t.numbered {
 		n, ok := parseNumber(id)
 		if !ok || n < t.base {
-			return nil, 0, false
+			return NoIndex
 		}
 		d = n - t.base
 	} else {
 		i, ok := t.index[string(id)]
 		if !ok {
-			return nil, 0, false
+			return NoIndex
 		}
 		d = uint64(i)
 	}
 	if d >= uint64(len(t.sizes)) || t.sizes[d] == 0 {
+		return NoIndex
+	}
+	return uint32(d) // below math.MaxUint32: Load refuses more
+}
+
+// At returns the signature and size of the document at place i of t
+// (Index); ok is false for NoIndex.
+func (t *Table) At(i uint32) (sig []byte, size int, ok bool) {
+	if i == NoIndex {
 		return nil, 0, false
 	}
+	d := uint64(i)
 	return t.sigs[d*uint64(t.width) : (d+1)*uint64(t.width)], int(t.sizes[d] - 1), true
 }
 

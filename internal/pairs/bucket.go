@@ -351,12 +351,17 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 	order, fps := h.rank(opt.Jobs)
 	sortEntries(entries, opt.Jobs)
 	room := limit - h.size(len(entries), len(ids), h.idBytes)
+	var places *rankPlaces
+	if opt.aside != nil {
+		places = &rankPlaces{}
+		room -= 4 * int64(len(ids))
+	}
 	before := st.snapshot()
 	spans := bucketSpans(entries, opt.Jobs)
 	ps := make([]*heldPairer, min(max(opt.Jobs, 1), len(spans)-1))
 	var stop atomic.Bool
 	for w := range ps {
-		ps[w] = &heldPairer{ctx: ctx, opt: &opt, s: s, ids: ids, order: order, fps: fps, entries: entries, stop: &stop}
+		ps[w] = &heldPairer{ctx: ctx, opt: &opt, s: s, ids: ids, order: order, fps: fps, entries: entries, places: places, stop: &stop}
 		if s.h == nil {
 			// A pair two documents make in several buckets is tried
 			// once (recentPairs) by a core: not for Hamming tables,
@@ -435,6 +440,7 @@ type heldPairer struct {
 	order   []uint32
 	fps     []simhash.Fingerprint
 	entries []entry
+	places  *rankPlaces  // with --bbit
 	stop    *atomic.Bool // another has failed, or its pairs did not fit
 
 	recent *recentPairs
@@ -485,9 +491,10 @@ func (p *heldPairer) pair(i, end int, made *atomic.Int64) error {
 			if err := a.loaded(); err != nil {
 				return err
 			}
+			places := p.places.get(a, p.ids, p.order)
 			p.sigs = p.sigs[:0]
 			for _, d := range docs {
-				p.sigs = append(p.sigs, sign(a, p.ids[p.order[d]]))
+				p.sigs = append(p.sigs, signAt(a, places[d]))
 			}
 		}
 		tried := 0
