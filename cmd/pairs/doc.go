@@ -18,8 +18,9 @@
 // 52 bytes per band record (the record, and its copy while they are sorted),
 // each distinct id once (its length plus about 90 bytes), 8 bytes per
 // candidate pair, the arrays counted whole, and a table of the pairs tried
-// last (a pair made in several buckets is judged and held once; 9 bytes a
-// slot, a quarter of the records' count, 36 KiB to 4.5 MiB). Past --memory it sorts the
+// last on each core (a pair made in several buckets is judged and held
+// once; 9 bytes a slot, a quarter of the core's share of the records, 36 KiB
+// to 4.5 MiB). Past --memory it sorts the
 // records held by key, then id, and spills them as a compressed run (binary:
 // varint key deltas; ids of 12 digits, as shingle --number-from writes them,
 // as numbers) to --temp-dir, each run cut into parts by key ranges, and at
@@ -180,8 +181,8 @@
 // error says how many pairs went, by size and by signature; pairs with a
 // document FILE has no signature of are kept, and counted. Memory: 68 bytes
 // per document of FILE while the pairs are written (ids that are not arrival
-// numbers add a map entry each), taken from what the pairs held in memory may
-// use.
+// numbers add a map entry each), and 4 per document held (its place in FILE's
+// table), taken from what the pairs held in memory may use.
 //
 // # Examples
 //
