@@ -41,8 +41,27 @@ for b in shingle sketch band pairs verify cluster keep dedup neardup-beam prism 
 done
 tmp=$(mktemp -d)
 pids=
+pool=
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null || true; done
+	# The pool, the boot loaders it started and their workers are one
+	# process group (setsid below): a worker outlives the job and the
+	# pool, still calling on the job server, unless it is stopped. Each
+	# boot loader copied the worker binary into a directory /tmp/bin*
+	# of its own (the SDK fixes /tmp) and leaves it there: those of
+	# this run, copies of neardup-beam, are removed.
+	if [ -n "$pool" ]; then
+		kill -TERM -"$pool" 2>/dev/null || true
+		i=0
+		while [ "$i" -lt 50 ] && kill -0 -"$pool" 2>/dev/null; do
+			i=$((i + 1))
+			sleep 0.1
+		done
+		kill -KILL -"$pool" 2>/dev/null || true
+		find /tmp -maxdepth 1 -type d -name 'bin*' -newer "$tmp/start" 2>/dev/null | while read -r d; do
+			! cmp -s "$d/worker" "$BIN/neardup-beam" || rm -rf "$d"
+		done
+	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -91,9 +110,11 @@ cd "$root"
 "$BIN/prism" --job_port "$JOB_PORT" --serve_http=false --log_level info > "$tmp/prism.log" 2>&1 &
 pids="$pids $!"
 # The pool, and the boot loaders it starts, write pipeline_options.json in
-# their working directory: the scratch one.
-(cd "$tmp" && exec "$BIN/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
-pids="$pids $!"
+# their working directory: the scratch one. It leads a process group of its
+# own, which its workers join (cleanup stops them all).
+touch "$tmp/start"
+(cd "$tmp" && exec setsid "$BIN/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
+pool=$!
 up() { # LOG TEXT: wait up to 30 s for TEXT in LOG
 	i=0
 	until grep -q "$2" "$1"; do
