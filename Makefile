@@ -42,8 +42,11 @@ beam:
 	@mkdir -p $(BINDIR)
 	cd beam && $(GO) build -o ../$(BINDIR)/ ./cmd/neardup-beam
 
+# The SDK's loopback runs leave an empty file each in the temporary
+# directory: TMPDIR is one of the test's own, removed after.
 beam-test:
-	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	cd beam && $(GO) vet ./... && TMPDIR=$$tmp $(GO) test -count=1 ./...
 
 # The job on the path it takes on a cluster: Beam's job server (Prism) and
 # the Go SDK's worker pool each run as a process of their own, built into
