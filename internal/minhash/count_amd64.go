@@ -12,6 +12,9 @@ import (
 // instructions (VPTESTMB, 64-bit masks).
 var hasAVX512BW = hasAVX512 && cpu.X86.HasAVX512BW
 
+// hasBMI: the CPU has BMI1 and BMI2 (countAVX512's BLSI and MULX).
+var hasBMI = cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+
 //go:noescape
 func agreementsAVX512(a, b *byte, n int) (done, differ int)
 
@@ -55,7 +58,7 @@ type bucketTable struct {
 // each table is emptied as it is tallied (tally), or when crowded
 // (countBuckets), so that it is not cleared for the next one.
 func (o *OPH) bucketTable(n int) (bucketTable, bool) {
-	if !hasAVX512 {
+	if !hasAVX512 || !hasBMI {
 		return bucketTable{}, false
 	}
 	nb := max((3*n/2+7)/8, 2)

@@ -7,7 +7,9 @@
 // buckets of eight slots, one cache line each, at the bucket h·nb >> 64
 // of the nb. One compare of the eight slots with h and one test
 // for empty ones give, without a branch on what they find, the bucket
-// with h in its first empty slot unless h is there, which is stored
+// with h in its first empty slot unless h is there (the slots of a bucket
+// fill in order, so the first that holds h or is empty is h's own when it
+// is there, written again, and else the first empty one), which is stored
 // whole (the table holds each value once: tallyAVX512 counts and sums
 // them at the end): the next load of a bucket
 // just written then takes the store's 64 bytes as they are, where after a
@@ -34,7 +36,6 @@ TEXT ·countAVX512(SB), NOSPLIT, $0-80
 
 start:
 	XORQ BX, BX
-	XORQ R15, R15 // 0
 
 loop:
 	CMPQ    BX, n+8(FP)
@@ -49,34 +50,29 @@ loop:
 	PREFETCHT0 (DI)(R12*1)
 
 take:
-	MOVQ    (SI)(BX*8), R8
-	MOVQ    R8, AX
-	MULQ    m+32(FP)       // DX: the bin
-	MOVQ    (R9)(DX*8), R10
-	CMPQ    R8, R10
-	CMOVQCS R8, R10
-	MOVQ    R10, (R9)(DX*8)
-	MOVB    $1, (R11)(DX*1)
+	MOVQ    (SI)(BX*8), DX // h (MULX's source)
+	MULXQ   m+32(FP), AX, R12 // R12: the bin
+	MOVQ    (R9)(R12*8), R10
+	CMPQ    DX, R10
+	CMOVQCS DX, R10
+	MOVQ    R10, (R9)(R12*8)
+	MOVB    $1, (R11)(R12*1)
 	INCQ    BX
-	TESTQ   R8, R8
+	TESTQ   DX, DX
 	JZ      zero
-	MOVQ    R8, AX
-	MULQ    CX
-	SHLQ    $6, DX         // the bucket's byte offset
-	VPBROADCASTQ R8, Z1
+	MULXQ   CX, AX, R8
+	SHLQ    $6, R8         // the bucket's byte offset
+	VPBROADCASTQ DX, Z1
 
 probe:
-	LEAQ      (DI)(DX*1), R13
+	LEAQ      (DI)(R8*1), R13
 	VMOVDQU64 (R13), Z0
 	VPCMPEQQ  Z1, Z0, K1
 	VPTESTNMQ Z0, Z0, K2
-	KORTESTB  K1, K2
+	KORB      K1, K2, K3
+	KMOVB     K3, R10
+	BLSIL     R10, R10       // h's slot, or else the first empty one
 	JZ        over
-	KMOVB     K1, AX
-	KMOVB     K2, R10
-	BLSIL     R10, R10       // the first empty slot
-	TESTL     AX, AX
-	CMOVLNE   R15, R10       // none when h is there
 	KMOVB     R10, K3
 	VMOVDQA64 Z1, K3, Z0
 	VMOVDQU64 Z0, (R13)      // the whole bucket
@@ -86,10 +82,10 @@ over:
 	MOVQ st+64(FP), R10
 	DECQ 8(R10)
 	JS   crowded
-	ADDQ $64, DX
-	CMPQ DX, tbytes+56(FP)
+	ADDQ $64, R8
+	CMPQ R8, tbytes+56(FP)
 	JLT  probe
-	XORQ DX, DX
+	XORQ R8, R8
 	JMP  probe
 
 zero:
