@@ -8,8 +8,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// hasAVX512: the CPU and the OS support the AVX-512 foundation.
-var hasAVX512 = cpu.X86.HasAVX512F
+// hasAVX512: the CPU and the OS support the AVX-512 foundation, and the
+// CPU has BMI1 and BMI2 (setInsertAVX512's BLSI and MULX).
+var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 
 //go:noescape
 func setInsertAVX512(a *uint64, n int, table *uint64, nb uint64, over *uint64, maxOver, ahead int) (done, nover, placed int, zero bool)

@@ -6,7 +6,10 @@
 // eight slots (a cache line) h·nb >> 64 of table. One compare of the
 // eight slots with h and one test for empty ones give, without a branch
 // on what they find, the bucket with h in its first empty slot unless h
-// is there, stored whole (see appendBuckets). A full bucket without h
+// is there, stored whole (see appendBuckets): the slots of a bucket fill
+// in order, so the first of those that hold h or are empty is h's own
+// when it is there (written again) and the first empty one when it is
+// not; placed counts one when no slot held h. A full bucket without h
 // sends h to over, until maxOver are there: then the loop stops, done
 // short of n. placed counts the values put in a slot. The value 0 (the
 // empty slot's) sets zero instead. Each value before ahead first asks for
@@ -22,7 +25,7 @@ TEXT ·setInsertAVX512(SB), NOSPLIT, $0-81
 	XORQ BX, BX           // done
 	XORQ R12, R12         // nover
 	XORQ R14, R14         // zero
-	XORQ R15, R15         // 0
+	KXORB K7, K7, K7      // 0
 
 loop:
 	CMPQ         BX, n+8(FP)
@@ -37,36 +40,32 @@ loop:
 	PREFETCHT0   (DI)(AX*1)
 
 take:
-	MOVQ         (SI)(BX*8), R10
+	MOVQ         (SI)(BX*8), DX // h (MULX's source)
 	INCQ         BX
-	TESTQ        R10, R10
+	TESTQ        DX, DX
 	JZ           zero
-	MOVQ         R10, AX
-	MULQ         CX
-	SHLQ         $6, DX
-	ADDQ         DI, DX   // the bucket
-	VPBROADCASTQ R10, Z1
-	VMOVDQU64    (DX), Z0
+	MULXQ        CX, AX, R10
+	SHLQ         $6, R10
+	ADDQ         DI, R10  // the bucket
+	VPBROADCASTQ DX, Z1
+	VMOVDQU64    (R10), Z0
 	VPCMPEQQ     Z1, Z0, K1
 	VPTESTNMQ    Z0, Z0, K2
-	KORTESTB     K1, K2
+	KORB         K1, K2, K3
+	KMOVB        K3, R13
+	BLSIL        R13, R13 // h's slot, or else the first empty one
 	JZ           full
-	KMOVB        K1, AX
-	KMOVB        K2, R13
-	BLSIL        R13, R13 // the first empty slot
-	TESTL        AX, AX
-	CMOVLNE      R15, R13 // none when h is there
 	KMOVB        R13, K3
 	VMOVDQA64    Z1, K3, Z0
-	VMOVDQU64    Z0, (DX)
-	POPCNTL      R13, R13
-	ADDQ         R13, R8
+	VMOVDQU64    Z0, (R10)
+	KTESTB       K1, K7   // CF: no slot held h
+	ADCQ         $0, R8
 	JMP          loop
 
 full:
 	CMPQ R12, R11
 	JGE  crowded
-	MOVQ R10, (R9)(R12*8)
+	MOVQ DX, (R9)(R12*8)
 	INCQ R12
 	JMP  loop
 
