@@ -9,7 +9,7 @@
 // is there, stored whole (see appendBuckets): the slots of a bucket fill
 // in order, so the first of those that hold h or are empty is h's own
 // when it is there (written again) and the first empty one when it is
-// not; placed counts one when no slot held h. A full bucket without h
+// not. A full bucket without h
 // sends h to over, until maxOver are there: then the loop stops, done
 // short of n. placed counts the values put in a slot. The value 0 (the
 // empty slot's) sets zero instead. Each value before ahead first asks for
