@@ -113,8 +113,11 @@ pids="$pids $!"
 # their working directory: the scratch one. It leads a process group of its
 # own, which its workers join (cleanup stops them all).
 touch "$tmp/start"
-(cd "$tmp" && exec setsid "$BIN/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
-pool=$!
+start_pool() {
+	(cd "$tmp" && exec setsid "$BIN/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
+	pool=$!
+}
+start_pool
 up() { # LOG TEXT: wait up to 30 s for TEXT in LOG
 	i=0
 	until grep -q "$2" "$1"; do
@@ -124,7 +127,24 @@ up() { # LOG TEXT: wait up to 30 s for TEXT in LOG
 	done
 }
 up "$tmp/prism.log" "Serving JobManagement"
-up "$tmp/pool.log" "starting Process server"
+# Port 50000 is in Linux's range of ephemeral ports: another program's
+# connection may hold it for a while, and the pool then fails to listen.
+# It is started again, a second apart, up to 10 times.
+tries=1
+while :; do
+	up "$tmp/pool.log" "starting Process server\|address already in use"
+	grep -q "address already in use" "$tmp/pool.log" || break
+	if [ "$tries" -ge 10 ]; then
+		echo "beam-portable: port 50000 still in use after $tries tries:" >&2
+		cat "$tmp/pool.log" >&2
+		exit 1
+	fi
+	wait "$pool" 2>/dev/null || true
+	echo "beam-portable: port 50000 in use: the worker pool is started again in a second" >&2
+	sleep 1
+	tries=$((tries + 1))
+	start_pool
+done
 
 # The job, submitted.
 start=$(date +%s.%N)
