@@ -2,15 +2,15 @@
 # What "make beam-portable-test" runs: neardup-beam on the path a job takes
 # on Dataflow, Flink or Spark, and its outputs against the command line's.
 #
-# A job server runs as a process of its own (Beam's Prism, bin/prism), and
-# so does a worker pool (the Go SDK's boot loader, bin/beam-boot
-# --worker_pool, on port 50000, which the boot loader fixes). neardup-beam
-# submits the job to Prism (--runner=universal --endpoint=...) and stages
-# itself as the worker binary; Prism asks the pool for workers
-# (--environment_type=EXTERNAL), the pool starts the boot loader for each,
-# and the boot loader fetches the staged binary from Prism's artifact
-# service and runs it: workers that see only what the pipeline registered
-# and serialised, as on a cluster.
+# A job server runs as a process of its own (Beam's Prism,
+# bin/beam-sdk/prism), and so does a worker pool (the Go SDK's boot loader,
+# bin/beam-sdk/beam-boot --worker_pool, on port 50000, which the boot loader
+# fixes). neardup-beam submits the job to Prism (--runner=universal
+# --endpoint=...) and stages itself as the worker binary; Prism asks the
+# pool for workers (--environment_type=EXTERNAL), the pool starts the boot
+# loader for each, and the boot loader fetches the staged binary from
+# Prism's artifact service and runs it: workers that see only what the
+# pipeline registered and serialised, as on a cluster.
 #
 # The documents are real (examples/corpus-multilingual.sh, N a language)
 # with planted copies: exact copies, near-copies, chains of near-copies, a
@@ -36,7 +36,8 @@ JOB_PORT=${JOB_PORT:-8073}
 SHARDS=${SHARDS:-3}
 TIMEOUT=${TIMEOUT:-600}
 POOL=localhost:50000
-for b in shingle sketch band pairs verify cluster keep dedup neardup-beam prism beam-boot; do
+SDK=$BIN/beam-sdk
+for b in shingle sketch band pairs verify cluster keep dedup neardup-beam beam-sdk/prism beam-sdk/beam-boot; do
 	[ -x "$BIN/$b" ] || { echo "beam-portable: no $BIN/$b: run make beam-portable-test" >&2; exit 1; }
 done
 tmp=$(mktemp -d)
@@ -107,14 +108,14 @@ cd "$tmp/cli"
 cd "$root"
 
 # The job server and the worker pool, each a process of its own.
-"$BIN/prism" --job_port "$JOB_PORT" --serve_http=false --log_level info > "$tmp/prism.log" 2>&1 &
+"$SDK/prism" --job_port "$JOB_PORT" --serve_http=false --log_level info > "$tmp/prism.log" 2>&1 &
 pids="$pids $!"
 # The pool, and the boot loaders it starts, write pipeline_options.json in
 # their working directory: the scratch one. It leads a process group of its
 # own, which its workers join (cleanup stops them all).
 touch "$tmp/start"
 start_pool() {
-	(cd "$tmp" && exec setsid "$BIN/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
+	(cd "$tmp" && exec setsid "$SDK/beam-boot" --worker_pool) > "$tmp/pool.log" 2>&1 &
 	pool=$!
 }
 start_pool
