@@ -51,12 +51,11 @@ beam-test:
 # The job on the path it takes on a cluster: Beam's job server (Prism) and
 # the Go SDK's worker pool each run as a process of their own, built into
 # bin/beam-sdk/ (apart from neardup's commands) from the Beam version
-# beam/go.mod pins; neardup-beam is submitted
-# to Prism (--runner=universal, --environment_type=EXTERNAL) and its
-# workers run the staged binary. Its pairs, clusters, kept documents and
-# report are compared with the command line's on real documents with
-# planted copies (examples/beam-portable.sh; N, JOB_PORT, SHARDS; the
-# worker pool takes port 50000).
+# beam/go.mod pins; neardup-beam is submitted to Prism (--runner=universal,
+# --environment_type=EXTERNAL) and its workers run the staged binary. Its
+# pairs, clusters, kept documents and report are compared with the command
+# line's on real documents with planted copies (examples/beam-portable.sh;
+# N, JOB_PORT, SHARDS; the worker pool takes port 50000).
 beam-portable-test: build beam
 	cd beam && $(GO) build -o ../$(BINDIR)/beam-sdk/prism github.com/apache/beam/sdks/v2/go/cmd/prism
 	cd beam && $(GO) build -o ../$(BINDIR)/beam-sdk/beam-boot github.com/apache/beam/sdks/v2/go/container
