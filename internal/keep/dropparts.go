@@ -408,7 +408,7 @@ func (w *cutWorker) Process(c *stream.Chunk, r *stream.Result) {
 		}
 		return
 	}
-	rawLines(c, func(raw, line []byte, pos record.Pos, ordinal int64) bool {
+	rawLines(c, func(raw, line []byte, _ int, pos record.Pos, ordinal int64) bool {
 		if record.IsHeader(line) {
 			r.Out = append(r.Out, raw...)
 			return true

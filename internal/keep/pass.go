@@ -70,6 +70,9 @@ type batch struct {
 	firstID []byte
 	// related holds the links of WARC records (warc.go).
 	related []relatedRecord
+	// data is the chunk of lines the documents are in (Result.Hold), nil
+	// when they were copied to the result's Out.
+	data []byte
 	// group is the Parquet row group the documents are rows of (nil for
 	// lines and files), referenced until the sink has written it; kept
 	// holds the rows written.
@@ -113,7 +116,11 @@ func (k *keeper) pass(ctx context.Context, inputs []string, out *stream.Output) 
 		if b == nil {
 			return r.Err
 		}
-		if err := k.batch(b, r.Out, r.Err == nil, ww, out); err != nil {
+		data := r.Out
+		if b.data != nil {
+			data = b.data
+		}
+		if err := k.batch(b, data, r.Err == nil, ww, out); err != nil {
 			return err
 		}
 		out.Count(r.Records)
@@ -289,7 +296,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 			}
 			r.Records++
 			w.id = input.FileID(w.id[:0], d.Name)
-			w.add(r, b, input.FormatFiles, w.id, []byte{'\n'}, w.id, int64(len(w.parser.Text(d.Data))))
+			w.add(r, b, input.FormatFiles, w.id, []byte{'\n'}, -1, w.id, int64(len(w.parser.Text(d.Data))))
 		}
 		return
 	}
@@ -298,13 +305,15 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		return
 	}
 	format := c.Format
-	rawLines(c, func(raw, line []byte, pos record.Pos, ordinal int64) bool {
+	if !w.k.first {
+		// The sink writes the lines from the chunk: not copied.
+		r.Hold(c)
+		b.data = c.Data
+	}
+	rawLines(c, func(raw, line []byte, at int, pos record.Pos, ordinal int64) bool {
 		if record.IsHeader(line) {
-			start := len(r.Out)
-			if !w.k.first {
-				r.Out = append(r.Out, raw...)
-			}
-			b.docs = append(b.docs, doc{start: start, lineEnd: len(r.Out), end: len(r.Out), cluster: isHeader})
+			end := at + len(raw)
+			b.docs = append(b.docs, doc{start: at, lineEnd: end, end: end, cluster: isHeader})
 			return true
 		}
 		r.Records++
@@ -318,7 +327,7 @@ func (w *worker) Process(c *stream.Chunk, r *stream.Result) {
 		if err != nil {
 			return r.Fail(err, pos, w.k.opt.SkipBad)
 		}
-		w.add(r, b, format, line, raw[len(line):], id, int64(len(text)))
+		w.add(r, b, format, line, raw[len(line):], at, id, int64(len(text)))
 		return true
 	})
 }
@@ -340,7 +349,7 @@ func (w *worker) parquet(c *stream.Chunk, g *input.ParquetGroup, r *stream.Resul
 			}
 			return errStopGroup
 		}
-		w.add(r, b, input.FormatParquet, nil, nil, id, int64(len(text)))
+		w.add(r, b, input.FormatParquet, nil, nil, -1, id, int64(len(text)))
 		b.docs[len(b.docs)-1].row = row - 1
 		return nil
 	})
@@ -352,8 +361,9 @@ func (w *worker) parquet(c *stream.Chunk, g *input.ParquetGroup, r *stream.Resul
 var errStopGroup = errors.New("stop")
 
 // add notes a document: its cluster (or pair), its id, and unless in a
-// first pass the bytes to write, line and eol.
-func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []byte, length int64) {
+// first pass the bytes to write, line and eol: where they are in the batch's
+// data when it has any (at), a copy in the result's Out otherwise.
+func (w *worker) add(r *stream.Result, b *batch, format string, line, eol []byte, at int, id []byte, length int64) {
 	if b.firstID == nil {
 		b.firstID = append([]byte{}, id...)
 	}
@@ -369,13 +379,19 @@ func (w *worker) add(r *stream.Result, b *batch, format string, line, eol, id []
 		b.ids = append(b.ids, id...)
 	}
 	d.ownStart, d.ownEnd = d.idEnd, len(b.ids)
-	d.start = len(r.Out)
-	if !w.k.first {
+	switch {
+	case b.data != nil:
+		d.start, d.lineEnd = at, at+len(line)
+		d.end = d.lineEnd + len(eol)
+	case !w.k.first:
+		d.start = len(r.Out)
 		r.Out = append(r.Out, line...)
 		d.lineEnd = len(r.Out)
 		r.Out = append(r.Out, eol...)
+		d.end = len(r.Out)
+	default:
+		d.start, d.end = len(r.Out), len(r.Out)
 	}
-	d.end = len(r.Out)
 	b.docs = append(b.docs, d)
 }
 

@@ -165,7 +165,7 @@ func (w *worker) addRecord(r *stream.Result, b *batch, c *stream.Chunk, rec *inp
 	if err != nil {
 		return r.Fail(err, record.Pos{File: c.File}, w.k.opt.SkipBad)
 	}
-	w.add(r, b, c.Format, rec.Stored, nil, id, int64(len(text)))
+	w.add(r, b, c.Format, rec.Stored, nil, -1, id, int64(len(text)))
 	b.docs[len(b.docs)-1].record = len(b.related) + 1
 	b.related = append(b.related, newRelated(rec, nil))
 	return true

@@ -75,6 +75,8 @@ type Result struct {
 	Start, FirstRecord record.Pos
 
 	buf *[]byte
+	// held is the chunk the result refers to (Hold), released with it.
+	held *Chunk
 	// done and ctx pass partial results on (Flush); final marks the last
 	// result of a chunk.
 	done  chan *Result

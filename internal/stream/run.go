@@ -73,7 +73,9 @@ func Run(ctx context.Context, src Source, opt Common, newWorker WorkerFactory, s
 				if ctx.Err() == nil {
 					w.Process(t.chunk, r)
 				}
-				t.chunk.Release()
+				if r.held != t.chunk {
+					t.chunk.Release()
+				}
 				r.final = true
 				// A partial result (Flush) may fill the channel: when the
 				// run has stopped nobody takes them, and the worker must not
@@ -156,7 +158,16 @@ func (r *Result) Flush() error {
 	}
 }
 
+// Hold keeps c, the chunk the result is made of, until the sink has taken
+// the result: the sink may then read c's Data where a worker would copy
+// its lines to Out. Not with Flush, whose partial results do not hold it.
+func (r *Result) Hold(c *Chunk) { r.held = c }
+
 func (r *Result) release() {
+	if r.held != nil {
+		r.held.Release()
+		r.held = nil
+	}
 	if r.buf != nil {
 		*r.buf = r.Out[:0]
 		putBuf(&outPool, r.buf)

@@ -289,3 +289,50 @@ func TestRunFlushStopped(t *testing.T) {
 		t.Errorf("%d goroutines left running after the run stopped (%d before)", n-before, before)
 	}
 }
+
+// holdWorker holds each chunk (Result.Hold) and passes its data on with a
+// checksum of it.
+type holdWorker struct{}
+
+type held struct {
+	data []byte
+	sum  uint64
+}
+
+func checksum(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
+}
+
+func (holdWorker) Process(c *Chunk, r *Result) {
+	r.Hold(c)
+	r.Value = held{c.Data, checksum(c.Data)}
+}
+
+// TestRunHold: a chunk a result holds is not read into again before the
+// sink has taken the result, while the reader reads ahead into the
+// buffers of the chunks released.
+func TestRunHold(t *testing.T) {
+	files := []file{{"a", numbered("a", 400000)}}
+	src := testLines(files, func(r io.Reader) io.Reader { return r })
+	defer src.Close()
+	chunks := 0
+	err := Run(context.Background(), src, Common{Jobs: 2}, func() Worker { return holdWorker{} }, func(r *Result) error {
+		time.Sleep(2 * time.Millisecond) // the reader and the workers go ahead
+		h := r.Value.(held)
+		if checksum(h.data) != h.sum {
+			return fmt.Errorf("chunk %d changed before the sink took it", r.Seq)
+		}
+		chunks++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chunks < 5 {
+		t.Fatalf("%d chunks: too few to reuse a buffer", chunks)
+	}
+}
