@@ -545,6 +545,16 @@ type scoredWorker struct {
 func (w *scoredWorker) Process(c *stream.Chunk, r *stream.Result) {
 	t := w.t
 	c.Lines(r, w.opt.SkipBad, func(line []byte, ordinal int64) error {
+		// A pair of two documents read, scored and below the threshold,
+		// most of the lines, is passed over as the table has it, not
+		// parsed again: the line is parsed when it is written or wrong.
+		i := t.line(ordinal)
+		if da, db, inter := t.a[i], t.b[i], t.inter[i]; da != db && da != noDoc && db != noDoc && t.seen[da] != 0 && t.seen[db] != 0 && inter != unscored {
+			j, cab, cba := scoreCounts(int(inter), int(t.size[da]), int(t.size[db]))
+			if !above(j, cab, cba, w.opt.Threshold, w.opt.Containment) {
+				return nil
+			}
+		}
 		a, b, err := record.ParsePair(line)
 		if err != nil {
 			return err

@@ -481,14 +481,16 @@ const MeasureExact = "jaccard"
 // Jaccard similarity j, or with containment either containment, reaches
 // threshold; otherwise it returns dst unchanged. Scores have 6 decimals.
 func AppendScored(dst, a, b []byte, j, cab, cba, threshold float64, containment bool) []byte {
-	keep := j >= threshold
-	if containment {
-		keep = keep || cab >= threshold || cba >= threshold
-	}
-	if !keep {
+	if !above(j, cab, cba, threshold, containment) {
 		return dst
 	}
 	return record.AppendScored(dst, a, b, j, cab, cba, containment)
+}
+
+// above says whether a pair of Jaccard similarity j and containments cab
+// and cba is written (AppendScored).
+func above(j, cab, cba, threshold float64, containment bool) bool {
+	return j >= threshold || containment && (cab >= threshold || cba >= threshold)
 }
 
 func (w *worker) source() string {
