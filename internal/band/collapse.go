@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/neardup/neardup/internal/hugemem"
 	"github.com/neardup/neardup/internal/record"
 )
 
@@ -145,7 +146,7 @@ type copyTable struct {
 }
 
 func newCopyTable() *copyTable {
-	return &copyTable{slots: make([][2]uint64, 1<<copySlotBits)}
+	return &copyTable{slots: hugemem.Prefault(make([][2]uint64, 1<<copySlotBits))}
 }
 
 // filter rewrites in place a run of whole documents' records: each copy

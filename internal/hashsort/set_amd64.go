@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/neardup/neardup/internal/hugemem"
 	"golang.org/x/sys/cpu"
 )
 
@@ -144,7 +145,7 @@ func bucketOf(x uint64, nb int) int {
 // gives up, so that it is not cleared for the next set.
 func (s *Sorter) buckets(size int) []uint64 {
 	if cap(s.table) < size+7 {
-		s.table = make([]uint64, size+7)
+		s.table = hugemem.Prefault(make([]uint64, size+7))
 	}
 	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(s.table))) % 64 / 8)
 	return s.table[off : off+size]

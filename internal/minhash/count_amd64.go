@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/neardup/neardup/internal/hashsort"
+	"github.com/neardup/neardup/internal/hugemem"
 )
 
 // hasAVX512BW: the CPU and the OS also support AVX-512's byte
@@ -64,7 +65,7 @@ func (o *OPH) bucketTable(n int) (bucketTable, bool) {
 	nb := max((3*n/2+7)/8, 2)
 	size := 8 * nb
 	if cap(o.buckets) < size+7 {
-		o.buckets = make([]uint64, size+7)
+		o.buckets = hugemem.Prefault(make([]uint64, size+7))
 	}
 	// The table starts at the first slot on a cache line.
 	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(o.buckets))) % 64 / 8)
