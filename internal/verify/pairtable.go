@@ -109,6 +109,20 @@ func (t *pairTable) add(c *stream.Chunk) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
+		if t.numbered && len(line) == 2*input.NumberDigits+1 && line[input.NumberDigits] == '\t' {
+			// Two arrival numbers, the pairs of a dedup job: read as
+			// they are, not cut and checked as ids first.
+			na, okA := input.ParseNumber(line[:input.NumberDigits])
+			nb, okB := input.ParseNumber(line[input.NumberDigits+1:])
+			if okA && okB {
+				t.a64.add(na)
+				t.b64.add(nb)
+				if na != nb {
+					t.npairs++
+				}
+				continue
+			}
+		}
 		// Every id of a pair line is a document to read, also those of a
 		// pair of a document with itself, which is refused when written.
 		a, b := uint32(noDoc), uint32(noDoc)
