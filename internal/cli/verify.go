@@ -143,10 +143,11 @@ of --memory (the rest is the collector's slack), scores each document read
 against its partners held, and lets a set go once its last pair is scored;
 documents after the last held are shingled only when a partner is held.
 A document whose text is byte for byte a held partner's (the same 64-bit
-hash of its text, compared only with its partners') takes a copy of the
-partner's set and is not shingled again: exact copies cost a copy of
-memory, and standard error counts them ("verify: N document(s) with the
-text of a partner read before took its shingle set").
+hash of its text, compared only with its partners') takes the partner's
+set and is not shingled again, where the set was made before a worker
+read the document: exact copies cost no memory, and standard error counts
+them, the same for any -j ("verify: N document(s) with the text of a
+partner held before them").
 The documents after that block with pairs still to score go, their text
 s2-compressed, to a scratch file in --temp-dir, in bins: the pairs'
 connected components (a pair's two documents are always in one), each

@@ -53,11 +53,10 @@ type docRun struct {
 	rawCap            int64
 	writer            chan frameJob
 	written           chan error
-	// Totals for the report; copies counts the documents that took the
-	// set of a partner with the same text, bounded the pairs histBound
-	// left below need.
-	copies             atomic.Int64
-	bounded            int64
+	// Totals for the report; copies counts the documents with the text of
+	// a partner held before them, bounded the pairs histBound left below
+	// need.
+	copies, bounded    int64
 	passes, segments   int
 	nbins, overflows   int
 	maxHeld, budget    int64
@@ -171,8 +170,8 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	if bb != nil {
 		bbc.Report(stderr, "verify", bb.Name, "candidate pair(s)")
 	}
-	if n := v.copies.Load(); n > 0 {
-		fmt.Fprintf(stderr, "verify: %d document(s) with the text of a partner read before took its shingle set, not shingled again\n", n)
+	if v.copies > 0 {
+		fmt.Fprintf(stderr, "verify: %d document(s) with the text of a partner held before them: the same shingle set, taken from the partner where it was made in time, not shingled again\n", v.copies)
 	}
 	if v.bounded > 0 {
 		fmt.Fprintf(stderr, "verify: %d pair(s) below the threshold by their sets' histograms, not merged\n", v.bounded)
@@ -266,7 +265,8 @@ func (v *docRun) run(ctx context.Context, src stream.Source) error {
 	src.Close()
 	v.maxHeld = max(v.maxHeld, v.ps.maxHeld)
 	v.bounded += v.ps.boundedPairs
-	v.ps.boundedPairs = 0
+	v.copies += v.ps.copies
+	v.ps.boundedPairs, v.ps.copies = 0, 0
 	return err
 }
 
@@ -518,9 +518,7 @@ func (w *docWorker) take(b *docBatch, d uint32, text []byte) {
 	var set []uint64
 	if has {
 		key = textKey(w.digest, text)
-		if set = w.v.ps.twin(d, key); set != nil {
-			w.v.copies.Add(1)
-		} else {
+		if set = w.v.ps.twin(d, key); set == nil {
 			set = w.w.Set(nil, text)
 		}
 		// Made from the set whichever way it came, so that which sets

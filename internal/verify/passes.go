@@ -41,8 +41,9 @@ type passes struct {
 	held     map[uint32]*heldDoc
 	group    []groupTask // take's, for the partners of a document
 	bounded  []uint32    // take's, the partners histBound left out
-	// boundedPairs counts the pairs histBound left out.
-	boundedPairs int64
+	// boundedPairs counts the pairs histBound left out, and copies the
+	// documents taken whose text was a partner's held (twin).
+	boundedPairs, copies int64
 	// twins is held again for the workers, with each held document's text
 	// key, by document (nil when not held): a document read whose text is
 	// a held partner's takes its set (twin).
@@ -202,6 +203,11 @@ func (p *passes) take(d uint32, set []uint64, hist []uint8, has bool, key uint64
 		return fmt.Errorf("a document of %d distinct shingles: verify --documents counts up to %d", len(set), uint32(pending-1))
 	}
 	p.t.size[d] = uint32(len(set))
+	if key != 0 && p.twin(d, key) != nil {
+		// Counted here, in input order, where what is held does not
+		// depend on how far the workers ran ahead.
+		p.copies++
+	}
 	// d's partners held are counted at once, through one of the first
 	// read of them when they are several (scoreGroup).
 	group := p.group[:0]
