@@ -109,25 +109,13 @@ func (t *pairTable) add(c *stream.Chunk) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		if t.numbered && len(line) == 2*input.NumberDigits+1 && line[input.NumberDigits] == '\t' {
-			// Two arrival numbers, the pairs of a dedup job: read as
-			// they are, not cut and checked as ids first.
-			na, okA := input.ParseNumber(line[:input.NumberDigits])
-			nb, okB := input.ParseNumber(line[input.NumberDigits+1:])
-			if okA && okB {
-				t.a64.add(na)
-				t.b64.add(nb)
-				if na != nb {
-					t.npairs++
-				}
-				continue
-			}
-		}
 		// Every id of a pair line is a document to read, also those of a
 		// pair of a document with itself, which is refused when written.
 		a, b := uint32(noDoc), uint32(noDoc)
 		na, nb := uint64(math.MaxUint64), uint64(math.MaxUint64)
-		if !record.IsHeader(line) {
+		if x, y, ok := t.numberPair(line); ok {
+			na, nb = x, y
+		} else if !record.IsHeader(line) {
 			if x, y, err := record.ParsePair(line); err == nil {
 				if t.numbered {
 					na, nb = t.number(x), t.number(y)
@@ -150,6 +138,19 @@ func (t *pairTable) add(c *stream.Chunk) {
 		t.a = append(t.a, a)
 		t.b = append(t.b, b)
 	}
+}
+
+// numberPair reads a line of two arrival numbers and a TAB, as every pair
+// line of a dedup job is, as it stands: not cut and checked as two ids
+// first. ok is false for any other line, and in a table of other ids.
+func (t *pairTable) numberPair(line []byte) (a, b uint64, ok bool) {
+	const n = input.NumberDigits
+	if !t.numbered || len(line) != 2*n+1 || line[n] != '\t' {
+		return 0, 0, false
+	}
+	a, okA := input.ParseNumber(line[:n])
+	b, okB := input.ParseNumber(line[n+1:])
+	return a, b, okA && okB
 }
 
 // number returns the arrival number of id, or MaxUint64 for an id of
