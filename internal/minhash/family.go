@@ -96,6 +96,9 @@ type OPH struct {
 	mixed  []uint64 // scratch: the hashes of a block of values (mix)
 	// buckets: scratch, the AVX-512 table of SignatureCount (bucketTable)
 	buckets []uint64
+	// tries and fineTries: the first bins densify tries for each bin of
+	// n and of FineFactor·n (densifyTries)
+	tries, fineTries []uint16
 }
 
 // NewOPH returns an OPH sketcher with n bins.
@@ -324,6 +327,8 @@ func (o *OPH) binRest(bins []uint64, filled []bool, set []uint64) {
 // densify fills each bin of sig no value went into from another, as
 // Signature does (the bins tried are those of len(sig) bins).
 func (o *OPH) densify(sig []uint64, filled []bool) {
+	m := len(sig)
+	tries := o.densifyTries(m)
 	for j := range sig {
 		if filled[j] {
 			continue
@@ -331,16 +336,66 @@ func (o *OPH) densify(sig []uint64, filled []bool) {
 		// Optimal densification: the attempt-th bin tried for bin j is a
 		// hash of (j, attempt), the same for every set, so two sets that
 		// both lack bin j copy from the same bin whenever they agree on
-		// which bins are filled.
-		for attempt := uint64(1); ; attempt++ {
-			h := Mix64(o.seed ^ uint64(j)<<32 ^ attempt)
-			src, _ := bits.Mul64(h, uint64(len(sig)))
-			if filled[src] {
+		// which bins are filled. The first tries of each bin are in the
+		// table.
+		attempt := uint64(1)
+		if tries != nil {
+			row := tries[j*denseTries:][:denseTries]
+			if k := slices.IndexFunc(row, func(src uint16) bool { return filled[src] }); k >= 0 {
+				sig[j] = sig[row[k]]
+				continue
+			}
+			attempt = denseTries + 1
+		}
+		for ; ; attempt++ {
+			if src := o.densifyTry(m, j, attempt); filled[src] {
 				sig[j] = sig[src]
 				break
 			}
 		}
 	}
+}
+
+// densifyTry returns the bin of m that densification tries for bin j at
+// attempt (from 1).
+func (o *OPH) densifyTry(m, j int, attempt uint64) uint64 {
+	h := Mix64(o.seed ^ uint64(j)<<32 ^ attempt)
+	src, _ := bits.Mul64(h, uint64(m))
+	return src
+}
+
+// denseTries is the tries of a bin densify's table holds: a set that fills
+// a few bins of 128 finds one in about 128/few tries, each a hash, where
+// the table has it in a load.
+const denseTries = 128
+
+// denseBins is the most bins densify's table is made for (256 KiB).
+const denseBins = 1024
+
+// densifyTries returns the first denseTries bins densification tries for
+// each bin of m (densifyTry), made once for n bins and once for a fine
+// signature's; nil for more than denseBins bins.
+func (o *OPH) densifyTries(m int) []uint16 {
+	var t *[]uint16
+	switch {
+	case m > denseBins:
+		return nil
+	case m == o.n:
+		t = &o.tries
+	case m == FineFactor*o.n:
+		t = &o.fineTries
+	default:
+		return nil
+	}
+	if *t == nil {
+		*t = make([]uint16, m*denseTries)
+		for j := range m {
+			for a := range denseTries {
+				(*t)[j*denseTries+a] = uint16(o.densifyTry(m, j, uint64(a+1)))
+			}
+		}
+	}
+	return *t
 }
 
 // Similarity returns the fraction of positions where two signatures agree:

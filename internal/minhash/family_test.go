@@ -497,3 +497,47 @@ func inverse(c uint64) uint64 {
 	}
 	return inv
 }
+
+// densifyByHash is OPH's densification as it was defined: each empty bin
+// tries bins by hash, attempt after attempt, with no table.
+func densifyByHash(o *OPH, sig []uint64, filled []bool) {
+	for j := range sig {
+		for attempt := uint64(1); !filled[j]; attempt++ {
+			h := Mix64(o.seed ^ uint64(j)<<32 ^ attempt)
+			if src, _ := bits.Mul64(h, uint64(len(sig))); filled[src] {
+				sig[j] = sig[src]
+				break
+			}
+		}
+	}
+}
+
+// Densification through the table of first tries gives what trying bin
+// after bin by hash gives, for sets that fill one bin (most bins then need
+// more tries than the table holds) to all of them, of n bins and of a fine
+// signature's.
+func TestOPHDensifyTable(t *testing.T) {
+	for _, n := range []int{1, 7, 128, 300, 600} {
+		o := NewOPH(n, 42)
+		for _, m := range []int{n, FineFactor * n} {
+			for filledBins := 1; filledBins <= m; filledBins = 2*filledBins + 1 {
+				g := newPairGen(uint64(m + filledBins))
+				sig := make([]uint64, m)
+				filled := make([]bool, m)
+				for i := range sig {
+					sig[i] = Empty
+				}
+				for _, v := range g.distinct(filledBins) {
+					bin := int(v % uint64(m))
+					sig[bin], filled[bin] = v, true
+				}
+				want := slices.Clone(sig)
+				densifyByHash(o, want, filled)
+				o.densify(sig, filled)
+				if !slices.Equal(sig, want) {
+					t.Fatalf("n=%d, %d bins, %d filled: the table's densification differs from the hash's", n, m, filledBins)
+				}
+			}
+		}
+	}
+}
