@@ -45,10 +45,11 @@ type probeSlot struct {
 
 // probeSet holds the shingles probed, in an open-addressing hash table
 // that doubles when half full (16 bytes a slot, 32 to 64 a shingle), and a
-// filter of filterBits bits per slot, one set for each shingle: a lookup
-// of a shingle no document probes, most of them, reads a bit of a bitmap 32
-// times smaller than the table, which the cache holds, and goes on to the
-// table for one in 8 or fewer of them.
+// filter of filterBits bits per slot, two of one word set for each
+// shingle: a lookup of a shingle no document probes, most of them, reads a
+// word of a bitmap 32 times smaller than the table, which the cache holds,
+// and goes on to the table for one in 30 or fewer of them (one in 8 with
+// one bit a shingle).
 type probeSet struct {
 	slots  []probeSlot
 	filter []uint64
@@ -88,9 +89,13 @@ func mixed(h uint64) uint64 { return h * 0x9e3779b97f4a7c15 }
 
 func (s *probeSet) slot(h uint64) uint64 { return mixed(h) >> s.shift }
 
+// bit returns the word of the filter that h's bits are in, and the two
+// bits of it: one by the top bits of its scrambled hash after the slot's,
+// the other by bits far below them.
 func (s *probeSet) bit(h uint64) (word uint64, mask uint64) {
-	i := mixed(h) >> (s.shift - filterBits)
-	return i / 64, 1 << (i % 64)
+	x := mixed(h)
+	i := x >> (s.shift - filterBits)
+	return i / 64, 1<<(i%64) | 1<<(x>>16%64)
 }
 
 // add notes a probe of a document of least t need on h, of document
@@ -128,7 +133,7 @@ func (s *probeSet) grow() {
 // be in the set.
 func (s *probeSet) filtered(dst, hashes []uint64) []uint64 {
 	for _, h := range hashes {
-		if word, bit := s.bit(h); s.filter[word]&bit != 0 {
+		if word, bit := s.bit(h); s.filter[word]&bit == bit {
 			dst = append(dst, h)
 		}
 	}
