@@ -11,7 +11,7 @@ func benchSet(size int) []uint64 {
 	return sortedCopy(newPairGen(uint64(size)).distinct(size))
 }
 
-var benchSizes = []int{10, 100, 1000, 10000}
+var benchSizes = []int{1, 3, 10, 100, 1000, 10000}
 
 // benchSigner runs Signature of n = 128 over sets of each size; MB/s is of
 // the set's 8-byte values.

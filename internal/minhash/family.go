@@ -97,8 +97,10 @@ type OPH struct {
 	// buckets: scratch, the AVX-512 table of SignatureCount (bucketTable)
 	buckets []uint64
 	// tries and fineTries: the first bins densify tries for each bin of
-	// n and of FineFactor·n (densifyTries)
-	tries, fineTries []uint16
+	// n and of FineFactor·n (densifyTries); first and fineFirst, when
+	// each bin is first tried (firstTries)
+	tries, fineTries, first, fineFirst []uint16
+	srcs                               []int // scratch: the filled bins (densifySparse)
 }
 
 // NewOPH returns an OPH sketcher with n bins.
@@ -125,6 +127,7 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 	}
 	filled := o.filled[:n]
 	clear(filled)
+	values := len(set)
 	for len(set) > 0 {
 		hs := o.mix(set)
 		for _, h := range hs {
@@ -136,7 +139,7 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 		}
 		set = set[len(hs):]
 	}
-	o.densify(sig, filled)
+	o.densify(sig, filled, values)
 }
 
 // mixBlock is how many values OPH mixes at a time (OPH.mix): its scratch
@@ -254,7 +257,7 @@ func (o *OPH) countSum(sig, fine []uint64, hashes []uint64) (int, uint64) {
 		}
 		start += len(hs)
 	}
-	o.finish(sig, fine, filled)
+	o.finish(sig, fine, filled, len(hashes))
 	return distinct + zero, sum
 }
 
@@ -271,7 +274,7 @@ func (o *OPH) countBuckets(t *bucketTable, sig, fine, bins []uint64, filled []bo
 		}
 		start += len(hs)
 	}
-	o.finish(sig, fine, filled)
+	o.finish(sig, fine, filled, len(hashes))
 	count, sum := t.tally()
 	return int(count + t.st.zero), sum
 }
@@ -282,7 +285,7 @@ func (o *OPH) countBuckets(t *bucketTable, sig, fine, bins []uint64, filled []bo
 func (o *OPH) crowded(sig, fine, bins []uint64, filled []bool, hashes []uint64, from int) (int, uint64) {
 	hashsort.NoteCrowded()
 	o.binRest(bins, filled, hashes[from:])
-	o.finish(sig, fine, filled)
+	o.finish(sig, fine, filled, len(hashes))
 	slices.Sort(hashes)
 	set := slices.Compact(hashes)
 	var sum uint64
@@ -294,9 +297,9 @@ func (o *OPH) crowded(sig, fine, bins []uint64, filled []bool, hashes []uint64, 
 
 // finish densifies the bins the values went into (filled says which),
 // sig's, or fine's and then sig's as the minima of fine's bins.
-func (o *OPH) finish(sig, fine []uint64, filled []bool) {
+func (o *OPH) finish(sig, fine []uint64, filled []bool, values int) {
 	if fine == nil {
-		o.densify(sig, filled)
+		o.densify(sig, filled, values)
 		return
 	}
 	if cap(o.coarse) < len(sig) {
@@ -309,8 +312,8 @@ func (o *OPH) finish(sig, fine []uint64, filled []bool) {
 		sig[j] = min(sig[j], v)
 		coarse[j] = coarse[j] || filled[i]
 	}
-	o.densify(fine, filled)
-	o.densify(sig, coarse)
+	o.densify(fine, filled, values)
+	o.densify(sig, coarse, values)
 }
 
 // binRest puts the hashes of the values of set into their bins, of
@@ -325,9 +328,16 @@ func (o *OPH) binRest(bins []uint64, filled []bool, set []uint64) {
 }
 
 // densify fills each bin of sig no value went into from another, as
-// Signature does (the bins tried are those of len(sig) bins).
-func (o *OPH) densify(sig []uint64, filled []bool) {
+// Signature does (the bins tried are those of len(sig) bins); values, the
+// number of values binned (repeats too), bounds the bins filled.
+func (o *OPH) densify(sig []uint64, filled []bool, values int) {
 	m := len(sig)
+	if values <= m && 4*values*values <= m {
+		if first := o.firstTries(m); first != nil {
+			o.densifySparse(sig, filled, first)
+			return
+		}
+	}
 	tries := o.densifyTries(m)
 	for j := range sig {
 		if filled[j] {
@@ -373,29 +383,98 @@ const denseTries = 128
 const denseBins = 1024
 
 // densifyTries returns the first denseTries bins densification tries for
-// each bin of m (densifyTry), made once for n bins and once for a fine
-// signature's; nil for more than denseBins bins.
+// each bin of m (densifyTry): nil for more than denseBins bins (binTable).
 func (o *OPH) densifyTries(m int) []uint16 {
-	var t *[]uint16
+	return o.binTable(m, denseBins, denseTries, &o.tries, &o.fineTries, func(t []uint16) {
+		for j := range m {
+			for a := range denseTries {
+				t[j*denseTries+a] = uint16(o.densifyTry(m, j, uint64(a+1)))
+			}
+		}
+	})
+}
+
+// binTable returns the table of m bins, of per entries a bin, that fill
+// writes: *tab for n bins, *fine for a fine signature's FineFactor·n,
+// made when first asked for; nil for more than most bins, or another m.
+func (o *OPH) binTable(m, most, per int, tab, fine *[]uint16, fill func([]uint16)) []uint16 {
+	t := tab
 	switch {
-	case m > denseBins:
+	case m > most:
 		return nil
-	case m == o.n:
-		t = &o.tries
 	case m == FineFactor*o.n:
-		t = &o.fineTries
-	default:
+		t = fine
+	case m != o.n:
 		return nil
 	}
 	if *t == nil {
-		*t = make([]uint16, m*denseTries)
-		for j := range m {
-			for a := range denseTries {
-				(*t)[j*denseTries+a] = uint16(o.densifyTry(m, j, uint64(a+1)))
-			}
-		}
+		*t = make([]uint16, m*per)
+		fill(*t)
 	}
 	return *t
+}
+
+// densifySparse is densify of a set that fills few of the m bins (o.srcs):
+// the bin an empty bin copies is the filled one it tries first, the one of
+// the least first try in its row of first (firstTries), few reads where
+// the tries until one is filled are about m over few.
+func (o *OPH) densifySparse(sig []uint64, filled []bool, first []uint16) {
+	m := len(sig)
+	o.srcs = o.srcs[:0]
+	for j, f := range filled {
+		if f {
+			o.srcs = append(o.srcs, j)
+		}
+	}
+	for j := range sig {
+		if filled[j] {
+			continue
+		}
+		// The least of (try, bin): bins are below 256.
+		row := first[j*m:][:m]
+		best := uint32(noFirstTry)<<8 | 0xff
+		for _, s := range o.srcs {
+			best = min(best, uint32(row[s])<<8|uint32(s))
+		}
+		src := int(best & 0xff)
+		if best>>8 == noFirstTry { // none tried within the row's tries: by hash
+			for attempt := uint64(1); ; attempt++ {
+				if s := o.densifyTry(m, j, attempt); filled[s] {
+					src = int(s)
+					break
+				}
+			}
+		}
+		sig[j] = sig[src]
+	}
+}
+
+// noFirstTry marks a bin not tried in the first noFirstTry-1 tries.
+const noFirstTry = 1<<16 - 1
+
+// sparseBins is the most bins firstTries makes a table for (128 KiB).
+const sparseBins = 256
+
+// firstTries returns, for each bin j of m and each bin s, the try (from 1)
+// at which densification first tries s for j (densifyTry), or noFirstTry
+// when that is later than noFirstTry-1 tries (about e^-254 for a bin of
+// 256): made once for n bins and once for a fine signature's; nil for more
+// than sparseBins bins.
+func (o *OPH) firstTries(m int) []uint16 {
+	return o.binTable(m, sparseBins, m, &o.first, &o.fineFirst, func(t []uint16) {
+		for j := range m {
+			row := t[j*m:][:m]
+			for s := range row {
+				row[s] = noFirstTry
+			}
+			for attempt, left := 1, m; left > 0 && attempt < noFirstTry; attempt++ {
+				if s := o.densifyTry(m, j, uint64(attempt)); row[s] == noFirstTry {
+					row[s] = uint16(attempt)
+					left--
+				}
+			}
+		}
+	})
 }
 
 // Similarity returns the fraction of positions where two signatures agree:

@@ -512,10 +512,10 @@ func densifyByHash(o *OPH, sig []uint64, filled []bool) {
 	}
 }
 
-// Densification through the table of first tries gives what trying bin
-// after bin by hash gives, for sets that fill one bin (most bins then need
-// more tries than the table holds) to all of them, of n bins and of a fine
-// signature's.
+// Densification through the tables of tries gives what trying bin after
+// bin by hash gives, for sets that fill one bin (most bins then need more
+// tries than the table of each bin's first tries holds) to all of them, of
+// n bins and of a fine signature's.
 func TestOPHDensifyTable(t *testing.T) {
 	for _, n := range []int{1, 7, 128, 300, 600} {
 		o := NewOPH(n, 42)
@@ -533,9 +533,14 @@ func TestOPHDensifyTable(t *testing.T) {
 				}
 				want := slices.Clone(sig)
 				densifyByHash(o, want, filled)
-				o.densify(sig, filled)
-				if !slices.Equal(sig, want) {
-					t.Fatalf("n=%d, %d bins, %d filled: the table's densification differs from the hash's", n, m, filledBins)
+				// As many values as filled bins (the table of first
+				// tries when they are few), and as many as bins.
+				for _, values := range []int{filledBins, m} {
+					got := slices.Clone(sig)
+					o.densify(got, filled, values)
+					if !slices.Equal(got, want) {
+						t.Fatalf("n=%d, %d bins, %d filled, %d values: the tables' densification differs from the hash's", n, m, filledBins, values)
+					}
 				}
 			}
 		}
