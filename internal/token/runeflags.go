@@ -64,14 +64,47 @@ func runeFlags(r rune) uint8 {
 
 // bmpTable returns the flags of every rune of the BMP, made on first use.
 func bmpTable() *[0x10000]uint8 {
-	bmpOnce.Do(func() {
-		t := new([0x10000]uint8)
-		for r := range rune(0x10000) {
-			t[r] = flagsOf(r)
-		}
-		bmpFlags = t
-	})
+	bmpOnce.Do(func() { bmpFlags = makeBMPTable() })
 	return bmpFlags
+}
+
+// makeBMPTable makes the flags of every rune of the BMP from the unicode
+// package's range tables, range by range (tens of microseconds, where
+// flagsOf of each rune took 3 ms, paid by every stage that met a rune
+// outside ASCII): the flags of a rune that lower-casing leaves as it is
+// are those of the tables it is in; the few others (in unicode.CaseRanges)
+// are flagsOf's.
+func makeBMPTable() *[0x10000]uint8 {
+	t := new([0x10000]uint8)
+	// mark sets f for the runes of tab.
+	mark := func(tab *unicode.RangeTable, f uint8) {
+		for _, rg := range tab.R16 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+				t[r] |= f
+			}
+		}
+		for _, rg := range tab.R32 {
+			for r := rune(rg.Lo); r <= min(rune(rg.Hi), 0xffff); r += rune(rg.Stride) {
+				t[r] |= f
+			}
+		}
+	}
+	mark(unicode.Letter, rfWord|rfCharWord)
+	mark(unicode.Digit, rfWord|rfCharWord)
+	mark(unicode.M, rfCharWord)
+	// isSingleRuneToken's scripts start at U+1100, which it asks first.
+	for _, tab := range []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul} {
+		mark(tab, rfSingle)
+	}
+	mark(unicode.White_Space, rfSpace)
+	for _, c := range unicode.CaseRanges {
+		for r := rune(c.Lo); r <= rune(c.Hi) && r < 0x10000; r++ {
+			if unicode.ToLower(r) != r {
+				t[r] = flagsOf(r)
+			}
+		}
+	}
+	return t
 }
 
 // lowerOf returns r lower-cased, given its flags.
