@@ -10,9 +10,9 @@ var hasHashVector = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 func shortHashesAVX512(text *byte, tlen int, spans *span, n int, out *uint64) int
 
 // shortHashes writes to out the hashes of the short tokens of spans (those
-// shortTokenHash takes) eight at a time with AVX-512, and returns how many
-// spans it went through: AppendHashes does the others among them, and
-// those after.
+// shortTokenHash takes, and runes that are a token on their own) eight at
+// a time with AVX-512, and returns how many spans it went through:
+// AppendHashes does the others among them, and those after.
 func shortHashes(text []byte, spans []span, out []uint64) int {
 	if !hasHashVector || len(spans) < 8 || len(text) == 0 {
 		return 0

@@ -29,8 +29,10 @@
 // (fewer than 16 bytes of ASCII letters and digits in text, with 16 bytes
 // to load from their start: start ≥ 0, end - start < 16, start + 16 ≤
 // tlen) get shortTokenHash of their two words, gathered, each step of
-// XXH64 taken or not by a mask of the lanes it applies to; only those
-// lanes of out are written. It returns how many spans it went through.
+// XXH64 taken or not by a mask of the lanes it applies to; so do those of
+// runes that are a token on their own, text[start:^end] (end < 0, with
+// the same bounds), their bytes not lower-cased; only those lanes of out
+// are written. It returns how many spans it went through.
 TEXT ·shortHashesAVX512(SB), NOSPLIT, $0-48
 	MOVQ text+0(FP), SI
 	MOVQ tlen+8(FP), R8
@@ -53,6 +55,7 @@ TEXT ·shortHashesAVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTQ R8, Z29              // the last start with 16 bytes to load
 	BCAST($3, Z30)
 	VPXORQ Z31, Z31, Z31
+	VPTERNLOGQ $0xff, Z17, Z17, Z17   // all ones
 	// The lanes' order of starts and of ends in two vectors of spans.
 	MOVQ $0x0e0c0a0806040200, AX
 	VMOVQ AX, X18
@@ -75,16 +78,26 @@ loop:
 	VPCMPUQ   $1, Z28, Z3, K1         // n < 16 (unsigned: not an end < 0)
 	VPCMPQ    $5, Z31, Z2, K1, K1     // start ≥ 0
 	VPCMPQ    $2, Z29, Z2, K1, K1     // start ≤ tlen - 16
-	KTESTB    K1, K1
+	// A rune that is a token on its own (end < 0): text[start:^end], fewer
+	// than 16 bytes, hashed as they are.
+	VPXORQ    Z17, Z0, Z4             // ^end
+	VPSUBQ    Z2, Z4, Z4              // its n
+	VPCMPQ    $1, Z31, Z0, K7         // end < 0
+	VPCMPUQ   $1, Z28, Z4, K7, K7     // n < 16
+	VPCMPQ    $5, Z31, Z2, K7, K7     // start ≥ 0
+	VPCMPQ    $2, Z29, Z2, K7, K7     // start ≤ tlen - 16
+	VMOVDQA64 Z4, K7, Z3
+	KORB      K1, K7, K2              // the lanes hashed
+	KTESTB    K2, K2
 	JZ        next
-	KMOVB     K1, K2
-	KMOVB     K1, K3
+	KMOVB     K2, K3
 	VPXORQ    Z10, Z10, Z10
 	VPXORQ    Z11, Z11, Z11
 	VPGATHERQQ (SI)(Z2*1), K2, Z10    // the first eight bytes
 	VPGATHERQQ 8(SI)(Z2*1), K3, Z11   // the next eight
-	VPORQ     Z25, Z10, Z10           // lower-cased
-	VPORQ     Z25, Z11, Z11
+	VPORQ     Z25, Z10, K1, Z10       // the ASCII lanes lower-cased
+	VPORQ     Z25, Z11, K1, Z11
+	KORB      K1, K7, K1              // the lanes written
 	VPADDQ    Z24, Z3, Z9             // h = prime5 + n
 
 	// Eight bytes, where n ≥ 8: h, and the word after them.

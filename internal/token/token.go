@@ -332,6 +332,9 @@ func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
 			b := text[sp.start : sp.start+16]
 			h = shortTokenHash(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), n)
 		case sp.end < 0:
+			if k < vec && sp.start+16 <= len(text) && ^sp.end-sp.start < 16 {
+				continue // hashed by shortHashes
+			}
 			h = Hash(text[sp.start:^sp.end])
 		case sp.start < 0:
 			h = Hash(t.slow[^sp.start:sp.end])
