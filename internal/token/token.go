@@ -96,15 +96,17 @@ type Tokenizer struct {
 }
 
 // span is a token: text[start:end], ASCII letters and digits in either
-// case; when end < 0, text[start:^end], a rune that is a token on its own
-// and has no case; when start < 0, slow[^start:end], already lower-cased.
+// case; when end < 0, text[start:^end], already lower case as it stands (a
+// rune that is a token on its own and has no case, or a token slowNext
+// found in lower case); when start < 0, slow[^start:end], lower-cased.
 type span struct{ start, end int }
 
 // singleRune3 returns the end of the rune at text[i] when it is three bytes
 // of valid UTF-8 that are a token on their own and have no case (Han,
-// kana: most of the text of Chinese and Japanese), else 0. The tokens of
-// such a run are found here, without slowNext and its copy.
-func singleRune3(text []byte, i int) int {
+// kana: most of the text of Chinese and Japanese), else 0, by the flags of
+// bmp (bmpTable). The tokens of such a run are found here, without
+// slowNext and its copy.
+func singleRune3(text []byte, i int, bmp *[0x10000]uint8) int {
 	if i+3 > len(text) {
 		return 0
 	}
@@ -116,7 +118,7 @@ func singleRune3(text []byte, i int) int {
 	if r < 0x800 || r >= 0xd800 && r <= 0xdfff {
 		return 0
 	}
-	if runeFlags(r)&(rfSingle|rfCased) != rfSingle {
+	if bmp[r]&(rfSingle|rfCased) != rfSingle {
 		return 0
 	}
 	return i + 3
@@ -185,16 +187,30 @@ func (t *Tokenizer) Scan() int {
 		} else if invalidLead(text[i]) {
 			i++ // no rune starts with it: a separator, as in slowNext
 			continue
-		} else if end := singleRune3(text, i); end > 0 {
+		} else if bmp := bmpTable(); singleRune3(text, i, bmp) > 0 {
 			// Han or kana, a token on its own and lower case: its
-			// bytes are the token, with no copy.
-			t.spans = append(t.spans, span{i, ^end})
-			i = end
+			// bytes are the token, with no copy; and so are those of
+			// the run of them it begins.
+			for end := i + 3; ; {
+				t.spans = append(t.spans, span{i, ^end})
+				i = end
+				if len(t.spans) == MaxSpans {
+					break
+				}
+				if end = singleRune3(text, i, bmp); end == 0 {
+					break
+				}
+			}
 			continue
 		}
 		t.pos = start
 		tok, ok := t.slowNext()
-		if ok {
+		switch {
+		case !ok:
+		case len(tok) == t.pos-t.start && &tok[0] == &text[t.start]:
+			// Lower case as it stands in the text.
+			t.spans = append(t.spans, span{t.start, ^t.pos})
+		default:
 			off := len(t.slow)
 			t.slow = append(t.slow, tok...)
 			t.spans = append(t.spans, span{^off, len(t.slow)})
