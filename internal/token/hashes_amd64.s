@@ -22,7 +22,7 @@
 	VPMULLQ Z20, Z14, Z14; \
 	VMOVDQA64 Z14, k, Z9
 
-// func shortHashesAVX512(text *byte, tlen int, spans *span, n int, out *uint64) int
+// func shortHashesAVX512(text *byte, tlen int, spans *span, n int, out *uint64, done *uint8) int
 //
 // AppendHashes' short tokens eight at a time: for each eight spans of
 // spans[:n] (n rounded down to 8), the lanes of those that are short
@@ -32,13 +32,15 @@
 // XXH64 taken or not by a mask of the lanes it applies to; so do those of
 // runes that are a token on their own, text[start:^end] (end < 0, with
 // the same bounds), their bytes not lower-cased; only those lanes of out
-// are written. It returns how many spans it went through.
-TEXT ·shortHashesAVX512(SB), NOSPLIT, $0-48
+// are written, and the mask of them to the byte of done of the eight. It
+// returns how many spans it went through.
+TEXT ·shortHashesAVX512(SB), NOSPLIT, $0-56
 	MOVQ text+0(FP), SI
 	MOVQ tlen+8(FP), R8
 	MOVQ spans+16(FP), DI
 	MOVQ n+24(FP), CX
 	MOVQ out+32(FP), R9
+	MOVQ done+40(FP), R10
 	ANDQ $-8, CX
 	XORQ BX, BX
 
@@ -88,6 +90,10 @@ loop:
 	VPCMPQ    $2, Z29, Z2, K7, K7     // start ≤ tlen - 16
 	VMOVDQA64 Z4, K7, Z3
 	KORB      K1, K7, K2              // the lanes hashed
+	MOVQ      BX, DX
+	SHRQ      $3, DX
+	KMOVB     K2, AX
+	MOVB      AX, (R10)(DX*1)
 	KTESTB    K2, K2
 	JZ        next
 	KMOVB     K2, K3
@@ -153,6 +159,6 @@ next:
 	JMP  loop
 
 done:
-	MOVQ BX, ret+40(FP)
+	MOVQ BX, ret+48(FP)
 	VZEROUPPER
 	RET

@@ -332,35 +332,41 @@ func (t *Tokenizer) Token(i int) []byte {
 // as Hash(Token(i)), without copying a short ASCII token to
 // lower-case it.
 func (t *Tokenizer) AppendHashes(dst []uint64) []uint64 {
-	text := t.text
 	start := len(dst)
 	dst = slices.Grow(dst, len(t.spans))[:start+len(t.spans)]
 	out := dst[start:]
-	vec := shortHashes(text, t.spans, out)
-	for k, sp := range t.spans {
-		var h uint64
-		// A span of the other kinds has n < 0 (end < 0) or start < 0.
-		switch n := sp.end - sp.start; {
-		case uint(n) < 16 && sp.start >= 0 && sp.start+16 <= len(text):
-			if k < vec {
-				continue // hashed by shortHashes
-			}
-			b := text[sp.start : sp.start+16]
-			h = shortTokenHash(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), n)
-		case sp.end < 0:
-			if k < vec && sp.start+16 <= len(text) && ^sp.end-sp.start < 16 {
-				continue // hashed by shortHashes
-			}
-			h = Hash(text[sp.start:^sp.end])
-		case sp.start < 0:
-			h = Hash(t.slow[^sp.start:sp.end])
-		default: // long, or too near the end of the text to load 16 bytes
-			t.buf = appendLowerASCII(t.buf[:0], text[sp.start:sp.end])
-			h = Hash(t.buf)
+	// shortHashes hashes the short spans of each eight it goes through, and
+	// says which in a byte of done; the others are hashed here.
+	var done [MaxSpans / 8]uint8
+	vec := shortHashes(t.text, t.spans, out, done[:])
+	for g, d := range done[:vec/8] {
+		for rest := ^d; rest != 0; rest &= rest - 1 {
+			k := 8*g + bits.TrailingZeros8(rest)
+			out[k] = t.hash(t.spans[k])
 		}
-		out[k] = h
+	}
+	for k := vec; k < len(t.spans); k++ {
+		out[k] = t.hash(t.spans[k])
 	}
 	return dst
+}
+
+// hash returns the hash of the token of span sp.
+func (t *Tokenizer) hash(sp span) uint64 {
+	text := t.text
+	// A span of the other kinds has n < 0 (end < 0) or start < 0.
+	switch n := sp.end - sp.start; {
+	case uint(n) < 16 && sp.start >= 0 && sp.start+16 <= len(text):
+		b := text[sp.start : sp.start+16]
+		return shortTokenHash(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), n)
+	case sp.end < 0:
+		return Hash(text[sp.start:^sp.end])
+	case sp.start < 0:
+		return Hash(t.slow[^sp.start:sp.end])
+	default: // long, or too near the end of the text to load 16 bytes
+		t.buf = appendLowerASCII(t.buf[:0], text[sp.start:sp.end])
+		return Hash(t.buf)
+	}
 }
 
 // appendLowerASCII appends tok, ASCII letters and digits, in lower case.
