@@ -367,3 +367,24 @@ func TestAmplify(t *testing.T) {
 		t.Errorf("Amplify(4, 0.1, 0.99) = %v, %v; want 4 bands of 1 row, not ok", bd, ok)
 	}
 }
+
+// ChooseBanding's choice, areas and all, are exactly those of the search
+// that integrates both areas of every banding that meets the floor, over
+// lengths, thresholds, weights and floors.
+func TestChooseBandingPruned(t *testing.T) {
+	testutil.Slow(t)
+	for _, n := range []int{4, 16, 100, 128, 256} {
+		for ti := 1; ti <= 19; ti += 2 {
+			th := float64(ti) / 20
+			for _, w := range [][3]float64{{0.5, 0.5, 0.995}, {0.2, 0.8, 0.9}, {0.9, 0.1, 0.5}, {1, 0, 0.99}, {0, 1, 0.995}, {0.5, 0.5, 0}} {
+				got := ChooseBanding(n, th, w[0], w[1], w[2])
+				skipCostly = false
+				want := ChooseBanding(n, th, w[0], w[1], w[2])
+				skipCostly = true
+				if got != want {
+					t.Fatalf("n=%d t=%g weights %g/%g floor %g: %+v, the full search %+v", n, th, w[0], w[1], w[2], got, want)
+				}
+			}
+		}
+	}
+}
