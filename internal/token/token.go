@@ -85,7 +85,7 @@ func decodeRune(b []byte) (rune, int) {
 type Tokenizer struct {
 	text  []byte
 	spans []span
-	slow  []byte // the tokens slowNext found, lower-cased, one after another
+	slow  []byte // the tokens slowNext lower-cased, one after another
 	buf   []byte // scratch: a token lower-cased
 	pos   int    // where Scan and slowNext go on
 	start int    // where the token slowNext found last starts (AppendSpans)
