@@ -62,6 +62,11 @@ type docRun struct {
 	maxHeld, budget    int64
 	scratchBytes       int64
 	pairBytes, maxPair int64
+	// freeTexts holds the texts arrays of the first pass's batches the
+	// sink is done with, for the workers to fill again: made anew for
+	// each chunk, they were faulted in and grown (memmove, growslice and
+	// page faults were a fifth of verify's time on make peers' corpus).
+	freeTexts chan []byte
 }
 
 // inflightBytes is what the pool holds per chunk in flight besides the
@@ -72,7 +77,7 @@ const inflightBytes = 4 << 20
 // already resolved), shingled as so says, within opt.MemoryBytes.
 func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbit.File, lines *stream.Lines, out *stream.Output, stderr io.Writer) error {
 	d := opt.Documents
-	v := &docRun{opt: opt, out: out}
+	v := &docRun{opt: opt, out: out, freeTexts: make(chan []byte, 3*opt.Jobs+2)}
 	v.stage = &shingle.StageOptions{Shingle: so, Reading: d.Reading, NoID: new(atomic.Int64),
 		Common: stream.Common{SkipBad: opt.SkipBad}}
 	// A document in no pair of the segment is not decoded (TSV).
@@ -306,6 +311,12 @@ func (v *docRun) sink(r *stream.Result) error {
 			if err := v.keep(b); err != nil {
 				return err
 			}
+			if cap(b.texts) <= inflightBytes {
+				select {
+				case v.freeTexts <- b.texts[:0]:
+				default:
+				}
+			}
 		}
 	}
 	if v.pass == 1 && v.segments == 1 {
@@ -457,7 +468,11 @@ type docWorker struct {
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 	b := &docBatch{file: c.File}
 	if w.v.pass == 1 {
-		b.texts = make([]byte, 0, w.ntexts+w.ntexts/8)
+		select {
+		case b.texts = <-w.v.freeTexts:
+		default:
+			b.texts = make([]byte, 0, w.ntexts+w.ntexts/8)
+		}
 	}
 	r.Value = b
 	defer func() { w.ntexts = len(b.texts) }()
