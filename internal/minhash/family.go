@@ -132,9 +132,7 @@ func (o *OPH) Signature(sig []uint64, set []uint64) {
 		hs := o.mix(set)
 		for _, h := range hs {
 			bin, _ := bits.Mul64(h, uint64(n))
-			if h <= sig[bin] {
-				sig[bin] = h
-			}
+			sig[bin] = min(sig[bin], h)
 			filled[bin] = true
 		}
 		set = set[len(hs):]
