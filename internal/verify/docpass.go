@@ -511,6 +511,11 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		w.take(b, d, text)
 		if v.pass == 1 && v.ps.active[d] {
 			b.tdocs = append(b.tdocs, d)
+			if len(b.texts)+len(text) > cap(b.texts) {
+				// At once to the chunk's bytes, which hold its texts
+				// (TSV, JSON Lines), not a quarter more at a time.
+				b.texts = slices.Grow(b.texts, max(len(text), len(c.Data)-len(b.texts)))
+			}
 			b.texts = append(b.texts, text...)
 			b.tends = append(b.tends, len(b.texts))
 		}
