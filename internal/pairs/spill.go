@@ -120,10 +120,10 @@ func (h *held) size(e, i int, idBytes int64) int64 {
 }
 
 // room says whether one more record, with a new id of n bytes, fits in
-// limit bytes, growing the arrays if need be: doubled, or to what fits. An
-// array that grows is counted twice, the old beside the new, while it is
-// copied. An empty holding always makes room, for a record larger than
-// limit.
+// limit bytes, growing the arrays if need be: twice as large (the records'
+// array eight times, far from the limit), or to what fits. An array that
+// grows is counted twice, the old beside the new, while it is copied. An
+// empty holding always makes room, for a record larger than limit.
 func (h *held) room(n int, limit int64) bool {
 	e, i := len(h.entries)+1, len(h.ids)+1
 	idBytes := h.idBytes + int64(n+perID)
@@ -158,7 +158,16 @@ func (h *held) room(n int, limit int64) bool {
 		// copied, and once full its sorting scratch.
 		rest := limit - h.size(0, i, idBytes) + entryBytes*old
 		fit := min((rest-entryBytes*old)/entryBytes, rest/(2*entryBytes+countBytes))
-		newCap := min(int64(max(2*cap(h.entries), minSlots)), fit)
+		// Eight times as large while that is under half of what fits:
+		// each array made is copied into and faulted in, and doubling
+		// from minSlots made a tenth of pairs' time on make peers'
+		// corpus (268,000 records). Near the limit, doubled, so that
+		// what the records leave for the pairs is as before.
+		newCap := int64(max(2*cap(h.entries), minSlots))
+		if c8 := 8 * int64(cap(h.entries)); c8 <= fit/2 {
+			newCap = max(newCap, c8)
+		}
+		newCap = min(newCap, fit)
 		if newCap < int64(e) {
 			if len(h.entries) > 0 {
 				return false

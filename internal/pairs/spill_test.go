@@ -196,6 +196,42 @@ func TestHeldWithinLimit(t *testing.T) {
 	}
 }
 
+// TestHeldGrowth: far from the limit the records' array grows eight times
+// at a time (few arrays made and copied); near it, at most twice, so that
+// it takes no more of the limit than doubling did (an array past a
+// quarter of it comes at most twice as large as the last).
+func TestHeldGrowth(t *testing.T) {
+	for _, limit := range []int64{1 << 30, 1 << 20, 600000} {
+		h := newHeld(false)
+		var caps []int
+		for i := range 200000 {
+			id := fmt.Sprintf("doc%d", i/5)
+			if !h.room(len(id), limit) {
+				break
+			}
+			if c := cap(h.entries); len(caps) == 0 || caps[len(caps)-1] != c {
+				caps = append(caps, c)
+			}
+			b := &bandRecord{key: fmt.Appendf(nil, "%04x%016x", i%5, uint64(i)*0x9e3779b97f4a7c15), id: []byte(id)}
+			if err := h.add(b, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k := 1; k < len(caps); k++ {
+			old, c := int64(caps[k-1]), int64(caps[k])
+			switch {
+			case limit == 1<<30 && c != 8*old:
+				t.Errorf("limit %d: grew %d -> %d, want eight times (%v)", limit, old, c, caps)
+			case c > 2*old && entryBytes*c > limit/4:
+				t.Errorf("limit %d: grew %d -> %d, past a quarter of the limit at more than twice (%v)", limit, old, c, caps)
+			}
+		}
+		if limit == 1<<30 && len(caps) != 4 {
+			t.Errorf("limit %d: capacities %v, want 1024 to 524288", limit, caps)
+		}
+	}
+}
+
 // roundTrip writes records to a run of parts parts and reads them back,
 // part after part.
 func roundTrip(t testing.TB, hamming bool, width, parts int, recs []runRecord) []runRecord {
