@@ -17,9 +17,12 @@ BENCHTIME ?= 1s
 
 all: build
 
+# The stages are linked statically (no cgo: a dependency imports net, whose
+# resolver they never use): a process starts without the dynamic loader,
+# about half a millisecond sooner, three times in a pipeline.
 build:
 	@mkdir -p $(BINDIR)
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BINDIR)/ ./cmd/...
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BINDIR)/ ./cmd/...
 	install -m 755 examples/dedup.sh $(BINDIR)/dedup
 	install -m 755 examples/incremental.sh $(BINDIR)/dedup-incremental
 
