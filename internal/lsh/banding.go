@@ -77,6 +77,9 @@ func ChooseBanding(n int, t, fpWeight, fnWeight, floor float64) Choice {
 	var best Choice
 	bestCost := math.Inf(1)
 	var fallback Choice
+	// The false-negative area only adds: a banding whose false-positive
+	// area alone costs the best so far or more can't cost less.
+	skip := skipCostly && fnWeight >= 0 && fpWeight >= 0
 	for b := 1; b <= n && b <= 0xffff; b++ {
 		for r := 1; b*r <= n; r++ {
 			c := Choice{Banding: Banding{b, r}, AtThreshold: CandidateProbability(t, b, r)}
@@ -86,12 +89,12 @@ func ChooseBanding(n int, t, fpWeight, fnWeight, floor float64) Choice {
 			if c.AtThreshold < floor {
 				continue
 			}
-			c.FalsePositiveArea = integrate(func(s float64) float64 { return CandidateProbability(s, b, r) }, 0, t)
-			if skipCostly && fnWeight >= 0 && fpWeight*c.FalsePositiveArea >= bestCost {
-				// The false-negative area only adds: it can't cost less.
+			area, costly := falsePositiveArea(b, r, t, fpWeight, bestCost, skip)
+			if costly {
 				continue
 			}
-			c.FalseNegativeArea = integrate(func(s float64) float64 { return 1 - CandidateProbability(s, b, r) }, t, 1)
+			c.FalsePositiveArea = area
+			c.FalseNegativeArea = falseNegativeArea(b, r, t)
 			cost := fpWeight*c.FalsePositiveArea + fnWeight*c.FalseNegativeArea
 			if cost < bestCost {
 				best, bestCost = c, cost
@@ -100,32 +103,81 @@ func ChooseBanding(n int, t, fpWeight, fnWeight, floor float64) Choice {
 	}
 	if math.IsInf(bestCost, 1) {
 		b, r := fallback.B, fallback.R
-		fallback.FalsePositiveArea = integrate(func(s float64) float64 { return CandidateProbability(s, b, r) }, 0, t)
-		fallback.FalseNegativeArea = integrate(func(s float64) float64 { return 1 - CandidateProbability(s, b, r) }, t, 1)
+		fallback.FalsePositiveArea, _ = falsePositiveArea(b, r, t, 0, 0, false)
+		fallback.FalseNegativeArea = falseNegativeArea(b, r, t)
 		return fallback
 	}
 	best.FloorMet = true
 	return best
 }
 
+// falseNegativeArea is the area above banding (b, r)'s S-curve on [t, 1].
+func falseNegativeArea(b, r int, t float64) float64 {
+	return integrate(func(s float64) float64 { return 1 - CandidateProbability(s, b, r) }, t, 1)
+}
+
 // skipCostly has ChooseBanding pass over a banding whose false-positive
-// area alone costs more than the best so far (half the time at n = 128),
-// without integrating its false-negative area; the tests turn it off.
+// area alone costs more than the best so far (251 of 257 at n = 128),
+// without integrating its false-negative area, nor all of its own; the
+// tests turn it off.
 var skipCostly = true
 
-// integrate is Simpson's rule with 200 intervals.
+// simpsonN is the number of intervals of integrate.
+const simpsonN = 200
+
+// integrate is Simpson's rule with simpsonN intervals.
 func integrate(f func(float64) float64, a, b float64) float64 {
-	const n = 200
-	h := (b - a) / n
+	h := (b - a) / simpsonN
 	sum := f(a) + f(b)
-	for i := 1; i < n; i++ {
-		w := 2.0
-		if i%2 == 1 {
-			w = 4
-		}
-		sum += w * f(a+float64(i)*h)
+	for i := 1; i < simpsonN; i++ {
+		sum += simpsonTerm(f, a, h, i)
 	}
 	return sum * h / 3
+}
+
+// simpsonTerm is term i of integrate's sum, 0 < i < simpsonN.
+func simpsonTerm(f func(float64) float64, a, h float64, i int) float64 {
+	w := 2.0
+	if i%2 == 1 {
+		w = 4
+	}
+	return w * f(a+float64(i)*h)
+}
+
+// falsePositiveArea returns the area under banding (b, r)'s S-curve on
+// [0, t], bit for bit as integrate gives it; when skip, it may instead stop
+// as soon as it knows that weight (≥ 0) times it is at least bound, and say
+// so (costly), with the area not given. Each of the 257 bandings of 128
+// values that meet the floor at 0.8 took 201 evaluations of the curve, two
+// powers each: 2.4 ms of every run that chooses a banding, now 1.1. The
+// terms are taken from the top, where the curve is highest, sixteen at a
+// time, and summed in integrate's order, as many as are known: a sum that
+// leaves out terms of 0 or more is never above the whole, rounding being
+// monotone, so a part that reaches the bound says that the whole does.
+func falsePositiveArea(b, r int, t, weight, bound float64, skip bool) (area float64, costly bool) {
+	f := func(s float64) float64 { return CandidateProbability(s, b, r) }
+	h := t / simpsonN
+	ends := f(0) + f(t)
+	var terms [simpsonN]float64 // terms[from:] are known
+	for from := simpsonN; from > 1; {
+		next := 1
+		if skip {
+			next = max(from-16, 1)
+		}
+		for i := next; i < from; i++ {
+			terms[i] = simpsonTerm(f, 0, h, i)
+		}
+		from = next
+		sum := ends
+		for _, v := range terms[from:] {
+			sum += v
+		}
+		area = sum * h / 3
+		if skip && weight*area >= bound {
+			return area, true
+		}
+	}
+	return area, false
 }
 
 // Amplify returns the banding of n hashes, each of which two items agree on
