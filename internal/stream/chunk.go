@@ -24,6 +24,16 @@ type Chunk struct {
 	FirstOrdinal int64
 	// Data holds whole lines, each ending in '\n'.
 	Data []byte
+	// Input numbers the input the lines come from, from 1, and Offset is
+	// where Data starts in it: a byte offset of the file as stored, or -1
+	// when there is none (a compressed input, not a regular file, one read
+	// as records). Lines sets both; other sources leave them 0.
+	Input  int
+	Offset int64
+	// Places, when set, are the places of the lines of Data, one each:
+	// lines read one by one from where an offsets file puts them
+	// (internal/offsets), not in a run.
+	Places []LinePlace
 	// Docs holds whole files when the source reads one file per document.
 	Docs []FileDoc
 	// Skipped holds files that could not be read, under SkipBad.
@@ -43,6 +53,10 @@ type FileDoc struct {
 	Data   []byte
 	Record *input.Record
 }
+
+// LinePlace is the place of a line: its line number in its file and its
+// ordinal across all inputs (Chunk.FirstLine and FirstOrdinal).
+type LinePlace struct{ Line, Ordinal int64 }
 
 // HeaderAt is a header line and where it was read.
 type HeaderAt struct {
@@ -69,6 +83,9 @@ type Result struct {
 	// Value carries what a worker makes of a chunk when it is not output
 	// bytes (parsed records for a stage that loads a file).
 	Value any
+	// Places holds the offsets records of the chunk's documents (shingle
+	// --offsets), which the Output writes to its Places in order.
+	Places []byte
 	// Start is the place of the chunk's first line, and FirstRecord that
 	// of its first record line (Line 0 when it has none), set by Lines:
 	// where the header lines stand among the records (HeaderOrder).
@@ -97,8 +114,17 @@ const maxSkippedKept = 10
 func (c *Chunk) Lines(r *Result, skipBad bool, fn func(line []byte, ordinal int64) error) {
 	data := c.Data
 	lineNo := c.FirstLine
-	r.Start = record.Pos{File: c.File, Line: c.FirstLine}
+	ordinal := c.FirstOrdinal
+	places := c.Places
+	if len(places) > 0 {
+		lineNo = places[0].Line
+	}
+	r.Start = record.Pos{File: c.File, Line: lineNo}
 	for len(data) > 0 {
+		if len(places) > 0 {
+			lineNo, ordinal = places[0].Line, places[0].Ordinal
+			places = places[1:]
+		}
 		i := bytes.IndexByte(data, '\n')
 		var line []byte
 		if i < 0 {
@@ -117,18 +143,20 @@ func (c *Chunk) Lines(r *Result, skipBad bool, fn func(line []byte, ordinal int6
 			}
 			r.Headers = append(r.Headers, HeaderAt{h, record.Pos{File: c.File, Line: lineNo}})
 			lineNo++
+			ordinal++
 			continue
 		}
 		if r.FirstRecord.Line == 0 {
 			r.FirstRecord = record.Pos{File: c.File, Line: lineNo}
 		}
 		r.Records++
-		if err := fn(line, c.FirstOrdinal+(lineNo-c.FirstLine)); err != nil {
+		if err := fn(line, ordinal); err != nil {
 			if !r.Fail(err, record.Pos{File: c.File, Line: lineNo}, skipBad) {
 				return
 			}
 		}
 		lineNo++
+		ordinal++
 	}
 }
 

@@ -35,6 +35,30 @@ func TestChunkLines(t *testing.T) {
 	}
 }
 
+// Lines read one by one (Places) have their own line numbers and
+// ordinals: those go to fn and to the places of errors.
+func TestChunkLinesPlaces(t *testing.T) {
+	c := &Chunk{File: "in.tsv", FirstLine: 7, FirstOrdinal: 70,
+		Data:   []byte("a\nbad\nc\r\n"),
+		Places: []LinePlace{{Line: 7, Ordinal: 70}, {Line: 12, Ordinal: 75}, {Line: 40, Ordinal: 903}}}
+	var r Result
+	var got []seenLine
+	c.Lines(&r, true, func(line []byte, ordinal int64) error {
+		got = append(got, seenLine{string(line), ordinal})
+		if string(line) == "bad" {
+			return record.Bad("bad line")
+		}
+		return nil
+	})
+	want := []seenLine{{"a", 70}, {"bad", 75}, {"c", 903}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("lines %v, want %v", got, want)
+	}
+	if r.NSkipped != 1 || r.Skipped[0].Pos.String() != "in.tsv:12" {
+		t.Errorf("skipped %d, %v; want 1, at in.tsv:12", r.NSkipped, r.Skipped)
+	}
+}
+
 func TestChunkLinesErrors(t *testing.T) {
 	data := "ok\nbad one\nok\nstop\nok\nbad two\n"
 	fn := func(out *[]string) func([]byte, int64) error {

@@ -27,6 +27,8 @@ type Output struct {
 	// Note, if set before Watch, adds to each progress line what the stage
 	// is doing besides reading (pairs: the pairs tried so far).
 	Note func() string
+	// Places, if set, takes the Places of each result, in order.
+	Places io.Writer
 	// RecordsOf, if set, names the stage whose records the input holds:
 	// its header must come before them in every file (HeaderOrder).
 	RecordsOf string
@@ -63,6 +65,11 @@ func (o *Output) Sink(r *Result) error {
 	o.W.Touch()
 	if len(r.Out) > 0 {
 		if _, err := o.W.Write(r.Out); err != nil {
+			return err
+		}
+	}
+	if o.Places != nil && len(r.Places) > 0 {
+		if _, err := o.Places.Write(r.Places); err != nil {
 			return err
 		}
 	}

@@ -145,7 +145,7 @@ func (r *Result) Flush() error {
 		return nil
 	}
 	p := &Result{Seq: r.Seq, Out: r.Out, Headers: r.Headers, Records: r.Records,
-		Skipped: r.Skipped, NSkipped: r.NSkipped, buf: r.buf}
+		Skipped: r.Skipped, NSkipped: r.NSkipped, Places: r.Places, buf: r.buf}
 	*r = Result{Seq: r.Seq, done: r.done, ctx: r.ctx}
 	r.buf = getBuf(&outPool, ChunkSize)
 	r.Out = *r.buf

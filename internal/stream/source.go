@@ -117,6 +117,7 @@ type Lines struct {
 	cur      *input.File
 	nextName int
 	line     int64 // number of the next line of cur
+	offset   int64 // where the next chunk of cur starts in it, or -1
 	ordinal  int64 // number of the next line across inputs
 	carry    []byte
 	eof      bool
@@ -192,6 +193,10 @@ func (l *Lines) openNext() error {
 		l.cur = f
 		l.mu.Unlock()
 		l.line = 1
+		l.offset = 0
+		if f.Compression != "" || f.Size < 0 {
+			l.offset = -1
+		}
 		l.eof = false
 		l.carry = l.carry[:0]
 	}
@@ -401,7 +406,7 @@ func (l *Lines) readRecords() (*Chunk, error) {
 	}
 	p := getBuf(&inPool, ChunkSize)
 	buf := *p
-	c := &Chunk{Seq: l.seq, File: l.cur.Name, Format: l.format, FirstOrdinal: l.ordinal, buf: p}
+	c := &Chunk{Seq: l.seq, File: l.cur.Name, Format: l.format, FirstOrdinal: l.ordinal, Input: l.nextName, Offset: -1, buf: p}
 	for len(buf) < ChunkSize && len(c.Docs) < maxRecordsPerChunk {
 		rec, b, err := l.records.Next(buf)
 		buf = b
@@ -438,8 +443,12 @@ func (l *Lines) Report(stderr io.Writer, stage string) {
 
 func (l *Lines) chunk(p *[]byte, data []byte) *Chunk {
 	*p = data
-	c := &Chunk{Seq: l.seq, File: l.cur.Name, Format: l.format, FirstLine: l.line, FirstOrdinal: l.ordinal, Data: data, buf: p}
+	c := &Chunk{Seq: l.seq, File: l.cur.Name, Format: l.format, FirstLine: l.line, FirstOrdinal: l.ordinal, Data: data,
+		Input: l.nextName, Offset: l.offset, buf: p}
 	l.seq++
+	if l.offset >= 0 {
+		l.offset += int64(len(data))
+	}
 	n := int64(bytes.Count(data, []byte{'\n'}))
 	l.line += n
 	l.ordinal += n
@@ -484,6 +493,14 @@ func (l *Lines) Close() error {
 	err := l.cur.Close()
 	l.cur = nil
 	return err
+}
+
+// NewChunk returns a chunk whose Data, empty, has room for n bytes, from
+// the buffers Release gives back: a source of its own fills it (within
+// that room) and sets the rest.
+func NewChunk(n int) *Chunk {
+	p := getBuf(&inPool, n)
+	return &Chunk{Data: *p, buf: p}
 }
 
 // Release returns a chunk's buffer for reuse; the chunk must not be used

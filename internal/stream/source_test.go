@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -388,6 +389,49 @@ func TestLinesRealFiles(t *testing.T) {
 	}
 	if total := TotalSize([]string{a, dir}); total != -1 {
 		t.Errorf("TotalSize with a directory = %d, want -1", total)
+	}
+}
+
+// A chunk of a regular file says which input it is of and where its lines
+// start in it, chunk after chunk; one of a compressed file has no byte
+// offsets (-1).
+func TestLinesOffsets(t *testing.T) {
+	dir := t.TempDir()
+	a, b, gz := filepath.Join(dir, "a.tsv"), filepath.Join(dir, "b.tsv"), filepath.Join(dir, "c.tsv.gz")
+	dataA := numbered("a", 400000) // about 5 MB: several chunks
+	os.WriteFile(a, []byte(dataA), 0o644)
+	os.WriteFile(b, []byte("b1\nb2"), 0o644)
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write([]byte("c1\nc2\n"))
+	w.Close()
+	os.WriteFile(gz, z.Bytes(), 0o644)
+	files := map[string]struct {
+		input int
+		data  string
+	}{a: {1, dataA}, b: {2, "b1\nb2\n"}, gz: {3, ""}}
+	next := map[string]int64{}
+	src := NewLines([]string{a, b, gz})
+	defer src.Close()
+	chunks := readChunks(t, src)
+	if len(chunks) < 4 {
+		t.Fatalf("%d chunks, want several of a.tsv", len(chunks))
+	}
+	for _, c := range chunks {
+		f := files[c.File]
+		if c.Input != f.input {
+			t.Errorf("%s: Input %d, want %d", c.File, c.Input, f.input)
+		}
+		if c.File == gz {
+			if c.Offset != -1 {
+				t.Errorf("%s: Offset %d, want -1 (compressed)", c.File, c.Offset)
+			}
+			continue
+		}
+		if c.Offset != next[c.File] || f.data[c.Offset:c.Offset+int64(len(c.Data))] != string(c.Data) {
+			t.Errorf("%s: Offset %d (the last chunk ended at %d): not where its %d bytes are", c.File, c.Offset, next[c.File], len(c.Data))
+		}
+		next[c.File] = c.Offset + int64(len(c.Data))
 	}
 }
 
