@@ -51,6 +51,14 @@
 // none of the documents the pairs name is found, verify stops with status 2
 // ("the ids do not match"), showing an id from each side.
 //
+// With --offsets FILE (shingle --offsets: where each document's line is)
+// verify reads only the lines of the documents in some pair, from where
+// FILE puts them, and scores the same pairs. The --documents must be the
+// inputs shingle read, in its order, at the sizes FILE's header gives
+// (status 2 otherwise), FILE's shingle header the pairs', and each line read
+// the one FILE describes, between two line ends, with its length and its
+// ends; a line that is not stops verify: the documents have changed since.
+//
 //	shingle --unit word -k 5 --files src | sketch | band | pairs |
 //	    verify --files --documents src
 //
@@ -323,6 +331,8 @@
 //     N for the first line read (counted across all inputs), 12 digits
 //     zero-padded (default: 0)
 //   - --stopwords FILE: --documents: the stop-word FILE shingle was given
+//   - --offsets FILE: --documents: read only the documents in some pair, where
+//     shingle --offsets wrote to FILE they are
 //   - --sketches FILE: sketch records FILE for estimated similarity
 //   - --threshold value: least similarity of a pair written (default: the
 //     threshold in band's header, else 0.8) (default: 0.8)

@@ -309,6 +309,24 @@ examples/dedup.sh runs:
    shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --collapse corpus.jsonl.zst |
        pairs --bbit bits.tsv > pairs.tsv
 
+OFFSETS (--offsets)
+--offsets FILE also writes where each document's line is in its input,
+one record a document, "id TAB input TAB line TAB ordinal TAB offset TAB
+length TAB digest" (the input's number among those given, from 1; the
+line's number in it and across all of them; its first byte's offset and
+its length in bytes, without the line end; a digest of its length and
+its ends), after shingle's header and "#neardup stage=offsets sizes=..."
+(the inputs' sizes). verify --documents --offsets FILE then reads only
+the lines of the documents in some pair, not the whole corpus: on make
+peers' corpus, 18 % of its bytes (verify: 80 to 64 ms). Only documents
+read as lines have offsets (TSV, JSON Lines, --lines), from files that
+are not compressed; standard input, a compressed file or --files is
+refused. The file is written beside FILE and put in its place when the
+run ends without an error.
+
+   shingle --sketch oph --band 0.8 --offsets off.tsv corpus.jsonl | pairs |
+       verify --documents corpus.jsonl --offsets off.tsv > scored.tsv
+
 Memory: one document at a time per worker, plus its shingles (8 bytes
 each, 16 to 32 bytes each for the hash table that makes them distinct and
 sorted, or with --sketch minhash or oph, which need them distinct but not
@@ -337,6 +355,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "normalize", Usage: "fold the text by `LIST` before shingling: none, or width and punct separated by a comma (default width,punct for char, width for word and stopword)"},
 			&cli.BoolFlag{Name: "counts", Usage: "write each hash with its count (h:c), for weighted sketches"},
 			&cli.StringFlag{Name: "stopwords", Usage: "read the stop words from `FILE` (white-space separated; # comments) instead of the built-in English list"},
+			&cli.StringFlag{Name: "offsets", Usage: "also write where each document's line is in its input to `FILE`, for verify --offsets (documents read as lines, from files not compressed)"},
 			&cli.StringFlag{Name: "sketch", Category: catSketch, Usage: "write each document's sketch by `METHOD` (minhash, oph, bottomk or modm) instead of its shingles: shingle | sketch in one process"},
 			&cli.IntFlag{Name: "n", Value: 128, Category: catSketch, Usage: "--sketch: signature length (minhash, oph)"},
 			&cli.IntFlag{Name: "s", Value: 128, Category: catSketch, Usage: "--sketch: sample size (bottomk)"},
@@ -380,6 +399,7 @@ func shingleAction(c *cli.Context, env *Env) error {
 		Shingle: shingle.Options{Unit: unit, K: k, Scheme: scheme, Seed: c.Uint64("seed"), Norm: norm},
 		Reading: rd,
 		Counts:  c.Bool("counts"),
+		Offsets: c.String("offsets"),
 	}
 	if name := c.String("stopwords"); name != "" {
 		if unit != shingle.Stopword {

@@ -56,6 +56,14 @@ naming both. When
 none of the documents the pairs name is found, verify stops with status 2
 ("the ids do not match"), showing an id from each side.
 
+With --offsets FILE (shingle --offsets: where each document's line is)
+verify reads only the lines of the documents in some pair, from where
+FILE puts them, and scores the same pairs. The --documents must be the
+inputs shingle read, in its order, at the sizes FILE's header gives
+(status 2 otherwise), FILE's shingle header the pairs', and each line read
+the one FILE describes, between two line ends, with its length and its
+ends; a line that is not stops verify: the documents have changed since.
+
    shingle --unit word -k 5 --files src | sketch | band | pairs |
        verify --files --documents src
 
@@ -276,6 +284,7 @@ EXAMPLES
 			"--documents: each document is a file, its id its path; same as --format files",
 			"--documents: each line is a document; same as --format lines", "--documents, "), []cli.Flag{
 			&cli.StringFlag{Name: "stopwords", Category: catInput, Usage: "--documents: the stop-word `FILE` shingle was given"},
+			&cli.StringFlag{Name: "offsets", Category: catInput, Usage: "--documents: read only the documents in some pair, where shingle --offsets wrote to `FILE` they are"},
 			&cli.StringFlag{Name: "sketches", Usage: "sketch records `FILE` for estimated similarity"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.8, Usage: "least similarity of a pair written (default: the threshold in band's header, else 0.8)"},
 			&cli.BoolFlag{Name: "containment", Usage: "add containment both ways; keep pairs where either reaches the threshold"},
@@ -341,7 +350,12 @@ func verifyAction(c *cli.Context, env *Env) error {
 				return err
 			}
 		}
+		if d.Offsets = c.String("offsets"); d.Offsets != "" && (opt.Cosine || opt.Euclidean) {
+			return usagef("--offsets is for documents shingled again, not vectors (--cosine, --euclidean)")
+		}
 		opt.Documents = d
+	} else if c.IsSet("offsets") {
+		return usagef("--offsets is for --documents: it says where their lines are")
 	}
 	tweakGC(holdingGCPercent, 0)
 	return runStream(c, env, &opt, &opt.Common, verify.Run)

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/offsets"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
 )
@@ -50,6 +51,9 @@ type Reader struct {
 	skipBad bool
 	doc     *input.DocParser
 	id      []byte
+	// Places has Documents append each document's offsets record to the
+	// result (shingle --offsets).
+	Places bool
 }
 
 // NewReader returns a reader of documents read as r says, counting in noID
@@ -67,6 +71,10 @@ func NewReader(r input.Reading, noID *atomic.Int64, want func(id []byte) bool, s
 // go to r as the results of bad input do, and so does an error from fn.
 // The slices are valid until fn returns.
 func (d *Reader) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte) error) {
+	if d.Places && (c.Docs != nil || c.Skipped != nil || c.Value != nil) {
+		r.Err = fmt.Errorf("--offsets: %s is read as %s, not as lines: only documents read as lines have offsets", c.File, c.Format)
+		return
+	}
 	if c.Docs != nil || c.Skipped != nil {
 		for _, e := range c.Skipped {
 			r.Fail(e, e.Pos, true)
@@ -112,7 +120,13 @@ func (d *Reader) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		if err != nil {
 			return err
 		}
-		return fn(id, text)
+		if err := fn(id, text); err != nil || !d.Places {
+			return err
+		}
+		// After fn, which may have passed the result on (Flush): the
+		// record goes with the next, in order all the same.
+		r.Places, err = offsets.Append(r.Places, id, c, line, ordinal)
+		return err
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/offsets"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
@@ -30,6 +31,9 @@ type StageOptions struct {
 	// does not want: Documents hands it over with a nil text
 	// (input.DocParser.Want).
 	Want func(id []byte) bool
+	// Offsets, when set, names the file that gets where each document's
+	// line is in its input (internal/offsets), for verify --offsets.
+	Offsets string
 	stream.Common
 }
 
@@ -121,12 +125,41 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
+	end, err := opt.WriteOffsets(inputs, out)
+	if err != nil {
+		return err
+	}
 	opt.NoID = new(atomic.Int64)
 	crowded := hashsort.Crowded()
-	err := out.RunPool(ctx, src, Workers(&opt))
+	err = end(out.RunPool(ctx, src, Workers(&opt)))
 	document.ReportNoID(stderr, "shingle", opt.IDField, opt.NoID)
 	ReportCrowded(stderr, "shingle", crowded)
 	return err
+}
+
+// WriteOffsets starts the offsets file of the run (Offsets) of inputs,
+// whose records out writes as the workers make them; end ends it with the
+// run's error, and puts it in place only after a run without one. Without
+// Offsets, end returns the error.
+func (o *StageOptions) WriteOffsets(inputs []string, out *stream.Output) (end func(error) error, err error) {
+	if o.Offsets == "" {
+		return func(err error) error { return err }, nil
+	}
+	if len(inputs) == 0 || slices.Contains(inputs, "-") {
+		return nil, status.Usagef("--offsets %s: give the documents as files: verify reads their lines again where they are, which standard input can't give", o.Offsets)
+	}
+	w, err := offsets.Create(o.Offsets, inputs, o.Header())
+	if err != nil {
+		return nil, err
+	}
+	out.Places = w
+	return func(err error) error {
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		return w.Commit()
+	}, nil
 }
 
 // ReportCrowded says how many documents had shingle hashes that crowded
@@ -149,8 +182,10 @@ func Workers(opt *StageOptions) stream.WorkerFactory {
 // NewWorker returns the stage's worker: it turns a chunk of document lines
 // (or of whole files) into shingle records. The Beam pipeline runs it too.
 func NewWorker(opt *StageOptions) *Worker {
-	return &Worker{opt: opt, sh: New(opt.Shingle),
+	w := &Worker{opt: opt, sh: New(opt.Shingle),
 		Reader: document.NewReader(opt.Reading, opt.NoID, opt.Want, opt.SkipBad)}
+	w.Reader.Places = opt.Offsets != ""
+	return w
 }
 
 // Worker is the stage's worker. It keeps scratch space: one per goroutine.

@@ -63,6 +63,10 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, all...)
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
+	end, err := shOpt.WriteOffsets(inputs, out)
+	if err != nil {
+		return err
+	}
 	shOpt.NoID = new(atomic.Int64)
 	crowded := hashsort.Crowded()
 	family := newFamily(&opt)
@@ -72,11 +76,10 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	workers := func() stream.Worker {
 		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family), unordered: unordered, bands: bands}
 	}
-	var err error
 	if bands != nil {
-		err = bands.Run(ctx, src, out, workers, heads...)
+		err = end(bands.Run(ctx, src, out, workers, heads...))
 	} else {
-		err = out.RunPool(ctx, src, workers)
+		err = end(out.RunPool(ctx, src, workers))
 	}
 	document.ReportNoID(stderr, "shingle", shOpt.IDField, shOpt.NoID)
 	shingle.ReportCrowded(stderr, "shingle", crowded)

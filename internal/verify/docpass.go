@@ -18,6 +18,7 @@ import (
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/input"
+	"github.com/neardup/neardup/internal/offsets"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
@@ -211,13 +212,16 @@ func releaseAll(chunks []*stream.Chunk) {
 func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 	v.pass = 1
 	v.frames = nil
-	src, _ := document.Source(v.opt.Documents.Reading, v.opt.Documents.Paths, v.opt.SkipBad)
+	src, err := v.source()
+	if err != nil {
+		return err
+	}
 	// Of the budget, the first pass keeps what the bins gather, a buffer
 	// past it, and two with the writer (each up to twice a frame), and as
 	// much again for the buffers written and not yet collected.
 	budget := v.ps.budget
 	v.ps.budget = max(budget-2*(v.rawCap+6*int64(v.frameBytes)), 1)
-	err := v.run(ctx, src)
+	err = v.run(ctx, src)
 	v.ps.budget = budget
 	if err != nil {
 		return err
@@ -254,6 +258,35 @@ func (v *docRun) score(ctx context.Context, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// source returns the source of the first pass: the documents, or with
+// --offsets the lines of those the segment's pairs name.
+func (v *docRun) source() (stream.Source, error) {
+	d := v.opt.Documents
+	if d.Offsets == "" {
+		src, _ := document.Source(d.Reading, d.Paths, v.opt.SkipBad)
+		return src, nil
+	}
+	ix, err := offsets.Load(d.Offsets, func(id []byte) bool {
+		_, ok := v.t.lookup(id)
+		return ok
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The offsets are of the documents the pairs were made of, read the
+	// same way: shingle's header is the pairs'.
+	var hs record.HeaderSet
+	if d.shingle.Header.Stage != "" {
+		hs.Add(d.shingle.Header, d.shingle.Pos)
+	}
+	for _, h := range ix.Headers {
+		if _, err := hs.Add(h.Header, h.Pos); err != nil {
+			return nil, fmt.Errorf("--offsets %s is not of the documents the pairs were made of: %w", d.Offsets, err)
+		}
+	}
+	return ix.Source(d.Paths, d.Reading)
 }
 
 // run runs a pass over src.
@@ -603,7 +636,11 @@ func (w *scoredWorker) Process(c *stream.Chunk, r *stream.Result) {
 
 // documentsSource names the documents in messages.
 func documentsSource(opt *Options) string {
-	return "the documents (" + strings.Join(opt.Documents.Paths, " ") + ")"
+	s := "the documents (" + strings.Join(opt.Documents.Paths, " ") + ")"
+	if opt.Documents.Offsets != "" {
+		s += " where --offsets " + opt.Documents.Offsets + " puts them"
+	}
+	return s
 }
 
 // id returns the id of document d, for messages.

@@ -39,6 +39,12 @@ type DocumentOptions struct {
 	// documents' vectors, and Dim their dimension (0: the first vector's).
 	VectorField string
 	Dim         int
+	// Offsets, when set, names the offsets file of shingle --offsets: only
+	// the lines of the documents in some pair are read, where it says.
+	Offsets string
+	// shingle is the pairs' shingle header, which the offsets file's must
+	// be (resolveReading).
+	shingle stream.HeaderAt
 }
 
 // shingleOptions finds the shingling of the records in the headers of the
@@ -66,6 +72,9 @@ func (d *DocumentOptions) resolveReading(peeked []stream.HeaderAt, stderr io.Wri
 	for _, h := range peeked {
 		if _, err := hs.Add(h.Header, h.Pos); err != nil {
 			return err
+		}
+		if h.Header.Stage == "shingle" && d.shingle.Header.Stage == "" {
+			d.shingle = h
 		}
 		bs, err := input.BatchesOf(h.Header, h.Pos)
 		if err != nil {
