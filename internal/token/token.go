@@ -238,6 +238,12 @@ func (t *Tokenizer) asciiTokens(i int) int {
 		lasts &^= 1 << 63
 		next = base + top
 	}
+	if firsts != 0 && len(t.spans)+bits.OnesCount64(firsts) <= MaxSpans {
+		var ok bool
+		if t.spans, ok = appendASCIISpans(t.spans, firsts, lasts, base); ok {
+			return next
+		}
+	}
 	for firsts != 0 {
 		if len(t.spans) == MaxSpans {
 			return base + bits.TrailingZeros64(firsts)
