@@ -93,6 +93,9 @@ type Tokenizer struct {
 	// are in neither.
 	blk         int
 	alnum, high uint64
+	// bmp is bmpTable(), kept: through its sync.Once a call for each
+	// token outside ASCII took 1 % of shingle's time.
+	bmp *[0x10000]uint8
 }
 
 // span is a token: text[start:end], ASCII letters and digits in either
@@ -131,6 +134,9 @@ const MaxSpans = 1024
 // Reset starts on text. Token and AppendHashes refer to it until the next
 // Reset.
 func (t *Tokenizer) Reset(text []byte) {
+	if t.bmp == nil {
+		t.bmp = bmpTable()
+	}
 	t.text = text
 	t.pos = 0
 	t.blk = -1
@@ -187,7 +193,7 @@ func (t *Tokenizer) Scan() int {
 		} else if invalidLead(text[i]) {
 			i++ // no rune starts with it: a separator, as in slowNext
 			continue
-		} else if bmp := bmpTable(); singleRune3(text, i, bmp) > 0 {
+		} else if bmp := t.bmp; singleRune3(text, i, bmp) > 0 {
 			// Han or kana, a token on its own and lower case: its
 			// bytes are the token, with no copy; and so are those of
 			// the run of them it begins.
@@ -385,6 +391,14 @@ func appendLowerASCII(dst, tok []byte) []byte {
 
 // invalidLead reports whether no UTF-8 encoding starts with c ≥ 0x80: a
 // continuation byte, an overlong lead (0xC0, 0xC1), or one past U+10FFFF.
+// flags is runeFlags(r), from t.bmp in the BMP.
+func (t *Tokenizer) flags(r rune) uint8 {
+	if uint32(r) >= 0x10000 {
+		return flagsOf(r)
+	}
+	return t.bmp[r]
+}
+
 // DecodeRune gives RuneError for it, and the tokenizer a separator.
 func invalidLead(c byte) bool { return c < 0xc2 || c > 0xf4 }
 
@@ -411,7 +425,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 			i += size // not a letter or digit
 			continue
 		}
-		f := runeFlags(r0)
+		f := t.flags(r0)
 		if f&rfSingle != 0 {
 			t.start, t.pos = i, i+size
 			if f&rfCased == 0 {
@@ -429,7 +443,7 @@ func (t *Tokenizer) slowNext() (tok []byte, ok bool) {
 	start := i
 	t.start = start
 	lower := true // the bytes of text are already lower case
-	bmp := bmpTable()
+	bmp := t.bmp
 scan:
 	for i < len(text) {
 		switch byteClass[text[i]] {
@@ -458,7 +472,7 @@ scan:
 			if r0 == utf8.RuneError {
 				break
 			}
-			f = runeFlags(r0)
+			f = t.flags(r0)
 		}
 		if f&(rfSingle|rfWord) != rfWord {
 			break
