@@ -104,27 +104,31 @@ type Tokenizer struct {
 // found in lower case); when start < 0, slow[^start:end], lower-cased.
 type span struct{ start, end int }
 
-// singleRune3 returns the end of the rune at text[i] when it is three bytes
-// of valid UTF-8 that are a token on their own and have no case (Han,
-// kana: most of the text of Chinese and Japanese), else 0, by the flags of
-// bmp (bmpTable). The tokens of such a run are found here, without
-// slowNext and its copy.
-func singleRune3(text []byte, i int, bmp *[0x10000]uint8) int {
+// rune3 returns the flags of the rune at text[i] when it is three bytes of
+// valid UTF-8 (in bmp, bmpTable), and ok; else ok is false. Han and kana,
+// most of the text of Chinese and Japanese, are such runes, each a token
+// on its own and lower case, and so is their punctuation, separators: a
+// run of them is cut here, without slowNext and its copy.
+func rune3(text []byte, i int, bmp *[0x10000]uint8) (f uint8, ok bool) {
 	if i+3 > len(text) {
-		return 0
+		return 0, false
 	}
 	c0, c1, c2 := text[i], text[i+1], text[i+2]
 	if c0&0xf0 != 0xe0 || c1&0xc0 != 0x80 || c2&0xc0 != 0x80 {
-		return 0
+		return 0, false
 	}
 	r := rune(c0&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
 	if r < 0x800 || r >= 0xd800 && r <= 0xdfff {
-		return 0
+		return 0, false
 	}
-	if bmp[r]&(rfSingle|rfCased) != rfSingle {
-		return 0
-	}
-	return i + 3
+	return bmp[r], true
+}
+
+// single3 says whether the rune at text[i] is three bytes that are a token
+// on their own and have no case (rune3).
+func single3(text []byte, i int, bmp *[0x10000]uint8) bool {
+	f, ok := rune3(text, i, bmp)
+	return ok && f&(rfSingle|rfCased) == rfSingle
 }
 
 // MaxSpans is the most tokens one Scan finds: their spans stay in the
@@ -193,19 +197,22 @@ func (t *Tokenizer) Scan() int {
 		} else if invalidLead(text[i]) {
 			i++ // no rune starts with it: a separator, as in slowNext
 			continue
-		} else if bmp := t.bmp; singleRune3(text, i, bmp) > 0 {
+		} else if bmp := t.bmp; single3(text, i, bmp) {
 			// Han or kana, a token on its own and lower case: its
 			// bytes are the token, with no copy; and so are those of
-			// the run of them it begins.
-			for end := i + 3; ; {
-				t.spans = append(t.spans, span{i, ^end})
-				i = end
-				if len(t.spans) == MaxSpans {
+			// the run of them it begins, whose separators of three
+			// bytes (CJK punctuation) are passed over here too.
+			for len(t.spans) < MaxSpans {
+				f, ok := rune3(text, i, bmp)
+				if !ok {
 					break
 				}
-				if end = singleRune3(text, i, bmp); end == 0 {
+				if f&(rfSingle|rfCased) == rfSingle {
+					t.spans = append(t.spans, span{i, ^(i + 3)})
+				} else if f&(rfSingle|rfWord) != 0 {
 					break
 				}
+				i += 3
 			}
 			continue
 		}
