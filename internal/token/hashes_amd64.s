@@ -10,22 +10,11 @@
 // BCAST broadcasts the constant c to the vector z, through AX.
 #define BCAST(c, z) MOVQ c, AX; VPBROADCASTQ AX, z
 
-// ROUND1 is one byte's step of XXH64 for short input (shortTokenHash's):
-// h = rotl(h ^ b*prime5, 11) * prime1 for the byte b of Z10 shifted right
-// by s bits, kept in the lanes of the mask k.
-#define ROUND1(s, k) \
-	VPSRLQ  $s, Z10, Z14; \
-	VPANDQ  Z27, Z14, Z14; \
-	VPMULLQ Z24, Z14, Z14; \
-	VPXORQ  Z9, Z14, Z14; \
-	VPROLQ  $11, Z14, Z14; \
-	VPMULLQ Z20, Z14, Z14; \
-	VMOVDQA64 Z14, k, Z9
-
-// The steps of XXH64 for short input on a group of eight lanes, for two
-// groups at once (the loop of sixteen spans): each group's registers are
-// given, n its lengths, h its hashes, w0 and w1 its words, t and t2
-// scratch, k a mask register for the lanes a step applies to.
+// The steps of XXH64 for short input (shortTokenHash's) on a group of
+// eight lanes, in the registers given: n its lengths, h its hashes, w0 and
+// w1 its words, t and t2 scratch, k a mask register for the lanes a step
+// applies to. The loop of sixteen spans takes two groups in turns, the
+// last eight one.
 
 // PREP reads the eight spans at BX+off, writes their byte of done, and
 // gathers the words of the lanes hashed into w0 and w1 (lower-cased where
@@ -192,94 +181,19 @@ loop2:
 	JMP  loop2
 
 loop:
+	// The last eight, if any.
 	CMPQ BX, CX
 	JGE  done
-	MOVQ BX, DX
-	SHLQ $4, DX                       // 16 bytes a span
-	VMOVDQU64 (DI)(DX*1), Z0
-	VMOVDQU64 64(DI)(DX*1), Z1
-	VMOVDQA64 Z0, Z2
-	VPERMT2Q  Z1, Z18, Z2             // starts
-	VPERMT2Q  Z1, Z19, Z0             // ends
-	VPSUBQ    Z2, Z0, Z3              // n
-	VPCMPUQ   $1, Z28, Z3, K1         // n < 16 (unsigned: not an end < 0)
-	VPCMPQ    $5, Z31, Z2, K1, K1     // start ≥ 0
-	VPCMPQ    $2, Z29, Z2, K1, K1     // start ≤ tlen - 16
-	// A rune that is a token on its own (end < 0): text[start:^end], fewer
-	// than 16 bytes, hashed as they are.
-	VPXORQ    Z17, Z0, Z4             // ^end
-	VPSUBQ    Z2, Z4, Z4              // its n
-	VPCMPQ    $1, Z31, Z0, K7         // end < 0
-	VPCMPUQ   $1, Z28, Z4, K7, K7     // n < 16
-	VPCMPQ    $5, Z31, Z2, K7, K7     // start ≥ 0
-	VPCMPQ    $2, Z29, Z2, K7, K7     // start ≤ tlen - 16
-	VMOVDQA64 Z4, K7, Z3
-	KORB      K1, K7, K2              // the lanes hashed
-	MOVQ      BX, DX
-	SHRQ      $3, DX
-	KMOVB     K2, AX
-	MOVB      AX, (R10)(DX*1)
-	KTESTB    K2, K2
-	JZ        next
-	KMOVB     K2, K3
-	VPXORQ    Z10, Z10, Z10
-	VPXORQ    Z11, Z11, Z11
-	VPGATHERQQ (SI)(Z2*1), K2, Z10    // the first eight bytes
-	VPGATHERQQ 8(SI)(Z2*1), K3, Z11   // the next eight
-	VPORQ     Z25, Z10, K1, Z10       // the ASCII lanes lower-cased
-	VPORQ     Z25, Z11, K1, Z11
-	KORB      K1, K7, K1              // the lanes written
-	VPADDQ    Z24, Z3, Z9             // h = prime5 + n
-
-	// Eight bytes, where n ≥ 8: h, and the word after them.
-	VPSRLQ    $3, Z3, Z12
-	VPTESTMQ  Z12, Z12, K4            // n ≥ 8
-	VPMULLQ   Z21, Z10, Z14
-	VPROLQ    $31, Z14, Z14
-	VPMULLQ   Z20, Z14, Z14
-	VPXORQ    Z9, Z14, Z14
-	VPROLQ    $27, Z14, Z14
-	VPMULLQ   Z20, Z14, Z14
-	VPADDQ    Z23, Z14, Z14
-	VMOVDQA64 Z14, K4, Z9
-	VMOVDQA64 Z11, K4, Z10
-
-	// Four, where n & 4.
-	VPSRLQ    $2, Z3, Z12
-	VPANDQ    Z12, Z30, Z12           // (n >> 2) & 3: its low bit
-	VPSRLQ    $1, Z30, Z13            // 1
-	VPTESTMQ  Z13, Z12, K5
-	VPANDQ    Z26, Z10, Z14
-	VPMULLQ   Z20, Z14, Z14
-	VPXORQ    Z9, Z14, Z14
-	VPROLQ    $23, Z14, Z14
-	VPMULLQ   Z21, Z14, Z14
-	VPADDQ    Z22, Z14, Z14
-	VMOVDQA64 Z14, K5, Z9
-	VPSRLQ    $32, Z10, K5, Z10
-
-	// Up to three more, one at a time: r = n & 3.
-	VPANDQ    Z30, Z3, Z12
-	VPCMPUQ   $5, Z13, Z12, K6        // r ≥ 1
-	ROUND1(0, K6)
-	VPADDQ    Z13, Z13, Z15           // 2
-	VPCMPUQ   $5, Z15, Z12, K6        // r ≥ 2
-	ROUND1(8, K6)
-	VPCMPUQ   $5, Z30, Z12, K6        // r ≥ 3
-	ROUND1(16, K6)
-
-	// The avalanche.
-	VPSRLQ    $33, Z9, Z14
-	VPXORQ    Z14, Z9, Z9
-	VPMULLQ   Z21, Z9, Z9
-	VPSRLQ    $29, Z9, Z14
-	VPXORQ    Z14, Z9, Z9
-	VPMULLQ   Z22, Z9, Z9
-	VPSRLQ    $32, Z9, Z14
-	VPXORQ    Z14, Z9, Z9
+	PREP(0, Z3, Z10, Z11, K1, Z4)
+	VPADDQ Z24, Z3, Z9
+	STEP8(Z3, Z9, Z10, Z11, Z14, Z12, K4)
+	STEP4(Z3, Z9, Z10, Z14, Z12, K4)
+	VPANDQ Z30, Z3, Z12
+	STEP1(0, Z13, Z12, Z9, Z10, Z14, K4)
+	STEP1(8, Z15, Z12, Z9, Z10, Z14, K4)
+	STEP1(16, Z30, Z12, Z9, Z10, Z14, K4)
+	AVALANCHE(Z9, Z14)
 	VMOVDQU64 Z9, K1, (R9)(BX*8)
-
-next:
 	ADDQ $8, BX
 	JMP  loop
 
