@@ -286,6 +286,12 @@ func (v *docRun) source() (stream.Source, error) {
 			return nil, fmt.Errorf("--offsets %s is not of the documents the pairs were made of: %w", d.Offsets, err)
 		}
 	}
+	// Read otherwise (another --number-from, --id-field, other inputs),
+	// the documents have other ids: a record's id would name another
+	// line.
+	if pos, ok := hs.DocumentsVary(); ok {
+		return nil, record.Errorf(pos, "--offsets %s reads the documents otherwise than the pairs (%s): its ids are not theirs", d.Offsets, d.shingle.Pos)
+	}
 	return ix.Source(d.Paths, d.Reading)
 }
 
