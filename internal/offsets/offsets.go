@@ -25,12 +25,12 @@ package offsets
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/neardup/neardup/internal/disk"
+	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/status"
 	"github.com/neardup/neardup/internal/stream"
@@ -153,9 +153,10 @@ func Header(sizes []int64) record.Header {
 func Sizes(inputs []string) []int64 {
 	sizes := make([]int64, len(inputs))
 	for i, name := range inputs {
-		sizes[i] = -1
-		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
-			sizes[i] = st.Size()
+		if n, err := input.Stat(name); err == nil {
+			sizes[i] = n
+		} else {
+			sizes[i] = -1
 		}
 	}
 	return sizes
