@@ -235,6 +235,6 @@ func pairsAction(c *cli.Context, env *Env) error {
 	} else if c.IsSet("blocks") || c.IsSet("tables") {
 		return usagef("--blocks and --tables describe the tables of --hamming K")
 	}
-	tweakGC(holdingGCPercent, 0)
+	holdGC()
 	return runStream(c, env, &opt, &opt.Common, pairs.Run)
 }

@@ -357,6 +357,6 @@ func verifyAction(c *cli.Context, env *Env) error {
 	} else if c.IsSet("offsets") {
 		return usagef("--offsets is for --documents: it says where their lines are")
 	}
-	tweakGC(holdingGCPercent, 0)
+	holdGC()
 	return runStream(c, env, &opt, &opt.Common, verify.Run)
 }
