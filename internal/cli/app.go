@@ -161,6 +161,7 @@ func Main(s Stage) int {
 	if code, done := superviseMemory(s); done {
 		return code
 	}
+	paceGC()
 	growPipes()
 	if v := os.Getenv(maxLineEnv); v != "" {
 		n, err := strconv.Atoi(v)

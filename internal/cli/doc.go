@@ -21,7 +21,7 @@
 // infinite floats too, status.Finite), and which fills in the defaults of
 // -j and --memory (the CLI passes 0 for a flag not given); the Beam
 // pipeline calls the same functions. Process-wide settings of the
-// collector are set here only (tweakGC, holdGC), never over GOGC or GOMEMLIMIT. An action
+// collector are set here only (gc.go), never over GOGC or GOMEMLIMIT. An action
 // checks only what the Options can't see: which flags were given together
 // (c.IsSet), flags that are parsed here (--memory sizes, --format with
 // --files and --lines, the Hamming --tables) and the arguments and build

@@ -9,41 +9,31 @@ import (
 	"time"
 )
 
-// tweakedGC runs tweakGC(percent, limit) with GOGC and GOMEMLIMIT set to
-// gogc and gomemlimit ("" is not set), from GC percent 100 and no memory
-// limit, and returns what the collector is left with; the test's own
-// settings are put back when it ends.
-func tweakedGC(t *testing.T, gogc, gomemlimit string, percent int, limit int64) (int, int64) {
+// fromDefaults sets GOGC and GOMEMLIMIT to gogc and gomemlimit ("" is not
+// set), the collector to GC percent 100 and no memory limit; the test's
+// own settings are put back when it ends.
+func fromDefaults(t *testing.T, gogc, gomemlimit string) {
 	oldPercent := debug.SetGCPercent(100)
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	oldHold := holdFrom.Load()
 	t.Cleanup(func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
+		holdFrom.Store(oldHold)
 	})
 	t.Setenv("GOGC", gogc)
 	t.Setenv("GOMEMLIMIT", gomemlimit)
-	tweakGC(percent, limit)
-	return debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 }
 
-func TestTweakGC(t *testing.T) {
-	if p, l := tweakedGC(t, "", "", 50, 1<<30); p != 50 || l != 1<<30 {
-		t.Errorf("GC percent %d, memory limit %d; want 50 and %d", p, l, 1<<30)
+func TestHoldLimit(t *testing.T) {
+	fromDefaults(t, "", "")
+	holdLimit(1 << 30)
+	if l := debug.SetMemoryLimit(-1); l != 1<<30 {
+		t.Errorf("memory limit %d, want %d", l, 1<<30)
 	}
-	tweakGC(0, 2<<30)
+	holdLimit(2 << 30)
 	if l := debug.SetMemoryLimit(-1); l != 1<<30 {
 		t.Errorf("memory limit raised to %d, want %d kept", l, 1<<30)
-	}
-	holdLimit(1 << 29)
-	if l := debug.SetMemoryLimit(-1); l != 1<<29 {
-		t.Errorf("memory limit %d, want %d", l, 1<<29)
-	}
-}
-
-// The user's GOGC and GOMEMLIMIT are theirs: tweakGC leaves both.
-func TestTweakGCLeavesTheUsers(t *testing.T) {
-	if p, l := tweakedGC(t, "100", "8GiB", 50, 1<<20); p != 100 || l != math.MaxInt64 {
-		t.Errorf("GC percent %d, memory limit %d with GOGC and GOMEMLIMIT set; want both untouched", p, l)
 	}
 }
 
@@ -61,12 +51,35 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// holdGCFrom leaves the GC percent at 100 while the live heap is below
-// its bound, and lowers it once a collection leaves that much live.
-func TestHoldGCFrom(t *testing.T) {
-	tweakedGC(t, "", "", 0, 0)
+// collectUntil runs collections until the GC percent is want, and fails
+// the test if it isn't within ten seconds.
+func collectUntil(t *testing.T, want int64, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); gcPercent() != want; {
+		if time.Now().After(deadline) {
+			t.Fatalf("GC percent %d %s, want %d", gcPercent(), what, want)
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// paceGC: startGCPercent until a collection ends, then 100 while the live
+// heap is below holdFrom, then holdingGCPercent. (One test: paceGC starts
+// a chain of watches for the life of the process.)
+func TestPaceGC(t *testing.T) {
+	fromDefaults(t, "", "")
 	runtime.GC()
-	holdGCFrom(liveHeap() + 32<<20)
+	holdGC()
+	if holdFrom.Load() != holdingHeap {
+		t.Fatalf("holdGC: hold from %d, want %d", holdFrom.Load(), holdingHeap)
+	}
+	holdFrom.Store(liveHeap() + 32<<20)
+	paceGC()
+	if p := gcPercent(); p != startGCPercent {
+		t.Fatalf("GC percent %d at the start, want %d", p, startGCPercent)
+	}
+	collectUntil(t, 100, "once a collection has ended")
 	for range 3 {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
@@ -75,25 +88,22 @@ func TestHoldGCFrom(t *testing.T) {
 		t.Fatalf("GC percent %d with a small heap, want 100", p)
 	}
 	held := make([]byte, 48<<20)
-	for deadline := time.Now().Add(10 * time.Second); gcPercent() != holdingGCPercent; {
-		if time.Now().After(deadline) {
-			t.Fatalf("GC percent %d with %d more bytes live, want %d", gcPercent(), len(held), holdingGCPercent)
-		}
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	collectUntil(t, holdingGCPercent, "with 48 MiB more live")
 	runtime.KeepAlive(held)
 }
 
-// With GOGC set, holdGCFrom leaves the percent as it is.
-func TestHoldGCFromLeavesTheUsers(t *testing.T) {
-	tweakedGC(t, "100", "", 0, 0)
-	holdGCFrom(0)
+// The user's GOGC and GOMEMLIMIT are theirs: the collector is left as
+// they set it.
+func TestGCLeavesTheUsers(t *testing.T) {
+	fromDefaults(t, "100", "8GiB")
+	holdFrom.Store(1)
+	paceGC()
+	holdLimit(1 << 20)
 	for range 3 {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	if p := gcPercent(); p != 100 {
-		t.Fatalf("GC percent %d with GOGC set, want 100", p)
+	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
+		t.Errorf("GC percent %d, memory limit %d with GOGC and GOMEMLIMIT set; want both untouched", p, l)
 	}
 }
