@@ -1,30 +1,77 @@
 package band
 
 import (
-	"slices"
+	"bytes"
+	"fmt"
 	"testing"
 )
 
-// TestTextCache: a text's keys come back as they went in; a slot met again
-// is kept from the next text of its slot once, then given up.
-func TestTextCache(t *testing.T) {
-	c := newTextCache()
-	a, b := [2]uint64{5, 1}, [2]uint64{5 + 1<<cacheSlotBits, 2} // one slot
-	var e cached
-	if c.get(a, &e) {
-		t.Fatal("an empty cache had a text")
+// copyDoc appends a document's records as shingle writes them under
+// --collapse: its copy record (of the text hashes h1, h2) and two band
+// records.
+func copyDoc(b []byte, k *Keyer, id string, h1, h2 uint64) []byte {
+	b = k.AppendCopy(b, []byte(id), 7, [2]uint64{h1, h2})
+	for band := 0; band < 2; band++ {
+		b = append(b, fmt.Sprintf("%04x%016x\t%s\n", band, h1, id)...)
 	}
-	c.put(a, 7, 3, []uint64{1, 2}, []byte("ab"))
-	if !c.get(a, &e) || e.sum != 7 || e.size != 3 || !slices.Equal(e.keys, []uint64{1, 2}) || string(e.bits) != "ab" {
-		t.Fatalf("got %+v, want the text's keys", e)
+	return b
+}
+
+// The table is a slot for each first hash of a text, by its low
+// copySlotBits bits, in pages made as texts come: a text met again
+// writes its copy record alone; one whose slot a later text took writes
+// its band records again, and takes the slot back.
+func TestCopyTableFilter(t *testing.T) {
+	var k Keyer
+	const far = 1 << copyPageBits  // a slot in the next page
+	const same = 1 << copySlotBits // the same slot, another text
+	texts := []struct {
+		id     string
+		h1, h2 uint64
+		copied bool
+	}{
+		{"a", 5, 1, false},
+		{"b", 5 + far, 2, false},
+		{"c", 5, 1, true},         // a's text
+		{"d", 5 + far, 2, true},   // b's
+		{"e", 5 + same, 3, false}, // a's slot, another text
+		{"f", 5, 1, false},        // a's text, pushed out by e's
+		{"g", 5, 1, true},         // f's
+		{"h", 5, 9, false},        // a's first hash, another second
+		{"k", 4, 6, false},        // the slot beside
+		{"l", 5, 9, true},         // h's
+		{"i", 1<<copySlotBits - 1, 4, false},
+		{"j", 1<<copySlotBits - 1, 4, true}, // the last slot of the last page
 	}
-	c.put(b, 8, 4, []uint64{3}, nil)
-	if c.get(b, &e) || !c.get(a, &e) {
-		t.Fatal("a text met again was not kept from the next of its slot")
+	tab := newCopyTable()
+	var in, want []byte
+	copies, keys := int64(0), int64(0)
+	for _, x := range texts {
+		doc := copyDoc(nil, &k, x.id, x.h1, x.h2)
+		in = append(in, doc...)
+		lines := bytes.SplitAfter(doc, []byte("\n"))
+		copyLine := lines[0][:bytes.LastIndexByte(lines[0], '\t')]
+		want = append(append(want, copyLine...), '\n')
+		if x.copied {
+			copies++
+			keys += 2
+		} else {
+			want = append(append(want, lines[1]...), lines[2]...)
+		}
 	}
-	c.put(b, 8, 4, []uint64{3}, nil)
-	c.put(b, 8, 4, []uint64{3}, nil)
-	if !c.get(b, &e) || e.sum != 8 || c.get(a, &e) {
-		t.Fatal("the slot was not given up the second time")
+	if got := tab.filter(in); !bytes.Equal(got, want) {
+		t.Errorf("filter:\n%s\nwant:\n%s", got, want)
+	}
+	if tab.copies != copies || tab.keys != keys {
+		t.Errorf("counted %d copies, %d keys left out; want %d, %d", tab.copies, tab.keys, copies, keys)
+	}
+	made := 0
+	for _, p := range tab.pages {
+		if p != nil {
+			made++
+		}
+	}
+	if made != 3 {
+		t.Errorf("%d pages made for slots in three, want 3", made)
 	}
 }
