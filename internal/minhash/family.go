@@ -44,12 +44,28 @@ const mixBatch = 256
 // set gives Empty everywhere.
 func (f *Family) Signature(sig []uint64, set []uint64) { f.signature(sig, set, true) }
 
-// signature is Signature, with the vector path allowed or not.
-func (f *Family) signature(sig []uint64, set []uint64, vector bool) {
-	sig = sig[:len(f.A)]
-	for i := range sig {
+// Begin starts in sig the signature of a set given in parts: Add each
+// part, which may repeat values, and sig is Signature's of the set of
+// them all.
+func (f *Family) Begin(sig []uint64) {
+	for i := range sig[:len(f.A)] {
 		sig[i] = Empty
 	}
+}
+
+// Add lowers the signature begun in sig (Begin) by the values of part.
+func (f *Family) Add(sig []uint64, part []uint64) { f.lower(sig, part, true) }
+
+// signature is Signature, with the vector path allowed or not.
+func (f *Family) signature(sig []uint64, set []uint64, vector bool) {
+	f.Begin(sig)
+	f.lower(sig, set, vector)
+}
+
+// lower lowers sig to the minima over set, with the vector path allowed or
+// not.
+func (f *Family) lower(sig []uint64, set []uint64, vector bool) {
+	sig = sig[:len(f.A)]
 	var mixed [mixBatch]uint64
 	for len(set) > 0 {
 		m := min(len(set), mixBatch)
@@ -114,30 +130,48 @@ func (o *OPH) Len() int { return o.n }
 
 // Signature writes the densified one-permutation signature of set into sig.
 func (o *OPH) Signature(sig []uint64, set []uint64) {
+	o.Begin(sig)
+	o.Add(sig, set)
+	o.Finish(sig, len(set))
+}
+
+// Begin starts in sig the signature of a set given in parts: Add each
+// part, which may repeat values, then Finish, and sig is Signature's of
+// the parts' values, repeats and all, in one set.
+func (o *OPH) Begin(sig []uint64) {
 	n := o.n
-	sig = sig[:n]
-	for i := range sig {
+	for i := range sig[:n] {
 		sig[i] = Empty
-	}
-	if len(set) == 0 {
-		return
 	}
 	if cap(o.filled) < n {
 		o.filled = make([]bool, n)
 	}
-	filled := o.filled[:n]
-	clear(filled)
-	values := len(set)
-	for len(set) > 0 {
-		hs := o.mix(set)
+	clear(o.filled[:n])
+}
+
+// Add bins the values of part into the signature begun in sig (Begin).
+func (o *OPH) Add(sig []uint64, part []uint64) {
+	n := o.n
+	sig, filled := sig[:n], o.filled[:n]
+	for len(part) > 0 {
+		hs := o.mix(part)
 		for _, h := range hs {
 			bin, _ := bits.Mul64(h, uint64(n))
 			sig[bin] = min(sig[bin], h)
 			filled[bin] = true
 		}
-		set = set[len(hs):]
+		part = part[len(hs):]
 	}
-	o.densify(sig, filled, values)
+}
+
+// Finish densifies the signature in sig of values values in all (Add's
+// parts, repeats too): its empty bins are filled from others, unless no
+// value came.
+func (o *OPH) Finish(sig []uint64, values int) {
+	if values == 0 {
+		return
+	}
+	o.densify(sig[:o.n], o.filled[:o.n], values)
 }
 
 // mixBlock is how many values OPH mixes at a time (OPH.mix): its scratch

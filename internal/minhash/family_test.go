@@ -343,6 +343,45 @@ func TestOrderInvariance(t *testing.T) {
 	}
 }
 
+// TestSignatureInParts: a signature begun, added to in parts of any
+// sizes (none empty or some) and finished is Signature's of the parts'
+// values in one set, and leaves nothing behind for the next.
+func TestSignatureInParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	fam := NewFamily(128, 11)
+	oph := NewOPH(128, 11)
+	for _, size := range []int{0, 1, 3, 50, 1000, 5000} {
+		set := make([]uint64, size)
+		for i := range set {
+			set[i] = rng.Uint64()
+		}
+		set = append(set, set[:size/3]...)
+		wantF, wantO := make([]uint64, 128), make([]uint64, 128)
+		fam.Signature(wantF, set)
+		oph.Signature(wantO, set)
+		for range 4 {
+			gotF, gotO := make([]uint64, 128), make([]uint64, 128)
+			fam.Begin(gotF)
+			oph.Begin(gotO)
+			for rest := set; ; {
+				n := min(len(rest), rng.IntN(700))
+				fam.Add(gotF, rest[:n])
+				oph.Add(gotO, rest[:n])
+				if rest = rest[n:]; len(rest) == 0 {
+					break
+				}
+			}
+			oph.Finish(gotO, len(set))
+			if !slices.Equal(gotF, wantF) {
+				t.Fatalf("minhash: the signature of %d values in parts differs from Signature's", len(set))
+			}
+			if !slices.Equal(gotO, wantO) {
+				t.Fatalf("oph: the signature of %d values in parts differs from Signature's", len(set))
+			}
+		}
+	}
+}
+
 // TestSingleton: a one-element set's signature holds, at each position,
 // the image of that element, for OPH in every bin (the filled one and its
 // copies).

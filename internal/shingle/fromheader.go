@@ -84,6 +84,12 @@ func (w *Worker) Hashes(dst []uint64, text []byte) []uint64 {
 	return w.sh.Append(dst, text)
 }
 
+// Stream hands each the shingle hashes of text in parts, as they come,
+// with their repeats (Shingler.Stream), through buf, which it returns.
+func (w *Worker) Stream(buf []uint64, text []byte, each func([]uint64)) []uint64 {
+	return w.sh.Stream(buf, text, each)
+}
+
 // Distinct appends to dst the distinct shingle hashes of text in no
 // particular order (the order of their first occurrence, or ascending): the
 // set of Set, for a sketch that does not depend on the order of the set, in

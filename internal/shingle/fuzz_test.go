@@ -29,6 +29,11 @@ func FuzzShingler(f *testing.F) {
 			if want := refShingles(opt, string(text)); !slices.Equal(tok, want) {
 				t.Fatalf("%s k=%d tok64 %q:\n got %x\nwant %x", unit, opt.K, text, tok, want)
 			}
+			var streamed []uint64
+			New(opt).Stream(nil, text, func(p []uint64) { streamed = append(streamed, p...) })
+			if !slices.Equal(streamed, tok) {
+				t.Fatalf("%s k=%d %q: Stream gave\n %x\nAppend %x", unit, opt.K, text, streamed, tok)
+			}
 			opt.Scheme = XXH64
 			xxh := New(opt).Append(nil, text)
 			if len(xxh) != len(tok) {

@@ -108,6 +108,7 @@ type Shingler struct {
 	joined []byte
 	folded []byte // the text with its width forms folded
 	digest *xxhash.Digest
+	each   func([]uint64) // Stream's, while it runs
 }
 
 // New returns a Shingler. K must be at least 1.
@@ -141,12 +142,42 @@ func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
 	return s.tokensGeneral(dst, text)
 }
 
+// Stream hands each the hash of every shingle of text, in text order and
+// with repetitions, as Append gives them, in parts of about StreamPart
+// (of the whole text where its units are collected first: xxh64 and
+// stop-word shingles); buf holds the parts, and is returned for the next
+// call. The hashes of a large document, 8 bytes a word or a character,
+// are never all held, and a part is taken while in the cache.
+func (s *Shingler) Stream(buf []uint64, text []byte, each func([]uint64)) []uint64 {
+	s.each = each
+	buf = s.Append(buf[:0], text)
+	s.each = nil
+	if len(buf) > 0 {
+		each(buf)
+	}
+	return buf[:0]
+}
+
+// StreamPart is about how many hashes Stream hands on at a time: 32 KiB,
+// in the first or second level cache while they are taken.
+const StreamPart = 4096
+
+// part hands dst to Stream's each once it holds StreamPart hashes, and
+// returns what to append to next.
+func (s *Shingler) part(dst []uint64) []uint64 {
+	if s.each != nil && len(dst) >= StreamPart {
+		s.each(dst)
+		return dst[:0]
+	}
+	return dst
+}
+
 func (s *Shingler) wordsTok64(dst []uint64, text []byte) []uint64 {
 	s.win.reset(s.opt.K)
 	s.tok.Reset(text)
 	for s.tok.Scan() > 0 {
 		s.units = s.tok.AppendHashes(s.units[:0])
-		dst = s.win.add(dst, s.units, s.key)
+		dst = s.part(s.win.add(dst, s.units, s.key))
 	}
 	return s.win.short(dst, s.key)
 }
@@ -159,7 +190,7 @@ func (s *Shingler) charsTok64(dst []uint64, text []byte) []uint64 {
 		if units = s.chars.Units(units[:0], token.MaxSpans); len(units) == 0 {
 			break
 		}
-		dst = s.win.add(dst, units, s.key)
+		dst = s.part(s.win.add(dst, units, s.key))
 	}
 	s.units = units
 	return s.win.short(dst, s.key)

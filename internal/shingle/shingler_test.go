@@ -407,3 +407,54 @@ func TestWindowBatches(t *testing.T) {
 		}
 	}
 }
+
+// streamed returns what Stream hands on for text, each part's length,
+// and checks that buf comes back empty.
+func streamed(t *testing.T, s *Shingler, buf []uint64, text []byte) (all []uint64, parts []int) {
+	t.Helper()
+	buf = s.Stream(buf, text, func(p []uint64) {
+		all = append(all, p...)
+		parts = append(parts, len(p))
+	})
+	if len(buf) != 0 {
+		t.Fatalf("Stream returned %d hashes in its buffer, want none", len(buf))
+	}
+	return all, parts
+}
+
+// Stream hands on Append's hashes in order, in parts of StreamPart
+// hashes and at most a scan's more; a second text through the same
+// buffer starts afresh.
+func TestShinglerStream(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	words := []string{"a", "Go", "func", "ÉCOLE", "日本", "x1", "\xff", "ｆｕｌｌ", "the", "MixedCase"}
+	var b strings.Builder
+	for b.Len() < 20*StreamPart {
+		b.WriteString(words[r.IntN(len(words))])
+		b.WriteString(" .\n"[r.IntN(3):][:1])
+	}
+	long := []byte(b.String())
+	for _, unit := range []Unit{Word, Char, Stopword} {
+		for _, scheme := range []Scheme{Tok64, XXH64} {
+			for _, k := range []int{1, 5} {
+				opt := Options{Unit: unit, K: k, Scheme: scheme, Seed: 3, Stopwords: english, Norm: token.Normalization{Width: true}}
+				s := New(opt)
+				var buf []uint64
+				for _, text := range [][]byte{long, []byte("one two"), nil, long[:3*StreamPart]} {
+					want := New(opt).Append(nil, text)
+					got, parts := streamed(t, s, buf, text)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s %s k=%d, %d bytes: %d hashes streamed, Append %d; first difference at %d", unit, scheme, k, len(text), len(got), len(want), firstDiff(got, want))
+					}
+					if unit != Stopword && scheme == Tok64 {
+						for i, n := range parts {
+							if n > StreamPart+token.MaxSpans || n < StreamPart && i < len(parts)-1 {
+								t.Fatalf("%s k=%d: part %d of %d has %d hashes, want %d to %d", unit, k, i, len(parts), n, StreamPart, StreamPart+token.MaxSpans)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -74,7 +74,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	// its set need not be sorted (OPH's sketcher makes its set itself).
 	unordered := opt.Method == MinHash
 	workers := func() stream.Worker {
-		return &docWorker{sh: shingle.NewWorker(&shOpt), sk: opt.newSketcher(family), unordered: unordered, bands: bands}
+		return newDocWorker(shingle.NewWorker(&shOpt), opt.newSketcher(family), unordered, bands)
 	}
 	if bands != nil {
 		err = end(bands.Run(ctx, src, out, workers, heads...))
@@ -110,6 +110,23 @@ type docWorker struct {
 	// the output, their b-bit records the result's Value.
 	bands *band.Sketches
 	keyer band.Keyer
+	// parts is sk when it takes the shingles in parts, addPart adds one
+	// to vals, and added counts the shingles added.
+	parts   partSketcher
+	addPart func([]uint64)
+	added   int
+}
+
+func newDocWorker(sh *shingle.Worker, sk sketcher, unordered bool, bands *band.Sketches) *docWorker {
+	w := &docWorker{sh: sh, sk: sk, unordered: unordered, bands: bands}
+	if p, ok := sk.(partSketcher); ok {
+		w.parts = p
+		w.addPart = func(part []uint64) {
+			p.add(w.vals, part)
+			w.added += len(part)
+		}
+	}
+	return w
 }
 
 func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
@@ -145,6 +162,13 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		case fine:
 			w.set = w.sh.Hashes(w.set[:0], text)
 			w.vals, w.fine, size, sum = oph.valuesCountFine(w.vals, w.fine, w.set)
+		case uncounted && w.parts != nil:
+			// The shingles in parts as they come: the sketch's input
+			// is bounded, not 8 bytes a shingle of the document.
+			w.vals, w.added = w.parts.begin(w.vals), 0
+			w.set = w.sh.Stream(w.set, text, w.addPart)
+			w.parts.end(w.vals, w.added)
+			size = w.added
 		case uncounted:
 			w.set = w.sh.Hashes(w.set[:0], text)
 			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)

@@ -141,7 +141,37 @@ func (s familySketcher) values(dst, set []uint64) []uint64 {
 	return dst
 }
 
+// partSketcher is a sketcher that takes the values in parts, as
+// shingle.Worker.Stream hands them on: begin, add each part (values may
+// repeat), end with the number of values added in all; the sketch is
+// values' of the set of them.
+type partSketcher interface {
+	begin(dst []uint64) []uint64
+	add(dst, part []uint64)
+	end(dst []uint64, values int)
+}
+
+func (s familySketcher) begin(dst []uint64) []uint64 {
+	dst = append(dst[:0], make([]uint64, s.f.Len())...)
+	s.f.Begin(dst)
+	return dst
+}
+
+func (s familySketcher) add(dst, part []uint64) { s.f.Add(dst, part) }
+
+func (s familySketcher) end([]uint64, int) {}
+
 type ophSketcher struct{ o *minhash.OPH }
+
+func (s ophSketcher) begin(dst []uint64) []uint64 {
+	dst = append(dst[:0], make([]uint64, s.o.Len())...)
+	s.o.Begin(dst)
+	return dst
+}
+
+func (s ophSketcher) add(dst, part []uint64) { s.o.Add(dst, part) }
+
+func (s ophSketcher) end(dst []uint64, values int) { s.o.Finish(dst, values) }
 
 func (s ophSketcher) values(dst, set []uint64) []uint64 {
 	dst = append(dst[:0], make([]uint64, s.o.Len())...)
