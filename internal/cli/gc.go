@@ -4,8 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync/atomic"
+	"sync"
 )
 
 // holdingGCPercent is the GC percent of a stage that holds most of what it
@@ -13,14 +12,6 @@ import (
 // collection, not by all of it, so that the peak stays near what is held
 // (a quarter less at 250k documents for a few percent more time).
 const holdingGCPercent = 50
-
-// holdingHeap is the live heap from which a holding stage's collector
-// runs at holdingGCPercent (holdGC). Below it the default pace holds at
-// most that much more than is live. Lowered from the start, the least
-// heap goal (4 MiB at the default pace) halved as well, and a collection
-// ran before the first record was read: 1 to 2.5 ms of pairs' 3.3 on an
-// empty input, 6 ms of make peers' pipeline.
-const holdingHeap = 64 << 20
 
 // startGCPercent is every stage's GC percent until its first collection
 // ends: that collection comes at a heap of 8 MiB, not 4, where a stage's
@@ -30,9 +21,12 @@ const holdingHeap = 64 << 20
 // default one, or a holding stage's.
 const startGCPercent = 200
 
-// holdFrom is the live heap from which the pace is holdingGCPercent (0:
-// never; holdGC sets it).
-var holdFrom atomic.Uint64
+// pace is what the GC percent follows (setPace): whether the first
+// collection has ended, and whether the stage holds what it reads.
+var pace struct {
+	sync.Mutex
+	started, holding bool
+}
 
 // holdLimit sets the process's soft memory limit to limit, what a stage
 // holds (a stage's HoldLimit), as restic's tweakGoGC does, and only where
@@ -48,34 +42,34 @@ func holdLimit(limit int64) {
 }
 
 // holdGC has a stage that holds most of what it reads run at
-// holdingGCPercent once a collection leaves holdingHeap live (paceGC).
-func holdGC() { holdFrom.Store(holdingHeap) }
+// holdingGCPercent from its first collection on (paceGC).
+func holdGC() { setPace(func() { pace.holding = true }) }
 
 // paceGC sets the collector's pace for the run of a stage, unless GOGC is
 // set: startGCPercent until the first collection ends, then the default
-// 100, or holdingGCPercent once a collection leaves holdFrom bytes live.
-// A value made unreachable at once is looked at after each collection
-// (runtime.AddCleanup), and a new one made: one chain of them, so that
-// one setting follows another. Main calls it first.
+// 100, or a holding stage's holdingGCPercent. A value made unreachable at
+// once says when that collection has ended (runtime.AddCleanup). Main
+// calls it first.
 func paceGC() {
 	if os.Getenv("GOGC") != "" {
 		return
 	}
 	debug.SetGCPercent(startGCPercent)
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	started := false
-	var watch func(int)
-	watch = func(int) {
-		metrics.Read(live)
-		if h := holdFrom.Load(); h != 0 && live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() >= h {
-			debug.SetGCPercent(holdingGCPercent)
-			return
-		}
-		if !started {
-			debug.SetGCPercent(100)
-			started = true
-		}
-		runtime.AddCleanup(new([16]byte), watch, 0)
+	runtime.AddCleanup(new([16]byte), func(int) { setPace(func() { pace.started = true }) }, 0)
+}
+
+// setPace applies change to pace, and sets the GC percent it calls for
+// once the first collection has ended.
+func setPace(change func()) {
+	pace.Lock()
+	defer pace.Unlock()
+	change()
+	if !pace.started {
+		return
 	}
-	runtime.AddCleanup(new([16]byte), watch, 0)
+	if pace.holding {
+		debug.SetGCPercent(holdingGCPercent)
+	} else {
+		debug.SetGCPercent(100)
+	}
 }

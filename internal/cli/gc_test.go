@@ -15,11 +15,12 @@ import (
 func fromDefaults(t *testing.T, gogc, gomemlimit string) {
 	oldPercent := debug.SetGCPercent(100)
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
-	oldHold := holdFrom.Load()
 	t.Cleanup(func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
-		holdFrom.Store(oldHold)
+		pace.Lock()
+		pace.started, pace.holding = false, false
+		pace.Unlock()
 	})
 	t.Setenv("GOGC", gogc)
 	t.Setenv("GOMEMLIMIT", gomemlimit)
@@ -44,13 +45,6 @@ func gcPercent() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
-// liveHeap reads the live heap left by the last collection.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
 // collectUntil runs collections until the GC percent is want, and fails
 // the test if it isn't within ten seconds.
 func collectUntil(t *testing.T, want int64, what string) {
@@ -64,40 +58,37 @@ func collectUntil(t *testing.T, want int64, what string) {
 	}
 }
 
-// paceGC: startGCPercent until a collection ends, then 100 while the live
-// heap is below holdFrom, then holdingGCPercent. (One test: paceGC starts
-// a chain of watches for the life of the process.)
+// paceGC: startGCPercent until a collection ends, then 100; a holding
+// stage's percent from then on, whenever it says it holds.
 func TestPaceGC(t *testing.T) {
 	fromDefaults(t, "", "")
-	runtime.GC()
-	holdGC()
-	if holdFrom.Load() != holdingHeap {
-		t.Fatalf("holdGC: hold from %d, want %d", holdFrom.Load(), holdingHeap)
-	}
-	holdFrom.Store(liveHeap() + 32<<20)
 	paceGC()
 	if p := gcPercent(); p != startGCPercent {
 		t.Fatalf("GC percent %d at the start, want %d", p, startGCPercent)
 	}
 	collectUntil(t, 100, "once a collection has ended")
-	for range 3 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+	holdGC()
+	if p := gcPercent(); p != holdingGCPercent {
+		t.Fatalf("GC percent %d in a holding stage, want %d", p, holdingGCPercent)
 	}
-	if p := gcPercent(); p != 100 {
-		t.Fatalf("GC percent %d with a small heap, want 100", p)
+}
+
+func TestPaceGCHolding(t *testing.T) {
+	fromDefaults(t, "", "")
+	paceGC()
+	holdGC()
+	if p := gcPercent(); p != startGCPercent {
+		t.Fatalf("GC percent %d at the start of a holding stage, want %d", p, startGCPercent)
 	}
-	held := make([]byte, 48<<20)
-	collectUntil(t, holdingGCPercent, "with 48 MiB more live")
-	runtime.KeepAlive(held)
+	collectUntil(t, holdingGCPercent, "in a holding stage once a collection has ended")
 }
 
 // The user's GOGC and GOMEMLIMIT are theirs: the collector is left as
 // they set it.
 func TestGCLeavesTheUsers(t *testing.T) {
 	fromDefaults(t, "100", "8GiB")
-	holdFrom.Store(1)
 	paceGC()
+	holdGC()
 	holdLimit(1 << 20)
 	for range 3 {
 		runtime.GC()
