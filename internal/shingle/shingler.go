@@ -144,10 +144,10 @@ func (s *Shingler) Append(dst []uint64, text []byte) []uint64 {
 
 // Stream hands each the hash of every shingle of text, in text order and
 // with repetitions, as Append gives them, in parts of about StreamPart
-// (of the whole text where its units are collected first: xxh64 and
-// stop-word shingles); buf holds the parts, and is returned for the next
-// call. The hashes of a large document, 8 bytes a word or a character,
-// are never all held, and a part is taken while in the cache.
+// hashes (xxh64 and stop-word shingles, whose units are collected first,
+// in one part); buf holds the parts, and is returned for the next call.
+// The hashes of a large document, 8 bytes a word or a character, are
+// never all held, and a part is taken while in the cache.
 func (s *Shingler) Stream(buf []uint64, text []byte, each func([]uint64)) []uint64 {
 	s.each = each
 	buf = s.Append(buf[:0], text)

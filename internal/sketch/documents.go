@@ -162,16 +162,15 @@ func (w *docWorker) Process(c *stream.Chunk, r *stream.Result) {
 		case fine:
 			w.set = w.sh.Hashes(w.set[:0], text)
 			w.vals, w.fine, size, sum = oph.valuesCountFine(w.vals, w.fine, w.set)
-		case uncounted && w.parts != nil:
+		case uncounted:
 			// The shingles in parts as they come: the sketch's input
 			// is bounded, not 8 bytes a shingle of the document.
+			// (Band records are of MinHash or OPH signatures, whose
+			// sketchers take parts.)
 			w.vals, w.added = w.parts.begin(w.vals), 0
 			w.set = w.sh.Stream(w.set, text, w.addPart)
 			w.parts.end(w.vals, w.added)
 			size = w.added
-		case uncounted:
-			w.set = w.sh.Hashes(w.set[:0], text)
-			w.vals, size = w.sk.values(w.vals, w.set), len(w.set)
 		case multiset != nil:
 			// OPH: the distinct shingles counted (and summed) as they
 			// are signed.
