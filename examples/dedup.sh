@@ -136,7 +136,12 @@ bbit="$tmp/bbit.tsv"
 # make 99,999 pairs. The arrival rule drops the same documents from those
 # pairs; the kept rule needs every copy's own.
 collapse=--collapse
-case " $docflags " in *" --files "*|*" --format files "*) number= bbit= collapse= ;; esac
+# shingle writes where each document's line is (--offsets), so that verify
+# reads only the lines of the documents in some pair; an input that has no
+# offsets (compressed, WARC, Parquet) shingle names, and verify reads them
+# all.
+offsets="$tmp/offsets.tsv"
+case " $docflags " in *" --files "*|*" --format files "*) number= bbit= collapse= offsets= ;; esac
 [ "$rule" = arrival ] || collapse=
 # The documents are read three times and nothing large is stored: shingle
 # signs each document as it reads it and writes the signatures' band keys
@@ -151,7 +156,7 @@ case " $docflags " in *" --files "*|*" --format files "*) number= bbit= collapse
 # shellcheck disable=SC2086 # the flags are words
 {
 	status=0
-	timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} $collapse "$@" || status=$?
+	timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} ${offsets:+--offsets "$offsets"} $collapse "$@" || status=$?
 	echo "$status" > "$tmp/shingle.status"
 } | {
 	status=0
@@ -165,6 +170,12 @@ for stage in shingle pairs; do
 done
 # The signatures have served: their room goes to verify's scratch.
 [ -z "$bbit" ] || rm -f "$bbit"
+# With an input that has no offsets (size -1 in the file's header) verify
+# reads every document, without the file.
+if [ -n "$offsets" ]; then
+	sizes=$(sed -n '/^#neardup stage=offsets /{s/.* sizes=//;p;q;}' "$offsets")
+	case ",$sizes," in *,-1,*) rm -f "$offsets"; offsets= ;; esac
+fi
 # verify_documents CORPUS...: verify the pairs from the documents, each
 # corpus file or directory given as --documents.
 verify_documents() {
@@ -172,7 +183,7 @@ verify_documents() {
 	# loop of set -- "$@" takes time in the square of the files: 2 minutes
 	# for 10,000), then expanded by eval.
 	documents=$(awk -v n=$# 'BEGIN { for (i = 1; i <= n; i++) printf " --documents \"${%d}\"", i }')
-	eval "timed verify \$docflags \${stopwords:+--stopwords \"\$stopwords\"} $documents -o \"\$tmp/verified.tsv\" \"\$tmp/pairs.tsv\""
+	eval "timed verify \$docflags \${stopwords:+--stopwords \"\$stopwords\"} $documents \${offsets:+--offsets \"\$offsets\"} -o \"\$tmp/verified.tsv\" \"\$tmp/pairs.tsv\""
 }
 verify_documents "$@"
 # shellcheck disable=SC2086

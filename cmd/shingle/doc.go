@@ -383,7 +383,7 @@
 //     comments) instead of the built-in English list
 //   - --offsets FILE: also write where each document's line is in its input to
 //     FILE, for verify --offsets (documents read as lines, from files not
-//     compressed)
+//     compressed; others are named)
 //   - --sketch METHOD: write each document's sketch by METHOD (minhash, oph,
 //     bottomk or modm) instead of its shingles: shingle | sketch in one process
 //   - -n value: --sketch: signature length (minhash, oph) (default: 128)

@@ -355,7 +355,7 @@ EXAMPLES
 			&cli.StringFlag{Name: "normalize", Usage: "fold the text by `LIST` before shingling: none, or width and punct separated by a comma (default width,punct for char, width for word and stopword)"},
 			&cli.BoolFlag{Name: "counts", Usage: "write each hash with its count (h:c), for weighted sketches"},
 			&cli.StringFlag{Name: "stopwords", Usage: "read the stop words from `FILE` (white-space separated; # comments) instead of the built-in English list"},
-			&cli.StringFlag{Name: "offsets", Usage: "also write where each document's line is in its input to `FILE`, for verify --offsets (documents read as lines, from files not compressed)"},
+			&cli.StringFlag{Name: "offsets", Usage: "also write where each document's line is in its input to `FILE`, for verify --offsets (documents read as lines, from files not compressed; others are named)"},
 			&cli.StringFlag{Name: "sketch", Category: catSketch, Usage: "write each document's sketch by `METHOD` (minhash, oph, bottomk or modm) instead of its shingles: shingle | sketch in one process"},
 			&cli.IntFlag{Name: "n", Value: 128, Category: catSketch, Usage: "--sketch: signature length (minhash, oph)"},
 			&cli.IntFlag{Name: "s", Value: 128, Category: catSketch, Usage: "--sketch: sample size (bottomk)"},

@@ -51,9 +51,10 @@ type Reader struct {
 	skipBad bool
 	doc     *input.DocParser
 	id      []byte
-	// Places has Documents append each document's offsets record to the
-	// result (shingle --offsets).
-	Places bool
+	// Places has Documents append the offsets record of each document of
+	// input i+1 to the result where Places[i] (shingle --offsets,
+	// offsets.Writer.Has).
+	Places []bool
 }
 
 // NewReader returns a reader of documents read as r says, counting in noID
@@ -71,7 +72,8 @@ func NewReader(r input.Reading, noID *atomic.Int64, want func(id []byte) bool, s
 // go to r as the results of bad input do, and so does an error from fn.
 // The slices are valid until fn returns.
 func (d *Reader) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text []byte) error) {
-	if d.Places && (c.Docs != nil || c.Skipped != nil || c.Value != nil) {
+	places := c.Input >= 1 && c.Input <= len(d.Places) && d.Places[c.Input-1]
+	if places && (c.Docs != nil || c.Skipped != nil || c.Value != nil) {
 		r.Err = fmt.Errorf("--offsets: %s is read as %s, not as lines: only documents read as lines have offsets", c.File, c.Format)
 		return
 	}
@@ -120,7 +122,7 @@ func (d *Reader) Documents(c *stream.Chunk, r *stream.Result, fn func(id, text [
 		if err != nil {
 			return err
 		}
-		if err := fn(id, text); err != nil || !d.Places {
+		if err := fn(id, text); err != nil || !places {
 			return err
 		}
 		// After fn, which may have passed the result on (Flush): the

@@ -20,7 +20,9 @@
 //
 // Only documents read as lines have offsets (TSV, JSON Lines, --lines),
 // from regular files that are not compressed: a compressed line has no
-// byte offset to read it from.
+// byte offset to read it from. The header gives any other input the size
+// -1, and it has no records: verify --offsets then reads every document
+// whole, as without the file.
 package offsets
 
 import (
@@ -147,21 +149,6 @@ func Header(sizes []int64) record.Header {
 	return record.NewHeader(Stage, sizesKey, strings.Join(s, ","))
 }
 
-// Sizes returns the sizes of the named inputs, as Header wants them; an
-// input that is not a regular file (standard input, a pipe) is -1, and
-// refused when its lines are read (Append).
-func Sizes(inputs []string) []int64 {
-	sizes := make([]int64, len(inputs))
-	for i, name := range inputs {
-		if n, err := input.Stat(name); err == nil {
-			sizes[i] = n
-		} else {
-			sizes[i] = -1
-		}
-	}
-	return sizes
-}
-
 // parseSizes parses the sizes of the header h read at pos.
 func parseSizes(h record.Header, pos record.Pos) ([]int64, error) {
 	v, ok := h.Get(sizesKey)
@@ -188,17 +175,38 @@ func usagef(format string, a ...any) error { return status.Usagef(format, a...) 
 type Writer struct {
 	f *disk.File
 	w *record.Writer
+	// Has says which inputs have offsets, by number from 1 (Has[0] is
+	// input 1); the others are -1 in the header, and verify --offsets
+	// reads every document whole.
+	Has []bool
+	// Without names each input without offsets and says why
+	// ("a.jsonl.gz (gzip-compressed)").
+	Without []string
 }
 
-// Create starts the offsets file name of the named inputs, under the
-// headers upstream (shingle's).
-func Create(name string, inputs []string, upstream ...record.Header) (*Writer, error) {
+// Create starts the offsets file name of the named inputs, read as reading
+// says, under the headers upstream (shingle's). An input without offsets
+// (Usable) has none in the file, and the size -1 in its header.
+func Create(name string, inputs []string, reading input.Reading, upstream ...record.Header) (*Writer, error) {
+	sizes := make([]int64, len(inputs))
+	w := &Writer{Has: make([]bool, len(inputs))}
+	for i, in := range inputs {
+		u, err := Usable(in, reading)
+		if err != nil {
+			return nil, err
+		}
+		sizes[i], w.Has[i] = u.Size, u.Why == ""
+		if u.Why != "" {
+			w.Without = append(w.Without, fmt.Sprintf("%s (%s)", in, u.Why))
+		}
+	}
 	f, err := disk.Create(disk.OS{}, disk.Target{Name: name, Mode: 0o644, InPlace: true})
 	if err != nil {
 		return nil, err
 	}
-	own := append(upstream[:len(upstream):len(upstream)], Header(Sizes(inputs)))
-	return &Writer{f: f, w: record.NewWriter(f, false, false, own...)}, nil
+	own := append(upstream[:len(upstream):len(upstream)], Header(sizes))
+	w.f, w.w = f, record.NewWriter(f, false, false, own...)
+	return w, nil
 }
 
 // Write writes records (stream.Output.Places).
@@ -209,6 +217,7 @@ func (w *Writer) Write(b []byte) (int, error) {
 
 // Commit writes what is buffered and puts the file in place.
 func (w *Writer) Commit() error {
+	w.w.Touch() // the headers, also of a file without records
 	if err := w.w.Close(); err != nil {
 		w.f.Abort()
 		return err

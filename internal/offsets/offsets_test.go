@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -339,7 +340,7 @@ func corpus(t *testing.T, dir string) ([]string, []docLine) {
 func writeOffsets(t *testing.T, dir string, paths []string) string {
 	t.Helper()
 	recs, _ := appendAll(t, paths)
-	return writeFile(t, dir, "offsets", append([]byte(Header(Sizes(paths)).String()+"\n"), recs...))
+	return writeFile(t, dir, "offsets", append([]byte(Header(sizesOf(t, paths)).String()+"\n"), recs...))
 }
 
 // idNumber is the N of the id "idN".
@@ -501,7 +502,7 @@ func TestWriter(t *testing.T) {
 	name := filepath.Join(dir, "offsets")
 	up := record.NewHeader("shingle", "k", "5")
 
-	w, err := Create(name+".aborted", paths, up)
+	w, err := Create(name+".aborted", paths, input.Reading{}, up)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +512,7 @@ func TestWriter(t *testing.T) {
 		t.Errorf("after Abort: %v, want no file", err)
 	}
 
-	if w, err = Create(name, paths, up); err != nil {
+	if w, err = Create(name, paths, input.Reading{}, up); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Write(recs); err != nil {
@@ -524,7 +525,7 @@ func TestWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := up.String() + "\n" + Header(Sizes(paths)).String() + "\n"
+	head := up.String() + "\n" + Header(sizesOf(t, paths)).String() + "\n"
 	if !bytes.Equal(got, append([]byte(head), recs...)) {
 		t.Fatalf("file starts %.200q, want %q and the records", got, head)
 	}
@@ -537,16 +538,78 @@ func TestWriter(t *testing.T) {
 	}
 }
 
-// Sizes gives the sizes of regular files, and -1 for what is not one.
-func TestSizes(t *testing.T) {
+// sizesOf returns the sizes of the named files.
+func sizesOf(t *testing.T, paths []string) []int64 {
+	t.Helper()
+	sizes := make([]int64, len(paths))
+	for i, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes[i] = st.Size()
+	}
+	return sizes
+}
+
+// Usable gives the size of a plain file of lines, and -1 and why for what
+// has no offsets: compressed, a directory, standard input, a format read
+// as records or as files.
+func TestUsable(t *testing.T) {
 	dir := t.TempDir()
-	path := writeFile(t, dir, "a", []byte("12345"))
-	got := Sizes([]string{path, filepath.Join(dir, "missing"), dir})
-	if len(got) != 3 || got[0] != 5 || got[1] != -1 || got[2] != -1 {
-		t.Errorf("Sizes = %v, want [5 -1 -1]", got)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("a\tone two\n"))
+	zw.Close()
+	plain := writeFile(t, dir, "a.tsv", []byte("a\tone two\n"))
+	gz := writeFile(t, dir, "a.tsv.gz", z.Bytes())
+	warc := writeFile(t, dir, "a.warc", []byte("WARC/1.0\r\n"))
+	for _, tc := range []struct {
+		name, format string
+		size         int64
+		why          string
+	}{
+		{plain, input.FormatAuto, 10, ""},
+		{gz, input.FormatAuto, -1, "gzip-compressed"},
+		{warc, input.FormatAuto, -1, "read as warc, not as lines"},
+		{dir, input.FormatAuto, -1, "not a regular file"},
+		{"-", input.FormatAuto, -1, "standard input"},
+		{plain, input.FormatFiles, -1, "read as files, not as lines"},
+	} {
+		u, err := Usable(tc.name, input.Reading{Format: tc.format})
+		if err != nil || u.Size != tc.size || u.Why != tc.why {
+			t.Errorf("Usable(%s, %q) = %+v, %v; want size %d, why %q", tc.name, tc.format, u, err, tc.size, tc.why)
+		}
+	}
+	if _, err := Usable(filepath.Join(dir, "missing"), input.Reading{}); err == nil {
+		t.Errorf("Usable of a missing file: no error")
 	}
 	if h := Header([]int64{5, 0, -1}).String(); h != "#neardup stage=offsets sizes=5,0,-1" {
 		t.Errorf("Header = %q", h)
+	}
+
+	// Create gives those -1 in the header and says which they are; Whole
+	// names them to verify, which then reads every document.
+	name := filepath.Join(dir, "offsets")
+	w, err := Create(name, []string{plain, gz}, input.Reading{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(w.Has, []bool{true, false}) || !slices.Equal(w.Without, []string{gz + " (gzip-compressed)"}) {
+		t.Errorf("Create: Has %v, Without %q", w.Has, w.Without)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Load(name, func([]byte) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole, err := ix.Whole([]string{plain, gz}); err != nil || !slices.Equal(whole, []string{gz}) {
+		t.Errorf("Whole = %q, %v; want [%s]", whole, err, gz)
+	}
+	if _, err := ix.Whole([]string{plain}); err == nil {
+		t.Errorf("Whole of one input for two: no error")
 	}
 }
 
@@ -612,7 +675,7 @@ func TestSourceRefuses(t *testing.T) {
 		zw.Close()
 		dir := t.TempDir()
 		gz := writeFile(t, dir, "a.tsv.gz", z.Bytes())
-		offs := writeFile(t, dir, "offsets", []byte(Header(Sizes([]string{gz})).String()+"\nid0\t1\t1\t1\t0\t5\t0123456789abcdef\n"))
+		offs := writeFile(t, dir, "offsets", []byte(Header([]int64{int64(z.Len())}).String()+"\nid0\t1\t1\t1\t0\t5\t0123456789abcdef\n"))
 		ix, err := Load(offs, func([]byte) bool { return true })
 		if err != nil {
 			t.Fatal(err)
@@ -763,7 +826,7 @@ func TestSourcePastTheEnd(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".tsv", []byte(tc.data))
 			rec := fmt.Sprintf("d1\t1\t1\t1\t0\t%d\t%016x\n", tc.length, Digest([]byte("d1\tabc")))
-			name := writeFile(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".off", []byte(Header(Sizes([]string{path})).String()+"\n"+rec))
+			name := writeFile(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".off", []byte(Header(sizesOf(t, []string{path})).String()+"\n"+rec))
 			ix, err := Load(name, func([]byte) bool { return true })
 			if err != nil {
 				t.Fatal(err)

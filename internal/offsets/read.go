@@ -97,8 +97,8 @@ func (ix *Index) Len() int { return len(ix.places) }
 // reading says. It refuses inputs of other sizes, compressed ones, and
 // formats not read as lines.
 func (ix *Index) Source(paths []string, reading input.Reading) (stream.Source, error) {
-	if len(paths) != len(ix.sizes) {
-		return nil, usagef("--offsets %s was written for %d input(s), and --documents names %d: give the documents shingle read, in its order", ix.Name, len(ix.sizes), len(paths))
+	if err := ix.count(paths); err != nil {
+		return nil, err
 	}
 	s := &source{ix: ix, places: ix.places}
 	for i, name := range paths {
@@ -120,6 +120,30 @@ func (ix *Index) Source(paths []string, reading input.Reading) (stream.Source, e
 	return s, nil
 }
 
+// Whole returns those of the named inputs (those shingle read, in its
+// order) that have no offsets: with any of them, every document is to be
+// read whole, not from Source.
+func (ix *Index) Whole(paths []string) ([]string, error) {
+	if err := ix.count(paths); err != nil {
+		return nil, err
+	}
+	var whole []string
+	for i, n := range ix.sizes {
+		if n < 0 {
+			whole = append(whole, paths[i])
+		}
+	}
+	return whole, nil
+}
+
+// count refuses paths that are not as many as the inputs of the file.
+func (ix *Index) count(paths []string) error {
+	if len(paths) != len(ix.sizes) {
+		return usagef("--offsets %s was written for %d input(s), and --documents names %d: give the documents shingle read, in its order", ix.Name, len(ix.sizes), len(paths))
+	}
+	return nil
+}
+
 func sizeOf(st os.FileInfo, err error) string {
 	if err != nil {
 		return err.Error()
@@ -130,21 +154,61 @@ func sizeOf(st os.FileInfo, err error) string {
 // open opens the input name for reading at offsets, and returns its format:
 // a regular file, not compressed, whose documents are read as lines.
 func open(name string, reading input.Reading) (*os.File, string, error) {
-	in, err := input.Open(name)
+	u, err := Usable(name, reading)
 	if err != nil {
 		return nil, "", err
 	}
-	format := input.FileFormat(reading.Format, in)
-	compressed, size := in.Compression != "", in.Size
-	in.Close()
-	if compressed || size < 0 {
-		return nil, "", usagef("--offsets: %s is compressed, or not a regular file: its lines can't be read at their offsets", name)
-	}
-	if f, ok := input.Lookup(format); ok && (f.Records != nil || f.Files) || format == input.FormatParquet {
-		return nil, "", usagef("--offsets: %s is read as %s, not as lines: only documents read as lines have offsets", name, format)
+	if u.Why != "" {
+		return nil, "", usagef("--offsets: %s is %s: its lines can't be read at their offsets", name, u.Why)
 	}
 	f, err := os.Open(name)
-	return f, format, err
+	return f, u.Format, err
+}
+
+// Use is what Usable finds of an input.
+type Use struct {
+	// Size is the input's size in bytes; -1 when it has no offsets.
+	Size int64
+	// Format is the format its documents are read in.
+	Format string
+	// Why, when not "", says why it has no offsets ("gzip-compressed").
+	Why string
+}
+
+// Usable tells whether the documents of input name, read as reading says,
+// have offsets: a regular file, not compressed, read as lines. Only a
+// regular file is opened (to see whether it is compressed, and its
+// format); standard input and pipes are not read.
+func Usable(name string, reading input.Reading) (Use, error) {
+	if name == "-" {
+		return Use{Size: -1, Why: "standard input"}, nil
+	}
+	if f, ok := input.Lookup(reading.Format); ok && f.Files {
+		return Use{Size: -1, Format: reading.Format, Why: "read as " + reading.Format + ", not as lines"}, nil
+	}
+	if size, err := input.Stat(name); err != nil {
+		return Use{}, err
+	} else if size < 0 {
+		return Use{Size: -1, Why: "not a regular file"}, nil
+	}
+	in, err := input.Open(name)
+	if err != nil {
+		return Use{}, err
+	}
+	defer in.Close()
+	u := Use{Size: in.Size, Format: input.FileFormat(reading.Format, in)}
+	switch f, ok := input.Lookup(u.Format); {
+	case in.Compression != "":
+		u.Why = in.Compression + "-compressed"
+	case ok && (f.Records != nil || f.Files) || u.Format == input.FormatParquet:
+		u.Why = "read as " + u.Format + ", not as lines"
+	case u.Size < 0:
+		u.Why = "not a regular file"
+	}
+	if u.Why != "" {
+		u.Size = -1
+	}
+	return u, nil
 }
 
 // source reads the lines of places from files.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/document"
@@ -34,6 +35,9 @@ type StageOptions struct {
 	// Offsets, when set, names the file that gets where each document's
 	// line is in its input (internal/offsets), for verify --offsets.
 	Offsets string
+	// places says which inputs have offsets (WriteOffsets), by number
+	// from 1.
+	places []bool
 	stream.Common
 }
 
@@ -125,7 +129,7 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 	out := stream.NewOutput("shingle", opt.Common, stdout, stderr, opt.Header())
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
-	end, err := opt.WriteOffsets(inputs, out)
+	end, err := opt.WriteOffsets(inputs, out, stderr)
 	if err != nil {
 		return err
 	}
@@ -138,20 +142,25 @@ func Run(ctx context.Context, opt StageOptions, inputs []string, stdout, stderr 
 }
 
 // WriteOffsets starts the offsets file of the run (Offsets) of inputs,
-// whose records out writes as the workers make them; end ends it with the
+// whose records out writes as the workers make them (those of the inputs
+// that have offsets: the others are named on stderr); end ends it with the
 // run's error, and puts it in place only after a run without one. Without
 // Offsets, end returns the error.
-func (o *StageOptions) WriteOffsets(inputs []string, out *stream.Output) (end func(error) error, err error) {
+func (o *StageOptions) WriteOffsets(inputs []string, out *stream.Output, stderr io.Writer) (end func(error) error, err error) {
 	if o.Offsets == "" {
 		return func(err error) error { return err }, nil
 	}
 	if len(inputs) == 0 || slices.Contains(inputs, "-") {
 		return nil, status.Usagef("--offsets %s: give the documents as files: verify reads their lines again where they are, which standard input can't give", o.Offsets)
 	}
-	w, err := offsets.Create(o.Offsets, inputs, o.Header())
+	w, err := offsets.Create(o.Offsets, inputs, o.Reading, o.Header())
 	if err != nil {
 		return nil, err
 	}
+	if len(w.Without) > 0 {
+		fmt.Fprintf(stderr, "shingle: --offsets %s: %d of %d input(s) have no offsets, and verify --offsets reads every document whole: %s\n", o.Offsets, len(w.Without), len(inputs), strings.Join(w.Without, ", "))
+	}
+	o.places = w.Has
 	out.Places = w
 	return func(err error) error {
 		if err != nil {
@@ -184,7 +193,7 @@ func Workers(opt *StageOptions) stream.WorkerFactory {
 func NewWorker(opt *StageOptions) *Worker {
 	w := &Worker{opt: opt, sh: New(opt.Shingle),
 		Reader: document.NewReader(opt.Reading, opt.NoID, opt.Want, opt.SkipBad)}
-	w.Reader.Places = opt.Offsets != ""
+	w.Reader.Places = opt.places
 	return w
 }
 

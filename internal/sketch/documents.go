@@ -63,7 +63,7 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, all...)
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
-	end, err := shOpt.WriteOffsets(inputs, out)
+	end, err := shOpt.WriteOffsets(inputs, out, stderr)
 	if err != nil {
 		return err
 	}

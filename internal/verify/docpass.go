@@ -68,6 +68,9 @@ type docRun struct {
 	// each chunk, they were faulted in and grown (memmove, growslice and
 	// page faults were a fifth of verify's time on make peers' corpus).
 	freeTexts chan []byte
+	// whole names the inputs --offsets has no offsets for: the documents
+	// were read whole.
+	whole []string
 }
 
 // inflightBytes is what the pool holds per chunk in flight besides the
@@ -175,6 +178,9 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	}
 	if bb != nil {
 		bbc.Report(stderr, "verify", bb.Name, "candidate pair(s)")
+	}
+	if len(v.whole) > 0 {
+		fmt.Fprintf(stderr, "verify: --offsets %s has no offsets for %d of %d input(s) (%s): every document was read whole\n", d.Offsets, len(v.whole), len(d.Paths), strings.Join(v.whole, ", "))
 	}
 	if v.copies > 0 {
 		fmt.Fprintf(stderr, "verify: %d document(s) with the text of a partner held before them: the same shingle set, taken from the partner where it was made in time, not shingled again\n", v.copies)
@@ -291,6 +297,17 @@ func (v *docRun) source() (stream.Source, error) {
 	// line.
 	if pos, ok := hs.DocumentsVary(); ok {
 		return nil, record.Errorf(pos, "--offsets %s reads the documents otherwise than the pairs (%s): its ids are not theirs", d.Offsets, d.shingle.Pos)
+	}
+	whole, err := ix.Whole(d.Paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(whole) > 0 {
+		// Inputs shingle had no offsets for (compressed, read as
+		// records): all are read as without the file.
+		v.whole = whole
+		src, _ := document.Source(d.Reading, d.Paths, v.opt.SkipBad)
+		return src, nil
 	}
 	return ix.Source(d.Paths, d.Reading)
 }
