@@ -101,6 +101,8 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 	}
 	defer out.Watch(lines)()
 	var bbc bbit.Counts
+	pr := &pairReader{lines: lines, numbered: d.Number, jobs: jobs}
+	defer pr.release()
 	for eof := false; !eof; {
 		t := newPairTable(d.Number, -1)
 		if bb != nil {
@@ -108,7 +110,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 		}
 		var kept []*stream.Chunk
 		for t.bytes() < max(mem/2, stream.BufferFloor) {
-			c, err := lines.Next()
+			c, nl, err := pr.next()
 			if err != nil {
 				releaseAll(kept)
 				return err
@@ -121,7 +123,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 				t.first = c.FirstOrdinal
 			}
 			kept = append(kept, c)
-			t.add(c)
+			t.add(c, nl)
 		}
 		if len(kept) == 0 {
 			break
@@ -131,7 +133,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 			releaseAll(kept)
 			return &usageError{fmt.Sprintf("the pairs take more than half of --memory (%d bytes), so verify --documents reads the documents once for each part of them that fits; the documents come from standard input (or a pipe), which can be read only once: give them as a file, or more --memory", mem)}
 		}
-		t.done()
+		t.done(jobs)
 		if bb != nil {
 			c, err := filterBBit(bb, t, opt.Threshold, opt.Containment)
 			if err != nil {
@@ -141,7 +143,7 @@ func runDocuments(ctx context.Context, opt *Options, so shingle.Options, bb *bbi
 			bbc.Add(c)
 			t.extraDocBytes = 0
 		}
-		v.pairBytes = t.bytes()
+		v.pairBytes = t.bytes() + pr.bytes()
 		v.maxPair = max(v.maxPair, v.pairBytes)
 		// A quarter of what is left goes to the collector's slack and the
 		// runtime's own, so that the process stays within --memory.

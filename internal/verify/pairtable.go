@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
@@ -81,7 +83,7 @@ const (
 func (t *pairTable) bytes() int64 {
 	n := int64(len(t.a)) * lineBytes
 	if t.numbered {
-		n += int64(len(t.a64.blocks)+len(t.b64.blocks)) * numberBlock * numberedBytes / 2
+		n += int64(t.a64.held+t.b64.held) * numberedBytes / 2
 	}
 	n += t.npairs * pairBytes
 	docs := int64(len(t.nums)) + int64(len(t.index))
@@ -95,10 +97,44 @@ func (t *pairTable) bytes() int64 {
 	return n + t.dataBytes
 }
 
-// add notes the pair lines of a chunk read ahead.
-func (t *pairTable) add(c *stream.Chunk) {
+// add notes the pair lines of a chunk read ahead; in a numbered table,
+// nl is what parseNumbered found in them.
+func (t *pairTable) add(c *stream.Chunk, nl *numberedLines) {
 	t.dataBytes += int64(cap(c.Data))
-	data := c.Data
+	if t.numbered {
+		t.a64.addBlock(nl.a)
+		t.b64.addBlock(nl.b)
+		t.npairs += nl.npairs
+		for _, id := range nl.others {
+			if _, ok := t.others[id]; !ok {
+				if t.others == nil {
+					t.others = map[string]struct{}{}
+				}
+				t.others[id] = struct{}{}
+				t.idBytes += int64(len(id)) + mapEntryBytes
+			}
+		}
+		return
+	}
+	eachLine(c.Data, func(line []byte) {
+		// Every id of a pair line is a document to read, also those of a
+		// pair of a document with itself, which is refused when written.
+		a, b := uint32(noDoc), uint32(noDoc)
+		if !record.IsHeader(line) {
+			if x, y, err := record.ParsePair(line); err == nil {
+				a, b = t.intern(x), t.intern(y)
+			}
+		}
+		if a != b && a != noDoc {
+			t.npairs++
+		}
+		t.a = append(t.a, a)
+		t.b = append(t.b, b)
+	})
+}
+
+// eachLine calls fn with each line of data, without its line end.
+func eachLine(data []byte, fn func(line []byte)) {
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -109,64 +145,67 @@ func (t *pairTable) add(c *stream.Chunk) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		// Every id of a pair line is a document to read, also those of a
-		// pair of a document with itself, which is refused when written.
-		a, b := uint32(noDoc), uint32(noDoc)
+		fn(line)
+	}
+}
+
+// numberedLines is what the pair lines of a chunk hold for a numbered
+// table: each line's two arrival numbers (MaxUint64 for a header, a bad
+// line, or an id of another form), the pairs of two documents, and the ids
+// of another form. It is found apart from the table (parseNumbered), on
+// any core, and added to it in order.
+type numberedLines struct {
+	a, b   []uint64
+	npairs int64
+	others []string
+}
+
+// bytes is what nl holds besides its chunk.
+func (nl *numberedLines) bytes() int64 { return int64(cap(nl.a)+cap(nl.b)) * numberedBytes / 2 }
+
+// parseNumbered reads the pair lines of data for a numbered table.
+func parseNumbered(data []byte) *numberedLines {
+	n := bytes.Count(data, []byte{'\n'}) + 1
+	nl := &numberedLines{a: make([]uint64, 0, n), b: make([]uint64, 0, n)}
+	eachLine(data, func(line []byte) {
 		na, nb := uint64(math.MaxUint64), uint64(math.MaxUint64)
-		if x, y, ok := t.numberPair(line); ok {
+		if x, y, ok := numberPair(line); ok {
 			na, nb = x, y
 		} else if !record.IsHeader(line) {
 			if x, y, err := record.ParsePair(line); err == nil {
-				if t.numbered {
-					na, nb = t.number(x), t.number(y)
-				} else {
-					a, b = t.intern(x), t.intern(y)
-				}
+				na, nb = nl.number(x), nl.number(y)
 			}
 		}
-		if t.numbered {
-			t.a64.add(na)
-			t.b64.add(nb)
-			if na != nb && na != math.MaxUint64 && nb != math.MaxUint64 {
-				t.npairs++
-			}
-			continue
+		nl.a = append(nl.a, na)
+		nl.b = append(nl.b, nb)
+		if na != nb && na != math.MaxUint64 && nb != math.MaxUint64 {
+			nl.npairs++
 		}
-		if a != b && a != noDoc {
-			t.npairs++
-		}
-		t.a = append(t.a, a)
-		t.b = append(t.b, b)
+	})
+	return nl
+}
+
+// number returns the arrival number of id, or MaxUint64 for an id of
+// another form, which it notes.
+func (nl *numberedLines) number(id []byte) uint64 {
+	if n, ok := input.ParseNumber(id); ok {
+		return n
 	}
+	nl.others = append(nl.others, string(id))
+	return math.MaxUint64
 }
 
 // numberPair reads a line of two arrival numbers and a TAB, as every pair
 // line of a dedup job is, as it stands: not cut and checked as two ids
-// first. ok is false for any other line, and in a table of other ids.
-func (t *pairTable) numberPair(line []byte) (a, b uint64, ok bool) {
+// first. ok is false for any other line.
+func numberPair(line []byte) (a, b uint64, ok bool) {
 	const n = input.NumberDigits
-	if !t.numbered || len(line) != 2*n+1 || line[n] != '\t' {
+	if len(line) != 2*n+1 || line[n] != '\t' {
 		return 0, 0, false
 	}
 	a, okA := input.ParseNumber(line[:n])
 	b, okB := input.ParseNumber(line[n+1:])
 	return a, b, okA && okB
-}
-
-// number returns the arrival number of id, or MaxUint64 for an id of
-// another form.
-func (t *pairTable) number(id []byte) uint64 {
-	if n, ok := input.ParseNumber(id); ok {
-		return n
-	}
-	if _, ok := t.others[string(id)]; !ok {
-		if t.others == nil {
-			t.others = map[string]struct{}{}
-		}
-		t.others[string(id)] = struct{}{}
-		t.idBytes += int64(len(id)) + mapEntryBytes
-	}
-	return math.MaxUint64
 }
 
 func (t *pairTable) intern(id []byte) uint32 {
@@ -182,15 +221,11 @@ func (t *pairTable) intern(id []byte) uint32 {
 // done ends the reading: the documents are numbered and the lines point
 // at them. The chunks are no longer counted: they are handed out to be
 // written.
-func (t *pairTable) done() {
+func (t *pairTable) done(jobs int) {
 	if t.numbered {
 		t.nums = t.numberDocs()
-		t.a = make([]uint32, t.a64.n)
-		t.b = make([]uint32, t.b64.n)
-		for i := range t.a {
-			t.a[i], _ = t.lookupNumber(t.a64.at(i))
-			t.b[i], _ = t.lookupNumber(t.b64.at(i))
-		}
+		t.a = t.lookupAll(t.a64, jobs)
+		t.b = t.lookupAll(t.b64, jobs)
 		t.a64, t.b64 = numbers{}, numbers{}
 	}
 	t.inter = make([]uint32, len(t.a))
@@ -200,6 +235,30 @@ func (t *pairTable) done() {
 	n := t.docs()
 	t.size = make([]uint32, n)
 	t.seen = make([]uint32, n)
+}
+
+// lookupAll returns the documents of the numbers of s (lookupNumber), its
+// blocks shared out to jobs goroutines.
+func (t *pairTable) lookupAll(s numbers, jobs int) []uint32 {
+	docs := make([]uint32, s.n)
+	starts := make([]int, len(s.blocks)+1)
+	for k, b := range s.blocks {
+		starts[k+1] = starts[k] + len(b)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(min(jobs, len(s.blocks)), 1) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < len(s.blocks); k = int(next.Add(1) - 1) {
+				out := docs[starts[k]:starts[k+1]]
+				for i, n := range s.blocks[k] {
+					out[i], _ = t.lookupNumber(n)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return docs
 }
 
 // named is the number of distinct ids the pairs name.
@@ -286,26 +345,21 @@ func (t *pairTable) numberDocs() []uint64 {
 	return nums
 }
 
-// numberBlock is how many numbers a block of a numbers list holds.
-const numberBlock = 1 << 15
-
-// numbers is a list of arrival numbers that grows a block at a time,
-// without copying what it holds (a64 and b64 hold one for each line).
+// numbers is a list of arrival numbers that grows a block at a time (a
+// chunk's), without copying what it holds (a64 and b64 hold one for each
+// line).
 type numbers struct {
 	blocks [][]uint64
 	n      int
+	held   int // the blocks' capacity
 }
 
-func (s *numbers) add(x uint64) {
-	if s.n%numberBlock == 0 {
-		s.blocks = append(s.blocks, make([]uint64, 0, numberBlock))
-	}
-	b := &s.blocks[len(s.blocks)-1]
-	*b = append(*b, x)
-	s.n++
+// addBlock appends the numbers of b, which it keeps.
+func (s *numbers) addBlock(b []uint64) {
+	s.blocks = append(s.blocks, b)
+	s.n += len(b)
+	s.held += cap(b)
 }
-
-func (s *numbers) at(i int) uint64 { return s.blocks[i/numberBlock][i%numberBlock] }
 
 // numberRank finds documents by their arrival numbers where these are
 // dense: a bit for each number from lo, and the count of the bits before

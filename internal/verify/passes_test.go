@@ -15,8 +15,12 @@ import (
 func tableOf(t *testing.T, numbered bool, lines string) *pairTable {
 	t.Helper()
 	tb := newPairTable(numbered, 1)
-	tb.add(&stream.Chunk{FirstOrdinal: 1, Data: []byte(lines)})
-	tb.done()
+	var nl *numberedLines
+	if numbered {
+		nl = parseNumbered([]byte(lines))
+	}
+	tb.add(&stream.Chunk{FirstOrdinal: 1, Data: []byte(lines)}, nl)
+	tb.done(2)
 	return tb
 }
 
@@ -252,10 +256,10 @@ func TestNumberDocs(t *testing.T) {
 		dense     bool
 	}{
 		{10, 0, 1, true},
-		{3 * numberBlock, 1_000_000, 3, true},
+		{100_000, 1_000_000, 3, true},
 		{1000, 5, 16, true},
 		{1000, 5, 200, false},
-		{numberBlock + 7, 1 << 40, 1 << 20, false},
+		{40_007, 1 << 40, 1 << 20, false},
 	} {
 		tb := newPairTable(true, 0)
 		want := map[uint64]bool{}
@@ -268,11 +272,16 @@ func TestNumberDocs(t *testing.T) {
 				want[a] = true
 			}
 			want[b] = true
-			tb.a64.add(a)
-			tb.b64.add(b)
 			as, bs = append(as, a), append(bs, b)
 		}
-		tb.done()
+		// In blocks of uneven sizes, as chunks of lines give them.
+		for i := 0; i < len(as); {
+			n := min(1+rng.IntN(20_000), len(as)-i)
+			tb.a64.addBlock(slices.Clone(as[i : i+n]))
+			tb.b64.addBlock(slices.Clone(bs[i : i+n]))
+			i += n
+		}
+		tb.done(3)
 		if dense := tb.rank != nil; dense != c.dense {
 			t.Errorf("%+v: dense %v", c, dense)
 		}
