@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/neardup/neardup/internal/bbit"
@@ -410,7 +411,7 @@ func pairHeld(ctx context.Context, opt Options, s scheme, h *held, limit int64, 
 	parallelFor(len(ps), len(ps), func(w int) { ps[w].sort() })
 	ps = nil
 	h.entries = nil
-	return true, writeRanked(out.W, parts, ids, order)
+	return true, writeRanked(out.W, parts, ids, order, opt.Jobs)
 }
 
 // bucketSpans cuts the sorted entries into spans of whole buckets, about
@@ -575,35 +576,141 @@ func rankIDs(ids []string, jobs int) (order, rank []uint32) {
 
 // writeRanked writes pairs of ranks (rankIDs; a<<32 | b), each of parts
 // sorted, as pairs of ids: the parts merged (disk.Merge), the repeated
-// pairs dropped.
-func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32) error {
-	var runs []*[]uint64
+// pairs dropped. The output is cut into pieces by the values of the
+// largest part, every rankedPiece of them, and the pieces are made on
+// jobs cores and written in order: the same bytes as one merge of the
+// whole, which on one core was the end of every run (and on one core is
+// the only piece, written as it is made).
+func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32, jobs int) error {
+	big := 0
 	for i := range parts {
-		if len(parts[i]) > 0 {
-			runs = append(runs, &parts[i])
+		if len(parts[i]) > len(parts[big]) {
+			big = i
 		}
 	}
-	var buf []byte
-	var last uint64
-	first := true
-	err := disk.Merge(runs, func(a, b *[]uint64) bool { return (*a)[0] < (*b)[0] }, func(r *[]uint64) (bool, error) {
-		p := (*r)[0]
-		*r = (*r)[1:]
-		if first || p != last {
-			first, last = false, p
-			buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
-			if len(buf) >= 1<<16 {
-				if _, err := w.Write(buf); err != nil {
-					return false, err
-				}
-				buf = buf[:0]
+	// Piece k holds the values from cuts[k-1] (or the first) up to, not
+	// including, cuts[k] (or past the last): a repeated pair is in one.
+	var cuts []uint64
+	if len(parts) > 0 && jobs > 1 {
+		for i := rankedPiece; i < len(parts[big]); i += rankedPiece {
+			if v := parts[big][i]; len(cuts) == 0 || v > cuts[len(cuts)-1] {
+				cuts = append(cuts, v)
 			}
 		}
-		return len(*r) > 0, nil
-	})
-	if err != nil || len(buf) == 0 {
-		return err
 	}
-	_, err = w.Write(buf)
+	piece := func(k int, buf []byte, flush func([]byte) ([]byte, error)) ([]byte, error) {
+		var runs []*[]uint64
+		for i := range parts {
+			lo, hi := 0, len(parts[i])
+			if k > 0 {
+				lo, _ = slices.BinarySearch(parts[i], cuts[k-1])
+			}
+			if k < len(cuts) {
+				hi, _ = slices.BinarySearch(parts[i], cuts[k])
+			}
+			if lo < hi {
+				r := parts[i][lo:hi]
+				runs = append(runs, &r)
+			}
+		}
+		var last uint64
+		first := true
+		err := disk.Merge(runs, func(a, b *[]uint64) bool { return (*a)[0] < (*b)[0] }, func(r *[]uint64) (bool, error) {
+			p := (*r)[0]
+			*r = (*r)[1:]
+			if first || p != last {
+				first, last = false, p
+				buf = record.AppendPair(buf, ids[order[p>>32]], ids[order[p&0xffffffff]])
+				if flush != nil && len(buf) >= 1<<16 {
+					var err error
+					if buf, err = flush(buf); err != nil {
+						return false, err
+					}
+				}
+			}
+			return len(*r) > 0, nil
+		})
+		return buf, err
+	}
+	return writePieces(w, len(cuts)+1, jobs, piece)
+}
+
+// rankedPiece is how many values of the largest part a piece of
+// writeRanked's output is cut at: about 200 KB of pairs of numbers.
+const rankedPiece = 1 << 13
+
+// writePieces writes the n pieces that piece appends to a buffer, in
+// order, making them on jobs cores: at most jobs+1 are made and not yet
+// written. Only one piece at a time, on one core, is given a flush, which
+// writes what it has made so far.
+func writePieces(w io.Writer, n, jobs int, piece func(k int, buf []byte, flush func([]byte) ([]byte, error)) ([]byte, error)) error {
+	if jobs <= 1 || n == 1 {
+		flush := func(buf []byte) ([]byte, error) {
+			_, err := w.Write(buf)
+			return buf[:0], err
+		}
+		var buf []byte
+		for k := range n {
+			var err error
+			if buf, err = piece(k, buf[:0], flush); err != nil {
+				return err
+			}
+			if len(buf) > 0 {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	type task struct {
+		k    int
+		done chan []byte
+	}
+	tasks := make(chan task)
+	inOrder := make(chan chan []byte, jobs+1)
+	free := make(chan []byte, jobs+2)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(tasks)
+		defer close(inOrder)
+		for k := range n {
+			done := make(chan []byte, 1)
+			select {
+			case inOrder <- done:
+			case <-stop:
+				return
+			}
+			tasks <- task{k, done}
+		}
+	})
+	for range jobs {
+		wg.Go(func() {
+			for t := range tasks {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				buf, _ = piece(t.k, buf[:0], nil) // no flush: no error
+				t.done <- buf
+			}
+		})
+	}
+	var err error
+	for done := range inOrder {
+		buf := <-done
+		if err == nil && len(buf) > 0 {
+			if _, err = w.Write(buf); err != nil {
+				close(stop)
+			}
+		}
+		select {
+		case free <- buf:
+		default:
+		}
+	}
+	wg.Wait()
 	return err
 }

@@ -295,7 +295,7 @@ func (c *containBuckets) numbered(ctx context.Context, src stream.Source, opt *O
 		return err
 	}
 	parallelFor(len(made), jobs, func(i int) { slices.Sort(made[i]) })
-	return writeRanked(out.W, made, ids, order)
+	return writeRanked(out.W, made, ids, order, jobs)
 }
 
 // keyParts is the number of parts the records are cut into by the
