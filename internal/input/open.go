@@ -112,6 +112,18 @@ func Open(name string) (*File, error) {
 	return f, nil
 }
 
+// CompressionOf returns the compression whose magic bytes head starts
+// with, as Open recognises them: "gzip", "zstd", or "" for none.
+func CompressionOf(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, gzipMagic):
+		return "gzip"
+	case bytes.HasPrefix(head, zstdMagic):
+		return "zstd"
+	}
+	return ""
+}
+
 // Wrap returns a File that reads r as Open reads a file: named name in
 // messages and decompressed when it starts with the gzip or zstd magic bytes.
 // Its Size is -1. Closing it releases the decoder but does not close r.
@@ -123,8 +135,8 @@ func Wrap(name string, r io.Reader) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	switch {
-	case bytes.HasPrefix(magic, gzipMagic):
+	switch CompressionOf(magic) {
+	case "gzip":
 		rec := &recorder{r: head}
 		f.stored = rec
 		zr, err := gzip.NewReader(bufio.NewReaderSize(rec, 64<<10))
@@ -134,7 +146,7 @@ func Wrap(name string, r io.Reader) (*File, error) {
 		f.Compression = "gzip"
 		f.closers = append(f.closers, zr.Close)
 		f.r = &namedReader{name: f.Name, kind: "gzip", r: zr}
-	case bytes.HasPrefix(magic, zstdMagic):
+	case "zstd":
 		zr, err := zstd.NewReader(head, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			return nil, fmt.Errorf("%s: zstd: %w", f.Name, err)

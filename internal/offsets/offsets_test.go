@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/zstd"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/stream"
@@ -563,7 +564,10 @@ func TestUsable(t *testing.T) {
 	zw.Close()
 	plain := writeFile(t, dir, "a.tsv", []byte("a\tone two\n"))
 	gz := writeFile(t, dir, "a.tsv.gz", z.Bytes())
+	zw2, _ := zstd.NewWriter(nil)
+	zst := writeFile(t, dir, "a.tsv.zst", zw2.EncodeAll([]byte("a\tone two\n"), nil))
 	warc := writeFile(t, dir, "a.warc", []byte("WARC/1.0\r\n"))
+	tiny := writeFile(t, dir, "b.tsv", []byte("\x1f"))
 	for _, tc := range []struct {
 		name, format string
 		size         int64
@@ -571,6 +575,8 @@ func TestUsable(t *testing.T) {
 	}{
 		{plain, input.FormatAuto, 10, ""},
 		{gz, input.FormatAuto, -1, "gzip-compressed"},
+		{zst, input.FormatTSV, -1, "zstd-compressed"},
+		{tiny, input.FormatAuto, 1, ""},
 		{warc, input.FormatAuto, -1, "read as warc, not as lines"},
 		{dir, input.FormatAuto, -1, "not a regular file"},
 		{"-", input.FormatAuto, -1, "standard input"},

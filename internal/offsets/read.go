@@ -177,8 +177,9 @@ type Use struct {
 
 // Usable tells whether the documents of input name, read as reading says,
 // have offsets: a regular file, not compressed, read as lines. Only a
-// regular file is opened (to see whether it is compressed, and its
-// format); standard input and pipes are not read.
+// regular file is opened, to read its first bytes: whether it is
+// compressed (nothing is decompressed), and its format; standard input
+// and pipes are not read.
 func Usable(name string, reading input.Reading) (Use, error) {
 	if name == "-" {
 		return Use{Size: -1, Why: "standard input"}, nil
@@ -191,6 +192,13 @@ func Usable(name string, reading input.Reading) (Use, error) {
 	} else if size < 0 {
 		return Use{Size: -1, Why: "not a regular file"}, nil
 	}
+	c, err := compression(name)
+	if err != nil {
+		return Use{}, err
+	}
+	if c != "" {
+		return Use{Size: -1, Why: c + "-compressed"}, nil
+	}
 	in, err := input.Open(name)
 	if err != nil {
 		return Use{}, err
@@ -198,8 +206,6 @@ func Usable(name string, reading input.Reading) (Use, error) {
 	defer in.Close()
 	u := Use{Size: in.Size, Format: input.FileFormat(reading.Format, in)}
 	switch f, ok := input.Lookup(u.Format); {
-	case in.Compression != "":
-		u.Why = in.Compression + "-compressed"
 	case ok && (f.Records != nil || f.Files) || u.Format == input.FormatParquet:
 		u.Why = "read as " + u.Format + ", not as lines"
 	case u.Size < 0:
@@ -209,6 +215,22 @@ func Usable(name string, reading input.Reading) (Use, error) {
 		u.Size = -1
 	}
 	return u, nil
+}
+
+// compression returns the compression of the file name by its first
+// bytes (input.CompressionOf).
+func compression(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var head [4]byte
+	n, err := io.ReadFull(f, head[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return "", err
+	}
+	return input.CompressionOf(head[:n]), nil
 }
 
 // source reads the lines of places from files.

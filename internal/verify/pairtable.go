@@ -155,13 +155,16 @@ func eachLine(data []byte, fn func(line []byte)) {
 // of another form. It is found apart from the table (parseNumbered), on
 // any core, and added to it in order.
 type numberedLines struct {
-	a, b   []uint64
-	npairs int64
-	others []string
+	a, b        []uint64
+	npairs      int64
+	others      []string
+	othersBytes int64
 }
 
 // bytes is what nl holds besides its chunk.
-func (nl *numberedLines) bytes() int64 { return int64(cap(nl.a)+cap(nl.b)) * numberedBytes / 2 }
+func (nl *numberedLines) bytes() int64 {
+	return int64(cap(nl.a)+cap(nl.b))*numberedBytes/2 + nl.othersBytes
+}
 
 // parseNumbered reads the pair lines of data for a numbered table.
 func parseNumbered(data []byte) *numberedLines {
@@ -192,6 +195,7 @@ func (nl *numberedLines) number(id []byte) uint64 {
 		return n
 	}
 	nl.others = append(nl.others, string(id))
+	nl.othersBytes += int64(len(id)) + 16
 	return math.MaxUint64
 }
 
