@@ -8,16 +8,23 @@ import (
 )
 
 // pairReader reads the chunks of pair lines that the tables take, one
-// after another. For numbered tables it reads a few at once and parses
-// them (parseNumbered) on every core, ahead of the table, which takes them
-// in order: what was read past the end of one table goes to the next, so
-// that where a table ends does not depend on the cores.
+// after another. For numbered tables a goroutine reads ahead, up to
+// aheadChunks, while jobs more parse what it has read (parseNumbered),
+// and the table takes the chunks in order: what was read past the end of
+// one table goes to the next, so that where a table ends does not depend
+// on the cores. Tables of other ids take the chunks as read.
 type pairReader struct {
 	lines    *stream.Lines
 	numbered bool
 	jobs     int
-	ahead    []parsedChunk
-	eof      bool
+	// The numbered tables' pipeline: order has the chunks in order, each
+	// as a channel its parse comes on; held counts the bytes of those
+	// read and not yet taken; err is the reader's, once order is closed.
+	order chan chan parsedChunk
+	held  atomic.Int64
+	stop  chan struct{}
+	err   error
+	wg    sync.WaitGroup
 }
 
 type parsedChunk struct {
@@ -25,71 +32,100 @@ type parsedChunk struct {
 	nl *numberedLines
 }
 
-// aheadChunks is how many chunks of a numbered table are read and parsed
-// at once.
+// aheadChunks is how many chunks of a numbered table are read ahead.
 const aheadChunks = 4
 
 // next returns the next chunk and, for a numbered table, its lines
 // parsed; nil at the end.
 func (r *pairReader) next() (*stream.Chunk, *numberedLines, error) {
-	if len(r.ahead) == 0 && !r.eof {
-		n := 1
-		if r.numbered {
-			n = aheadChunks
-		}
-		for len(r.ahead) < n {
-			c, err := r.lines.Next()
-			if err != nil {
-				return nil, nil, err
-			}
-			if c == nil {
-				r.eof = true
-				break
-			}
-			r.ahead = append(r.ahead, parsedChunk{c: c})
-		}
-		if r.numbered {
-			r.parse()
-		}
+	if !r.numbered {
+		c, err := r.lines.Next()
+		return c, nil, err
 	}
-	if len(r.ahead) == 0 {
-		return nil, nil, nil
+	if r.order == nil {
+		r.start()
 	}
-	p := r.ahead[0]
-	r.ahead = append(r.ahead[:0], r.ahead[1:]...)
+	done, ok := <-r.order
+	if !ok {
+		r.wg.Wait()
+		return nil, nil, r.err
+	}
+	p := <-done
+	r.held.Add(-int64(cap(p.c.Data)) - p.nl.bytes())
 	return p.c, p.nl, nil
 }
 
-// parse parses the chunks read ahead on up to jobs cores.
-func (r *pairReader) parse() {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(min(r.jobs, len(r.ahead)), 1) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(r.ahead); i = int(next.Add(1) - 1) {
-				r.ahead[i].nl = parseNumbered(r.ahead[i].c.Data)
+// start starts the reader and the parsers.
+func (r *pairReader) start() {
+	r.order = make(chan chan parsedChunk, aheadChunks)
+	r.stop = make(chan struct{})
+	type task struct {
+		c    *stream.Chunk
+		done chan parsedChunk
+	}
+	tasks := make(chan task, aheadChunks)
+	r.wg.Go(func() {
+		defer close(r.order)
+		defer close(tasks)
+		for {
+			c, err := r.lines.Next()
+			if err != nil || c == nil {
+				r.err = err
+				return
+			}
+			r.held.Add(int64(cap(c.Data)))
+			done := make(chan parsedChunk, 1)
+			select {
+			case <-r.stop:
+				c.Release()
+				return
+			default:
+			}
+			select {
+			case r.order <- done:
+			case <-r.stop:
+				c.Release()
+				return
+			}
+			tasks <- task{c, done}
+		}
+	})
+	for range max(r.jobs, 1) {
+		r.wg.Go(func() {
+			for t := range tasks {
+				nl := parseNumbered(t.c.Data)
+				r.held.Add(nl.bytes())
+				t.done <- parsedChunk{t.c, nl}
 			}
 		})
 	}
-	wg.Wait()
 }
 
-// bytes is what the chunks read ahead hold.
+// bytes is what the chunks read ahead hold: those read, and one more the
+// reader may be reading.
 func (r *pairReader) bytes() int64 {
-	n := int64(0)
-	for _, p := range r.ahead {
-		n += int64(cap(p.c.Data))
-		if p.nl != nil {
-			n += p.nl.bytes()
+	if r.order == nil {
+		return 0
+	}
+	return r.held.Load() + stream.ChunkSize
+}
+
+// release stops the reading ahead and lets go of the chunks read. It
+// does not wait for the reader, which may be waiting for input.
+func (r *pairReader) release() {
+	if r.order == nil {
+		return
+	}
+	close(r.stop)
+	for {
+		select {
+		case done, ok := <-r.order:
+			if !ok {
+				return
+			}
+			(<-done).c.Release()
+		default:
+			return
 		}
 	}
-	return n
-}
-
-// release lets go of the chunks read ahead.
-func (r *pairReader) release() {
-	for _, p := range r.ahead {
-		p.c.Release()
-	}
-	r.ahead = nil
 }

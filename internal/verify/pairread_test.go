@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/stream"
@@ -106,4 +107,38 @@ func sumOf(a []uint64) uint64 {
 		s += x
 	}
 	return s
+}
+
+// release returns while the reader waits for more input, letting go of
+// what was read ahead.
+func TestPairReaderRelease(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	go func() {
+		for i := range 1000 {
+			fmt.Fprintf(pw, "%012d\t%012d\n", i, i+1)
+		}
+		// Not closed: the reader waits for more.
+	}()
+	lines := stream.NewLines([]string{fmt.Sprintf("/dev/fd/%d", pr.Fd())})
+	r := &pairReader{lines: lines, numbered: true, jobs: 2}
+	c, nl, err := r.next()
+	if err != nil || c == nil || len(nl.a) == 0 {
+		t.Fatalf("next: %v, %v", c, err)
+	}
+	c.Release()
+	done := make(chan struct{})
+	go func() {
+		r.release()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("release waits for the reader")
+	}
 }
