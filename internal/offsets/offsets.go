@@ -102,6 +102,22 @@ func Digest(line []byte) uint64 {
 	return xxhash.Sum64(b[:])
 }
 
+// parseInt is strconv.ParseInt of f in base 10, without its conversion to
+// a string for the numbers of up to 18 digits that records hold.
+func parseInt(f []byte) (int64, error) {
+	if len(f) == 0 || len(f) > 18 {
+		return strconv.ParseInt(string(f), 10, 64)
+	}
+	v := int64(0)
+	for _, c := range f {
+		if c < '0' || c > '9' {
+			return strconv.ParseInt(string(f), 10, 64)
+		}
+		v = 10*v + int64(c-'0')
+	}
+	return v, nil
+}
+
 // Parse parses a record's line, without its line end, into the document's
 // id and its place.
 func Parse(line []byte) (id []byte, p Place, err error) {
@@ -121,7 +137,7 @@ func Parse(line []byte) (id []byte, p Place, err error) {
 		if i < 3 {
 			least = 1 // an input, a line or an ordinal
 		}
-		v, err := strconv.ParseInt(string(f), 10, 64)
+		v, err := parseInt(f)
 		if err != nil || v < least {
 			return nil, p, record.Bad("%s %q: want a number of at least %d", name, f, least)
 		}
