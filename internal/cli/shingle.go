@@ -306,7 +306,7 @@ arrival numbers (--number-from); standard error counts the copies, the
 header says collapse=text. What
 examples/dedup.sh runs:
 
-   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --collapse corpus.jsonl.zst |
+   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --offsets off.tsv --collapse corpus.jsonl |
        pairs --bbit bits.tsv > pairs.tsv
 
 OFFSETS (--offsets)
@@ -320,9 +320,11 @@ its ends), after shingle's header and "#neardup stage=offsets sizes=..."
 the lines of the documents in some pair, not the whole corpus: on make
 peers' corpus, 18 % of its bytes (verify: 80 to 64 ms). Only documents
 read as lines have offsets (TSV, JSON Lines, --lines), from files that
-are not compressed; standard input, a compressed file or --files is
-refused. The file is written beside FILE and put in its place when the
-run ends without an error.
+are not compressed. Standard input is refused; an input compressed, or
+read as records or files, is named on standard error, has the size -1 in
+the header and no records, and verify --offsets then reads every
+document whole. The file is written beside FILE and put in its place
+when the run ends without an error.
 
    shingle --sketch oph --band 0.8 --offsets off.tsv corpus.jsonl | pairs |
        verify --documents corpus.jsonl --offsets off.tsv > scored.tsv

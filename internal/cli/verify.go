@@ -63,6 +63,9 @@ inputs shingle read, in its order, at the sizes FILE's header gives
 (status 2 otherwise), FILE's shingle header the pairs', and each line read
 the one FILE describes, between two line ends, with its length and its
 ends; a line that is not stops verify: the documents have changed since.
+When FILE has no offsets for an input (size -1: compressed, or read as
+records or files), verify reads every document whole, as without it,
+and says so.
 
    shingle --unit word -k 5 --files src | sketch | band | pairs |
        verify --files --documents src
