@@ -576,23 +576,28 @@ func rankIDs(ids []string, jobs int) (order, rank []uint32) {
 
 // writeRanked writes pairs of ranks (rankIDs; a<<32 | b), each of parts
 // sorted, as pairs of ids: the parts merged (disk.Merge), the repeated
-// pairs dropped. The output is cut into pieces by the values of the
-// largest part, every rankedPiece of them, and the pieces are made on
-// jobs cores and written in order: the same bytes as one merge of the
-// whole, which on one core was the end of every run (and on one core is
-// the only piece, written as it is made).
+// pairs dropped. The output is cut into pieces of about rankedPiece
+// pairs, at values of the largest part, and the pieces are made on jobs
+// cores and written in order: the same bytes as one merge of the whole,
+// which on one core was the end of every run (and on one core is the only
+// piece, written as it is made).
 func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32, jobs int) error {
-	big := 0
+	big, total := 0, 0
 	for i := range parts {
+		total += len(parts[i])
 		if len(parts[i]) > len(parts[big]) {
 			big = i
 		}
 	}
 	// Piece k holds the values from cuts[k-1] (or the first) up to, not
 	// including, cuts[k] (or past the last): a repeated pair is in one.
+	// The parts are alike (a piece of the largest's values holds about
+	// as many of each other's), so a cut every step values of the largest
+	// makes pieces of about rankedPiece in all.
 	var cuts []uint64
-	if len(parts) > 0 && jobs > 1 {
-		for i := rankedPiece; i < len(parts[big]); i += rankedPiece {
+	if jobs > 1 && total > rankedPiece {
+		step := max(int(int64(rankedPiece)*int64(len(parts[big]))/int64(total)), 1)
+		for i := step; i < len(parts[big]); i += step {
 			if v := parts[big][i]; len(cuts) == 0 || v > cuts[len(cuts)-1] {
 				cuts = append(cuts, v)
 			}
@@ -635,33 +640,25 @@ func writeRanked(w io.Writer, parts [][]uint64, ids []string, order []uint32, jo
 	return writePieces(w, len(cuts)+1, jobs, piece)
 }
 
-// rankedPiece is how many values of the largest part a piece of
-// writeRanked's output is cut at: about 200 KB of pairs of numbers.
-const rankedPiece = 1 << 13
+// rankedPiece is about how many pairs a piece of writeRanked's output
+// holds: about 100 KB of pairs of arrival numbers, and at most jobs+1
+// pieces are held at once.
+const rankedPiece = 1 << 12
 
 // writePieces writes the n pieces that piece appends to a buffer, in
 // order, making them on jobs cores: at most jobs+1 are made and not yet
-// written. Only one piece at a time, on one core, is given a flush, which
+// written. One piece alone is made on this core and given a flush, which
 // writes what it has made so far.
 func writePieces(w io.Writer, n, jobs int, piece func(k int, buf []byte, flush func([]byte) ([]byte, error)) ([]byte, error)) error {
-	if jobs <= 1 || n == 1 {
-		flush := func(buf []byte) ([]byte, error) {
+	if n == 1 {
+		buf, err := piece(0, nil, func(buf []byte) ([]byte, error) {
 			_, err := w.Write(buf)
 			return buf[:0], err
+		})
+		if err == nil && len(buf) > 0 {
+			_, err = w.Write(buf)
 		}
-		var buf []byte
-		for k := range n {
-			var err error
-			if buf, err = piece(k, buf[:0], flush); err != nil {
-				return err
-			}
-			if len(buf) > 0 {
-				if _, err := w.Write(buf); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return err
 	}
 	type task struct {
 		k    int

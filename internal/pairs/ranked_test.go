@@ -28,7 +28,7 @@ func TestWriteRanked(t *testing.T) {
 		a, b := rng.Uint32N(nids), rng.Uint32N(nids)
 		return uint64(min(a, b))<<32 | uint64(max(a, b))
 	}
-	for _, sizes := range [][]int{{}, {0, 5}, {100}, {5 * rankedPiece, 3 * rankedPiece}, {40_000, 40_000, 100, 0}} {
+	for _, sizes := range [][]int{{}, {0, 5}, {100}, {5 * rankedPiece, 3 * rankedPiece}, {40_000, 40_000, 100, 0}, {20_000, 20_000, 20_000, 20_000}} {
 		parts := make([][]uint64, len(sizes))
 		var all []uint64
 		for i, n := range sizes {
@@ -56,6 +56,12 @@ func TestWriteRanked(t *testing.T) {
 			if !bytes.Equal(got.Bytes(), want) {
 				t.Errorf("parts of %v, -j %d: %d bytes, want %d (%d pairs)", sizes, jobs, got.Len(), len(want), len(slices.Compact(all)))
 			}
+			// On more cores each write is a piece, held until written:
+			// of about rankedPiece pairs (18 bytes each here), however
+			// many parts.
+			if jobs > 1 && counted.largest > 2*rankedPiece*18 {
+				t.Errorf("parts of %v, -j %d: a piece of %d bytes, want at most %d", sizes, jobs, counted.largest, 2*rankedPiece*18)
+			}
 			for _, after := range []int{0, 2} {
 				if counted.writes > after {
 					w := &failing{w: &bytes.Buffer{}, after: after}
@@ -70,11 +76,11 @@ func TestWriteRanked(t *testing.T) {
 
 var errWrite = errors.New("write failed")
 
-// failing writes to w and counts its writes, and fails those after the
-// first after (none when after < 0).
+// failing writes to w and counts its writes (and the largest), and fails
+// those after the first after (none when after < 0).
 type failing struct {
-	w             *bytes.Buffer
-	after, writes int
+	w                      *bytes.Buffer
+	after, writes, largest int
 }
 
 func (f *failing) Write(b []byte) (int, error) {
@@ -82,5 +88,6 @@ func (f *failing) Write(b []byte) (int, error) {
 		return 0, errWrite
 	}
 	f.writes++
+	f.largest = max(f.largest, len(b))
 	return f.w.Write(b)
 }
