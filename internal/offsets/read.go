@@ -187,9 +187,9 @@ func Usable(name string, reading input.Reading) (Use, error) {
 	if f, ok := input.Lookup(reading.Format); ok && f.Files {
 		return Use{Size: -1, Format: reading.Format, Why: "read as " + reading.Format + ", not as lines"}, nil
 	}
-	if size, err := input.Stat(name); err != nil {
-		return Use{}, err
-	} else if size < 0 {
+	// An input that can't be stat'ed is left to the open below, which
+	// says why as reading it would.
+	if size, err := input.Stat(name); err == nil && size < 0 {
 		return Use{Size: -1, Why: "not a regular file"}, nil
 	}
 	c, err := compression(name)
