@@ -69,9 +69,10 @@ func (f *Family) lower(sig []uint64, set []uint64, vector bool) {
 	var mixed [mixBatch]uint64
 	for len(set) > 0 {
 		m := min(len(set), mixBatch)
-		for j, x := range set[:m] {
-			mixed[j] = Mix64(x)
-		}
+		// Mixed eight at a time where the CPU has AVX-512 (Murmur of
+		// x ^ 0 is Mix64(x)): one at a time it was a fifth of the
+		// signature's time.
+		mix.MurmurXor(mixed[:m], set[:m], 0)
 		if !vector || !f.signatureVector(sig, mixed[:m]) {
 			f.signatureScalar(sig, mixed[:m])
 		}
