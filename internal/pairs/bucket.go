@@ -272,21 +272,13 @@ func runSorted(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 // the runs merged (spill.go).
 func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, out *stream.Output, st *stats) error {
 	r := &bandReader{sc: sc, out: out, opt: &opt, st: st, parse: s.parse}
-	limit := opt.MemoryBytes
-	if opt.HoldLimit != nil {
-		opt.HoldLimit(limit)
-	}
-	br, hold := newBandRuns(&opt, s.h != nil, limit)
-	defer br.runs.Remove()
+	c := newCollector(ctx, opt, s, out, st)
+	defer c.remove()
 	summary := out.Summary
-	var sp *spiller
 	out.Summary = func(w io.Writer) {
 		summary(w)
-		if br.spills > 0 {
-			br.report(w, limit, sp)
-		}
+		c.report(w)
 	}
-	h := newHeld(s.h != nil)
 	for {
 		b, err := r.next()
 		if err != nil {
@@ -295,26 +287,79 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 		if b == nil {
 			break
 		}
-		if !h.room(len(b.id), hold) {
-			if err := br.spill(h); err != nil {
-				return err
-			}
-			h.room(len(b.id), hold)
-		}
-		if err := h.add(b, sc.Pos); err != nil {
+		if err := c.add(b, sc.Pos); err != nil {
 			return err
 		}
 		if st.records%(1<<16) == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
+	return c.finish()
+}
+
+// collector holds the band records of the default mode (held) as they
+// come, spilling them past what it may hold (bandRuns), and pairs them
+// at the end: runMemory's records, read from the input, and Collector's,
+// handed over by the stage that makes them.
+type collector struct {
+	ctx context.Context
+	opt Options
+	s   scheme
+	out *stream.Output
+	st  *stats
+	h   *held
+	br  *bandRuns
+	// hold is what the records may hold of limit, the memory bound.
+	hold, limit int64
+	// sp is the pair buffer of records that spilled (finish).
+	sp *spiller
+}
+
+func newCollector(ctx context.Context, opt Options, s scheme, out *stream.Output, st *stats) *collector {
+	limit := opt.MemoryBytes
+	if opt.HoldLimit != nil {
+		opt.HoldLimit(limit)
+	}
+	br, hold := newBandRuns(&opt, s.h != nil, limit)
+	return &collector{ctx: ctx, opt: opt, s: s, out: out, st: st, h: newHeld(s.h != nil), br: br, hold: hold, limit: limit}
+}
+
+// report says what spilled, if anything did.
+func (c *collector) report(w io.Writer) {
+	if c.br.spills > 0 {
+		c.br.report(w, c.limit, c.sp)
+	}
+}
+
+// add holds a record, spilling those held first when it would not fit.
+func (c *collector) add(b *bandRecord, pos func() record.Pos) error {
+	if !c.h.room(len(b.id), c.hold) {
+		if err := c.br.spill(c.h); err != nil {
+			return err
+		}
+		c.h.room(len(b.id), c.hold)
+	}
+	return c.h.add(b, pos)
+}
+
+// remove removes the runs spilled.
+func (c *collector) remove() {
+	c.br.runs.Remove()
+	if c.sp != nil {
+		c.sp.runs.Remove()
+	}
+}
+
+// finish pairs the records and writes the pairs to the output.
+func (c *collector) finish() error {
+	opt, h, br, hold := c.opt, c.h, c.br, c.hold
 	if opt.BBit != "" {
 		// The b-bit signatures are read when the pairs are written: the
 		// pairs held in memory leave them room.
 		hold = max(hold-bbit.TableBytes(opt.BBit), hold/4)
 	}
 	if br.spills == 0 {
-		done, err := pairHeld(ctx, opt, s, h, hold, br, out, st)
+		done, err := pairHeld(c.ctx, opt, c.s, h, hold, br, c.out, c.st)
 		if done || err != nil {
 			return err
 		}
@@ -327,16 +372,15 @@ func runMemory(ctx context.Context, opt Options, s scheme, sc *stream.Scanner, o
 	// the memory.
 	*h = held{}
 	debug.FreeOSMemory()
-	sp = newSpiller(&opt)
-	sp.limit = hold
-	defer sp.runs.Remove()
-	if err := br.pairs(&opt, s, st, sp, ctx.Err); err != nil {
+	c.sp = newSpiller(&opt)
+	c.sp.limit = hold
+	if err := br.pairs(&opt, c.s, c.st, c.sp, c.ctx.Err); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := c.ctx.Err(); err != nil {
 		return err
 	}
-	return sp.finish(out.W)
+	return c.sp.finish(c.out.W)
 }
 
 // pairHeld pairs the records held, none spilled, in memory: it sorts them,
