@@ -295,11 +295,20 @@
 // copy's other pairs are its original's, and keep's arrival rule drops the
 // same documents and writes the same report (keep(1)); the ids must be
 // arrival numbers (--number-from); standard error counts the copies, the
-// header says collapse=text. What
-// examples/dedup.sh runs:
+// header says collapse=text.
 //
-//	shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --offsets off.tsv --collapse corpus.jsonl |
-//	    pairs --bbit bits.tsv > pairs.tsv
+// --pairs (with --band T) writes the candidate pairs of the band records
+// instead: shingle ... --band T | pairs in one process, the pairs, the four
+// header lines and pairs' messages on standard error (after shingle's) byte
+// for byte what the pipe writes, the band records never written (about 55
+// bytes each, 18 a document at --band 0.8: on one core, pairs' process, its
+// start and its reading of them were 6 % of shingle | pairs | verify on make
+// peers' corpus). The pairs part has pairs' defaults: --max-bucket 512
+// --reps 32, --memory this machine's default, spilling to TMPDIR; with
+// --bbit FILE it is pairs --bbit FILE. For other settings, pipe to pairs.
+// What examples/dedup.sh runs:
+//
+//	shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --offsets off.tsv --collapse --pairs corpus.jsonl > pairs.tsv
 //
 // OFFSETS (--offsets)
 // --offsets FILE also writes where each document's line is in its input,
@@ -400,6 +409,9 @@
 //     for pairs --bbit (band --bbit)
 //   - --collapse: --band: each document writes a copy key of its set; one with
 //     the text of an earlier one that alone, not its band keys (default: false)
+//   - --pairs: --band: write the candidate pairs of the band records instead:
+//     shingle ... | pairs in one process (pairs' defaults; with --bbit FILE,
+//     pairs --bbit FILE) (default: false)
 //   - --format value: document format: tsv, jsonl, files, lines, parquet or
 //     warc (default: from the file's first bytes, parquet by content at both
 //     ends, else its name)

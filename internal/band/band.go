@@ -236,7 +236,7 @@ func Run(ctx context.Context, opt Options, inputs []string, stdout, stderr io.Wr
 	out.Summary = func(stderr io.Writer) { reportEmpty(stderr, "band", &empty) }
 	workers := LengthWorkers(banding, length, opt.SkipBad, &empty)
 	if opt.BBit != "" {
-		return runBBit(ctx, opt, out, out.Sink, src, func() stream.Worker {
+		return runBBit(ctx, opt, out, out.Sink, nil, src, func() stream.Worker {
 			w := workers().(*worker)
 			w.bbit = true
 			return w

@@ -17,8 +17,9 @@ import (
 // minhash.Bits bits a value, to the file opt.BBit: the headers of the input
 // (or upstream, those of the stage that makes the signatures) and band's
 // own with bbit=4, then a b-bit record a document with shingles. write
-// writes each result to out.
-func runBBit(ctx context.Context, opt Options, out *stream.Output, write func(*stream.Result) error, src stream.Source, workers stream.WorkerFactory, own record.Header, upstream ...record.Header) error {
+// writes each result to out; end, when not nil, is called once the file is
+// in place, before out is finished (Sketches.Into).
+func runBBit(ctx context.Context, opt Options, out *stream.Output, write func(*stream.Result) error, end func() error, src stream.Source, workers stream.WorkerFactory, own record.Header, upstream ...record.Header) error {
 	f, err := disk.Create(disk.OS{}, disk.Target{Name: opt.BBit, Mode: 0o644, InPlace: true})
 	if err != nil {
 		return err
@@ -55,6 +56,11 @@ func runBBit(ctx context.Context, opt Options, out *stream.Output, write func(*s
 	}
 	if err := f.Commit(); err != nil {
 		return err
+	}
+	if end != nil {
+		if err := end(); err != nil {
+			return err
+		}
 	}
 	return out.Finish()
 }

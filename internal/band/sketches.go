@@ -32,6 +32,20 @@ type Sketches struct {
 	empty   atomic.Int64
 	copies  *copyTable // with Collapse
 	cache   *textCache // with Collapse
+	// feed, end and report, when set (Into), take the band records
+	// instead of the output.
+	feed   func(records []byte) error
+	end    func() error
+	report func(io.Writer)
+}
+
+// Into has the band records go to feed, each result's as it comes in
+// order, instead of the output, end called once they all went (and the
+// b-bit file is in place), before the output is finished, and report
+// write its summary last: shingle --pairs hands them to pairs.Collector,
+// whose pairs end writes.
+func (s *Sketches) Into(feed func(records []byte) error, end func() error, report func(io.Writer)) {
+	s.feed, s.end, s.report = feed, end, report
 }
 
 // SketchOptions are the options of shingle --band T, with --bbit FILE
@@ -137,21 +151,34 @@ func (s *Sketches) Run(ctx context.Context, src stream.Source, out *stream.Outpu
 		if s.copies != nil {
 			s.copies.report(stderr, s.stage)
 		}
-	}
-	write := out.Sink
-	if s.copies != nil {
-		// The table is consulted here, in arrival order.
-		write = func(r *stream.Result) error {
-			r.Out = s.copies.filter(r.Out)
-			return out.Sink(r)
+		if s.report != nil {
+			s.report(stderr)
 		}
+	}
+	write := func(r *stream.Result) error {
+		if s.copies != nil {
+			// The table is consulted here, in arrival order.
+			r.Out = s.copies.filter(r.Out)
+		}
+		if s.feed != nil {
+			if err := s.feed(r.Out); err != nil {
+				return err
+			}
+			r.Out = r.Out[:0]
+		}
+		return out.Sink(r)
 	}
 	if s.opt.BBit == "" {
 		defer out.Watch(src)()
 		if err := stream.Run(ctx, src, s.opt.Common, workers, write); err != nil {
 			return err
 		}
+		if s.end != nil {
+			if err := s.end(); err != nil {
+				return err
+			}
+		}
 		return out.Finish()
 	}
-	return runBBit(ctx, s.opt, out, write, src, workers, s.header, upstream...)
+	return runBBit(ctx, s.opt, out, write, s.end, src, workers, s.header, upstream...)
 }

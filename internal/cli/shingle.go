@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/neardup/neardup/internal/band"
+	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/sketch"
 	"github.com/neardup/neardup/internal/status"
@@ -303,11 +304,20 @@ cache of what recent texts made (5 MiB) spares a copy its shingling. A
 copy's other pairs are its original's, and keep's arrival rule drops the
 same documents and writes the same report (keep(1)); the ids must be
 arrival numbers (--number-from); standard error counts the copies, the
-header says collapse=text. What
-examples/dedup.sh runs:
+header says collapse=text.
 
-   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --offsets off.tsv --collapse corpus.jsonl |
-       pairs --bbit bits.tsv > pairs.tsv
+--pairs (with --band T) writes the candidate pairs of the band records
+instead: shingle ... --band T | pairs in one process, the pairs, the four
+header lines and pairs' messages on standard error (after shingle's) byte
+for byte what the pipe writes, the band records never written (about 55
+bytes each, 18 a document at --band 0.8: on one core, pairs' process, its
+start and its reading of them were 6 % of shingle | pairs | verify on make
+peers' corpus). The pairs part has pairs' defaults: --max-bucket 512
+--reps 32, --memory this machine's default, spilling to TMPDIR; with
+--bbit FILE it is pairs --bbit FILE. For other settings, pipe to pairs.
+What examples/dedup.sh runs:
+
+   shingle --number-from 0 --sketch oph --band 0.8 --bbit bits.tsv --offsets off.tsv --collapse --pairs corpus.jsonl > pairs.tsv
 
 OFFSETS (--offsets)
 --offsets FILE also writes where each document's line is in its input,
@@ -366,6 +376,7 @@ EXAMPLES
 			&cli.Float64Flag{Name: "band", Category: catSketch, Usage: "--sketch minhash or oph: write the band records of the signatures for similarity threshold `T` instead of the signatures: shingle | sketch | band --threshold T in one process"},
 			&cli.StringFlag{Name: "bbit", Category: catSketch, Usage: "--band: also write each signature at 4 bits a value to `FILE`, for pairs --bbit (band --bbit)"},
 			&cli.BoolFlag{Name: "collapse", Category: catSketch, Usage: "--band: each document writes a copy key of its set; one with the text of an earlier one that alone, not its band keys"},
+			&cli.BoolFlag{Name: "pairs", Category: catSketch, Usage: "--band: write the candidate pairs of the band records instead: shingle ... | pairs in one process (pairs' defaults; with --bbit FILE, pairs --bbit FILE)"},
 		}, inputDocumentFlags(), commonFlags()),
 		Action: shingleAction,
 	}
@@ -414,7 +425,7 @@ func shingleAction(c *cli.Context, env *Env) error {
 		opt.Shingle.Stopwords = sw
 	}
 	if !c.IsSet("sketch") {
-		for _, f := range []string{"n", "s", "m", "sketch-seed", "band", "bbit", "collapse"} {
+		for _, f := range []string{"n", "s", "m", "sketch-seed", "band", "bbit", "collapse", "pairs"} {
 			if c.IsSet(f) {
 				return usagef("%s is for --sketch", flagName(f))
 			}
@@ -431,11 +442,17 @@ func shingleAction(c *cli.Context, env *Env) error {
 		}
 		bo = &o
 	} else {
-		for _, f := range []string{"bbit", "collapse"} {
+		for _, f := range []string{"bbit", "collapse", "pairs"} {
 			if c.IsSet(f) {
 				return usagef("%s is for --band T", flagName(f))
 			}
 		}
+	}
+	if c.Bool("pairs") {
+		po := pairs.Options{MaxBucket: pairs.DefaultMaxBucket, Reps: pairs.DefaultReps}
+		return runStream(c, env, &opt, &opt.Common, func(ctx context.Context, opt shingle.StageOptions, inputs []string, stdout, stderr io.Writer) error {
+			return sketch.RunPairs(ctx, opt, sk, bo, po, inputs, stdout, stderr)
+		})
 	}
 	return runStream(c, env, &opt, &opt.Common, func(ctx context.Context, opt shingle.StageOptions, inputs []string, stdout, stderr io.Writer) error {
 		return sketch.RunDocuments(ctx, opt, sk, bo, inputs, stdout, stderr)

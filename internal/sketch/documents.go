@@ -9,6 +9,7 @@ import (
 	"github.com/neardup/neardup/internal/document"
 	"github.com/neardup/neardup/internal/hashsort"
 	"github.com/neardup/neardup/internal/minhash"
+	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/record"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/status"
@@ -23,6 +24,21 @@ import (
 // records instead, and the b-bit file of bandOpt.BBit: what shingle |
 // sketch | band writes.
 func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, bandOpt *band.Options, inputs []string, stdout, stderr io.Writer) error {
+	return runDocuments(ctx, shOpt, opt, bandOpt, nil, inputs, stdout, stderr)
+}
+
+// RunPairs is shingle --sketch --band --pairs: RunDocuments with bandOpt,
+// and the band records handed to pairs in the same process
+// (pairs.Collector), with pairsOpt, not written: it writes the candidate
+// pairs, what shingle --sketch --band | pairs writes.
+func RunPairs(ctx context.Context, shOpt shingle.StageOptions, opt Options, bandOpt *band.Options, pairsOpt pairs.Options, inputs []string, stdout, stderr io.Writer) error {
+	if bandOpt == nil {
+		return status.Usagef("--pairs pairs the band records of --band T")
+	}
+	return runDocuments(ctx, shOpt, opt, bandOpt, &pairsOpt, inputs, stdout, stderr)
+}
+
+func runDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, bandOpt *band.Options, pairsOpt *pairs.Options, inputs []string, stdout, stderr io.Writer) error {
 	if err := shOpt.Resolve(); err != nil {
 		return err
 	}
@@ -60,9 +76,23 @@ func RunDocuments(ctx context.Context, shOpt shingle.StageOptions, opt Options, 
 	if bands != nil {
 		all = append(heads[:len(heads):len(heads)], bands.Header())
 	}
+	records := all
+	if pairsOpt != nil {
+		pairsOpt.BBit = bandOpt.BBit
+		pairsOpt.Jobs = shOpt.Jobs
+		all = append(all[:len(all):len(all)], pairsOpt.Header())
+	}
 	out := stream.NewOutput("shingle", shOpt.Common, stdout, stderr, all...)
 	out.Unit = unit
 	out.Summary = func(stderr io.Writer) { document.Report(src, stderr, "shingle") }
+	if pairsOpt != nil {
+		c, err := pairs.NewCollector(ctx, *pairsOpt, records, out)
+		if err != nil {
+			return err
+		}
+		defer c.Remove()
+		bands.Into(c.Feed, c.End, c.Report)
+	}
 	end, err := shOpt.WriteOffsets(inputs, out, stderr)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/neardup/neardup/internal/band"
 	"github.com/neardup/neardup/internal/input"
 	"github.com/neardup/neardup/internal/minhash"
+	"github.com/neardup/neardup/internal/pairs"
 	"github.com/neardup/neardup/internal/shingle"
 	"github.com/neardup/neardup/internal/stream"
 	"github.com/neardup/neardup/internal/testutil"
@@ -146,4 +147,94 @@ func readFile(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// RunPairs writes byte for byte what shingle --sketch --band | pairs
+// writes, and says on standard error what pairs says: for MinHash and OPH,
+// one worker and three, with --bbit (pairs --bbit), with --collapse, with
+// buckets capped, and with the records spilled past a small --memory.
+func TestRunPairsIsPipePairs(t *testing.T) {
+	var docs strings.Builder
+	for i := range 600 {
+		// Families of near-copies: a body of the family's words, and a
+		// few of their own; every 50th document twice (a copy).
+		f := i % 40
+		text := fmt.Sprintf("f%da f%db f%dc f%dd f%de f%df f%dg f%dh f%di f%dj x%d y%d", f, f, f, f, f, f, f, f, f, f, i%3, i%2)
+		fmt.Fprintf(&docs, "d%03d\t%s\n", i, text)
+		if i%50 == 0 {
+			fmt.Fprintf(&docs, "c%03d\t%s\n", i, text)
+		}
+	}
+	path := testutil.WriteFile(t, "docs.tsv", docs.String())
+	type run struct {
+		name     string
+		method   string
+		bbit     bool
+		collapse bool
+		memory   int64
+		maxB     int
+	}
+	for _, r := range []run{
+		{name: "plain", method: MinHash},
+		{name: "plain", method: OPH},
+		{name: "bbit", method: OPH, bbit: true},
+		{name: "bbit", method: MinHash, bbit: true},
+		{name: "collapse", method: OPH, collapse: true, bbit: true},
+		{name: "capped", method: OPH, maxB: 6},
+		{name: "spilled", method: OPH, memory: 64 << 10},
+	} {
+		for _, jobs := range []int{1, 3} {
+			label := fmt.Sprintf("%s %s -j%d", r.name, r.method, jobs)
+			common := stream.Common{Jobs: jobs}
+			reading := input.Reading{Format: input.FormatTSV, IDField: "id", TextField: "text"}
+			if r.collapse {
+				reading.Number = true
+			}
+			sh := shingle.StageOptions{Shingle: shingle.Options{Unit: shingle.Word, K: 3, Norm: shingle.DefaultNormalization(shingle.Word)},
+				Reading: reading, Common: common}
+			opt := Options{Method: r.method, N: 32, Seed: 5, Common: common}
+			bo := band.Options{Threshold: 0.7, FPWeight: band.DefaultFPWeight, FNWeight: band.DefaultFNWeight, Floor: band.DefaultFloor, Common: common, Collapse: r.collapse}
+			po := pairs.Options{MaxBucket: pairs.DefaultMaxBucket, Reps: pairs.DefaultReps, MemoryBytes: r.memory, Common: common}
+			if r.maxB > 0 {
+				po.MaxBucket, po.Reps = r.maxB, 2
+			}
+			pipedBits, fusedBits := "", ""
+			if r.bbit {
+				pipedBits, fusedBits = t.TempDir()+"/piped.tsv", t.TempDir()+"/fused.tsv"
+			}
+			var records, piped, fused, pipedErr, fusedErr strings.Builder
+			bo.BBit = pipedBits
+			if err := RunDocuments(context.Background(), sh, opt, &bo, []string{path}, &records, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			pp := po
+			pp.BBit = pipedBits
+			if err := pairs.Run(context.Background(), pp, []string{testutil.WriteFile(t, "bands.tsv", records.String())}, &piped, &pipedErr); err != nil {
+				t.Fatal(err)
+			}
+			bo.BBit = fusedBits
+			if err := RunPairs(context.Background(), sh, opt, &bo, po, []string{path}, &fused, &fusedErr); err != nil {
+				t.Fatal(err)
+			}
+			if fused.String() != piped.String() {
+				t.Fatalf("%s: shingle --pairs differs from shingle | pairs:\n%s\n%s", label, fused.String(), piped.String())
+			}
+			if testutil.Records(fused.String()) == "" {
+				t.Fatalf("%s: no pairs", label)
+			}
+			// pairs' messages, the b-bit file's name aside, come last.
+			want := strings.ReplaceAll(pipedErr.String(), pipedBits, fusedBits)
+			if !strings.HasSuffix(fusedErr.String(), want) {
+				t.Errorf("%s: stderr %q, want it to end in pairs' %q", label, fusedErr.String(), want)
+			}
+			for _, w := range []struct {
+				on   bool
+				says string
+			}{{r.bbit, "set aside"}, {r.maxB > 0, "more than --max-bucket 6"}, {r.memory > 0, "spilled"}, {r.collapse, "of a copy key"}} {
+				if w.on && !strings.Contains(want, w.says) {
+					t.Errorf("%s: pairs does not say %q: %q", label, w.says, want)
+				}
+			}
+		}
+	}
 }
