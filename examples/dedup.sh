@@ -144,30 +144,13 @@ offsets="$tmp/offsets.tsv"
 case " $docflags " in *" --files "*|*" --format files "*) number= bbit= collapse= offsets= ;; esac
 [ "$rule" = arrival ] || collapse=
 # The documents are read three times and nothing large is stored: shingle
-# signs each document as it reads it and writes the signatures' band keys
-# (--sketch, --band: shingle | sketch | band in one process, neither the
-# shingles nor the signatures written as text), pairs turns them into
-# candidate pairs, verify shingles again the documents in some pair for
-# their exact similarity, keep writes the kept.
-# The two run at once; each one's exit status goes to a file (sh has no
-# pipefail), and pairs' messages wait in another: when shingle fails, its
-# message alone is shown and its status returned (pairs, cut short, would
-# only say that it got nothing).
+# signs each document as it reads it and pairs its signatures' band keys
+# into candidate pairs (--sketch, --band, --pairs: shingle | sketch | band
+# | pairs in one process, neither the shingles, the signatures nor the
+# band keys written as text), verify shingles again the documents in some
+# pair for their exact similarity, keep writes the kept.
 # shellcheck disable=SC2086 # the flags are words
-{
-	status=0
-	timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} ${offsets:+--offsets "$offsets"} $collapse "$@" || status=$?
-	echo "$status" > "$tmp/shingle.status"
-} | {
-	status=0
-	timed pairs ${bbit:+--bbit "$bbit"} -o "$tmp/pairs.tsv" 2> "$tmp/pairs.err" || status=$?
-	echo "$status" > "$tmp/pairs.status"
-}
-for stage in shingle pairs; do
-	[ "$stage" = shingle ] || cat "$tmp/$stage.err" >&2
-	status=$(cat "$tmp/$stage.status")
-	[ "$status" -eq 0 ] || exit "$status"
-done
+timed shingle $number $flags $docflags ${stopwords:+--stopwords "$stopwords"} --sketch "$method" --band "$threshold" ${bbit:+--bbit "$bbit"} ${offsets:+--offsets "$offsets"} $collapse --pairs -o "$tmp/pairs.tsv" "$@"
 # The signatures have served: their room goes to verify's scratch.
 [ -z "$bbit" ] || rm -f "$bbit"
 # With an input that has no offsets (size -1 in the file's header) verify

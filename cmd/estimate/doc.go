@@ -19,7 +19,8 @@
 // documents and bytes (of text) are counted, not estimated. dropped and
 // dropped-share, verified-pairs, largest-bucket (- when no sample held a
 // bucket above pairs' --max-bucket 512: the high is then 512 over the
-// largest fraction; - is a quantity not estimated, only bounded), then for each stage (shingle, pairs, verify, keep)
+// largest fraction; - is a quantity not estimated, only bounded), then for each stage (shingle, which
+// pairs the band records in its process, verify, keep)
 // STAGE-wall-seconds, STAGE-cpu-seconds and STAGE-peak-mib, and
 // job-wall-seconds and job-cpu-seconds. Standard error says what was sampled
 // and what the job did on each sample.
@@ -79,18 +80,20 @@
 // samples hold f² of the pairs, too few to time, so no term in pairs is
 // fitted (one would be scaled by 1/f²): verify, which shingles again
 // each document in a pair, adds for each document in a cluster (of the
-// dropped share's fit) shingle's fitted CPU time a document. The
-// interval is the fit's; the machine's load moves a run's times too.
+// dropped share's fit) shingle's fitted CPU time a document (its band
+// records' pairing included: a little high). The interval is the fit's;
+// the machine's load moves a run's times too.
 //
-// Peaks: at least the largest sample's. shingle streams: that is its
-// estimate. pairs, verify and keep hold what grows with the corpus up
-// to their --memory (the machine's default: an eighth of its memory, at
+// Peaks: at least the largest sample's. shingle (which holds the band
+// records to pair them), verify and keep hold what grows with the corpus
+// up to their --memory (the machine's default: an eighth of its memory, at
 // most 2G) and spill beyond it: the straight line in the documents, at
 // most --memory (plus their peak on the smallest sample), which is their
 // high.
 //
 // # Measured
 //
+// With pairs a process of its own (before dedup.sh's shingle --pairs):
 // gencorpus -n 200000 -seed 1 -min-words 50 -max-words 1000 -plant 0.3
 // (306 MB), default flags, against the job run just after: dropped
 // 38,626 [25,924, 66,961] (the job: 51,349); verified pairs 67,143

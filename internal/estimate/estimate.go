@@ -313,7 +313,10 @@ func predict(c corpus, runs []*run, memory int64) *prediction {
 			}
 		}
 	}
-	bounded := map[string]bool{"pairs": true, "verify": true, "keep": true}
+	// shingle pairs the band records in its process (dedup.sh's shingle
+	// --pairs), and holds them as pairs does; a job that runs pairs
+	// apart has its peak bounded the same.
+	bounded := map[string]bool{"shingle": true, "pairs": true, "verify": true, "keep": true}
 	// verify reads every document and shingles again those in a pair:
 	// the samples hold f² of the pairs, too few to time, so each document
 	// in a pair is taken to cost what shingle's cost (its fitted slope),
@@ -360,11 +363,12 @@ func predict(c corpus, runs []*run, memory int64) *prediction {
 		}
 		// A peak is no straight line in the documents: buffers fill,
 		// the heap grows by steps. It is at least the largest sample's;
-		// shingle streams (its chunks in flight, independent of the
-		// corpus), so that is its estimate, the straight line its high;
-		// pairs, verify and keep hold what grows with the corpus up to
-		// their --memory (their peak on the smallest sample besides):
-		// the straight line, at most that, and that their high.
+		// a stage that streams (its chunks in flight, independent of
+		// the corpus) has that as its estimate, the straight line its
+		// high; shingle with the band records' pairs, pairs, verify and
+		// keep hold what grows with the corpus up to their --memory
+		// (their peak on the smallest sample besides): the straight
+		// line, at most that, and that their high.
 		peaks := of(func(s stageTimes) float64 { return s.Peak })
 		seen := slices.Max(peaks)
 		switch {

@@ -21,8 +21,9 @@ func predicted(t *testing.T, p *prediction, name string) (est, low, high float64
 
 // Samples whose pairs are f² of the corpus's and whose stages take time
 // in a straight line in their documents give back the corpus's pairs and
-// the line's time at its documents; a streaming stage's peak is the
-// largest sample's, a bounded stage's at most its --memory.
+// the line's time at its documents; a streaming stage's peak (one a
+// --dedup script of its own may run: band) is the largest sample's, a
+// bounded stage's at most its --memory.
 func TestPredictPairsTimesPeaks(t *testing.T) {
 	const n, pairs = 1_000_000, 50_000
 	var runs []*run
@@ -34,7 +35,7 @@ func TestPredictPairsTimesPeaks(t *testing.T) {
 		r := &run{sample: &sample{F: f, Docs: docs}, Pairs: p, Wall: wall,
 			Clusters: Histogram{F: f, Docs: docs, Sizes: map[int]int64{2: p}},
 			Stages: []stageTimes{
-				{Name: "shingle", Wall: wall, CPU: 2 * wall, Peak: 20000 + float64(i)},
+				{Name: "band", Wall: wall, CPU: 2 * wall, Peak: 20000 + float64(i)},
 				{Name: "keep", Wall: 0.01, CPU: 0.01, Peak: 20000 + float64(docs)},
 			}}
 		runs = append(runs, r)
@@ -45,11 +46,11 @@ func TestPredictPairsTimesPeaks(t *testing.T) {
 		t.Errorf("verified pairs %.0f [%.0f, %.0f], want about %d within", est, low, high, pairs)
 	}
 	want := 0.05 + 2e-5*n
-	if est, low, high := predicted(t, p, "shingle-wall-seconds"); math.Abs(est-want) > 0.01*want || low > want || high < want {
-		t.Errorf("shingle wall %.2f s [%.2f, %.2f], want %.2f", est, low, high, want)
+	if est, low, high := predicted(t, p, "band-wall-seconds"); math.Abs(est-want) > 0.01*want || low > want || high < want {
+		t.Errorf("band wall %.2f s [%.2f, %.2f], want %.2f", est, low, high, want)
 	}
-	if est, _, _ := predicted(t, p, "shingle-peak-mib"); math.Abs(est-20005.0/1024) > 1e-9 {
-		t.Errorf("shingle peak %.3f MiB, want the largest sample's, %.3f", est, 20005.0/1024)
+	if est, _, _ := predicted(t, p, "band-peak-mib"); math.Abs(est-20005.0/1024) > 1e-9 {
+		t.Errorf("band peak %.3f MiB, want the largest sample's, %.3f", est, 20005.0/1024)
 	}
 	limit := 64 + (20000+0.01*n)/1024
 	if est, _, high := predicted(t, p, "keep-peak-mib"); est > limit+1e-9 || math.Abs(high-limit) > 1e-9 {
