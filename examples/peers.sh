@@ -5,7 +5,7 @@
 # candidate pairs, unverified, and neardup's fused pipeline to verified
 # pairs,
 #
-#   shingle --unit word -k 5 --sketch minhash --band 0.8 --offsets F | pairs |
+#   shingle --unit word -k 5 --sketch minhash --band 0.8 --pairs --offsets F |
 #       verify --documents --offsets F
 #
 # both on word 5-shingles of the same words (the peer uses neardup's
@@ -73,10 +73,11 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 # environment, so that no path is split or quoted.
 export C B=bin P="$tmp/peer-minhash-lsh" OUT="$tmp"
 peer='"$P" -k 5 -n 128 -threshold 0.8 -o "$OUT/peer.tsv" "$C"'
-# shingle --offsets writes where each document's line is, and verify reads
-# only those of the documents in some pair from there.
-neardup='"$B/shingle" -j 1 --unit word -k 5 --sketch minhash --band 0.8 --offsets "$OUT/off.tsv" "$C" | "$B/pairs" -j 1 | "$B/verify" -j 1 --documents "$C" --offsets "$OUT/off.tsv" -o "$OUT/neardup.tsv"'
-oph='"$B/shingle" -j 1 --unit word -k 5 --sketch oph --band 0.8 --offsets "$OUT/off.tsv" "$C" | "$B/pairs" -j 1 | "$B/verify" -j 1 --documents "$C" --offsets "$OUT/off.tsv" -o "$OUT/oph.tsv"'
+# shingle pairs its band records itself (--pairs: shingle | pairs in one
+# process); --offsets writes where each document's line is, and verify
+# reads only those of the documents in some pair from there.
+neardup='"$B/shingle" -j 1 --unit word -k 5 --sketch minhash --band 0.8 --pairs --offsets "$OUT/off.tsv" "$C" | "$B/verify" -j 1 --documents "$C" --offsets "$OUT/off.tsv" -o "$OUT/neardup.tsv"'
+oph='"$B/shingle" -j 1 --unit word -k 5 --sketch oph --band 0.8 --pairs --offsets "$OUT/off.tsv" "$C" | "$B/verify" -j 1 --documents "$C" --offsets "$OUT/off.tsv" -o "$OUT/oph.tsv"'
 
 # run NAME CMD: time CMD on one core, adding "wall cpu maxrss" to NAME.times.
 run() {
@@ -101,7 +102,7 @@ lsh=$(head -1 "$tmp/peer.tsv" | sed 's/.* bands=\([0-9]*\) rows=\([0-9]*\).*/\1 
 echo "the fastest of $ROUNDS rounds, the three in turn:"
 {
 	echo "peer $(best peer) $versions: 128 values, LSH at 0.8 ($lsh), to candidate pairs"
-	echo "neardup $(best neardup) shingle --sketch minhash --band 0.8 --offsets | pairs | verify --offsets, to verified pairs"
+	echo "neardup $(best neardup) shingle --sketch minhash --band 0.8 --pairs --offsets | verify --offsets, to verified pairs"
 	echo "oph $(best oph) the same with --sketch oph (dedup.sh's signatures), $(grep -vc '^#' "$tmp/oph.tsv") verified pairs"
 } | awk '{
 	wall[NR] = $2; cpu = $3 + $4; rss = $5; name = $1; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, "")

@@ -67,10 +67,12 @@ run "  to verified pairs, shingle file" "$B/shingle $SHINGLE -o $tmp/s.tsv $C &&
 run "  to verified pairs, shingle --band" "$B/shingle $SHINGLE --sketch minhash --band 0.8 $C | $B/pairs | $B/verify --documents $C > $tmp/v3.tsv"
 run "  the same with OPH (dedup.sh's)" "$B/shingle $SHINGLE --sketch oph --band 0.8 $C | $B/pairs | $B/verify --documents $C > $tmp/v4.tsv"
 run "  and verify reading by --offsets" "$B/shingle $SHINGLE --sketch oph --band 0.8 --offsets $tmp/off.tsv $C | $B/pairs | $B/verify --documents $C --offsets $tmp/off.tsv > $tmp/v5.tsv"
+run "  and pairs in shingle (--pairs)" "$B/shingle $SHINGLE --sketch oph --band 0.8 --pairs --offsets $tmp/off.tsv $C | $B/verify --documents $C --offsets $tmp/off.tsv > $tmp/v6.tsv"
 run "  the default dedup job (dedup.sh -r)" "PATH=$binpath:\$PATH sh examples/dedup.sh -T $tmp -r $tmp/report.tsv $C > /dev/null"
 cmp -s "$tmp/v1.tsv" "$tmp/v2.tsv" || { echo "the two pipelines' verified pairs differ" >&2; exit 1; }
 cmp -s "$tmp/v1.tsv" "$tmp/v3.tsv" || { echo "shingle --band's verified pairs differ from band's" >&2; exit 1; }
 cmp -s "$tmp/v4.tsv" "$tmp/v5.tsv" || { echo "verify --offsets's verified pairs differ from verify's" >&2; exit 1; }
+cmp -s "$tmp/v4.tsv" "$tmp/v6.tsv" || { echo "shingle --pairs's verified pairs differ from pairs'" >&2; exit 1; }
 echo "  verified pairs: $(grep -vc '^#' "$tmp/v1.tsv") from MinHash signatures, $(grep -vc '^#' "$tmp/v4.tsv") from OPH ones"
 echo "one core (${one:-not pinned: no taskset}, -j1)"
 run "  shingle --sketch minhash" "$one $B/shingle -j1 $SHINGLE --sketch minhash $C > /dev/null"
