@@ -339,7 +339,10 @@
 // one-word documents; examples/degenerate-bench.sh). Measured peak resident memory (make bench, make scale; two cores):
 // 72 MiB with -j1 and 110-130 MiB with -j2 on the Go source tree (12,183
 // files, 145 MB); 78 MiB on 1 million synthetic documents (5.1 GB): it does not
-// grow with the corpus.
+// grow with the corpus. With --pairs, besides, what pairs holds: the band
+// records (about 52 bytes each with their ids) up to pairs' default
+// --memory (an eighth of the machine's memory or of its cgroup limit, at
+// least 64M, at most 2G), spilled to TMPDIR past it.
 //
 // # Examples
 //
