@@ -342,7 +342,8 @@
 // grow with the corpus. With --pairs, besides, what pairs holds: the band
 // records (about 52 bytes each with their ids) up to pairs' default
 // --memory (an eighth of the machine's memory or of its cgroup limit, at
-// least 64M, at most 2G), spilled to TMPDIR past it.
+// least 64M, at most 2G), spilled to TMPDIR past it; the collector's soft
+// limit is that and 256 MiB (10 M crawl documents: 2,291 MiB at the peak).
 //
 // # Examples
 //

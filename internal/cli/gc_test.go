@@ -2,11 +2,16 @@ package cli
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/neardup/neardup/internal/stream"
 )
 
 // fromDefaults sets GOGC and GOMEMLIMIT to gogc and gomemlimit ("" is not
@@ -96,5 +101,29 @@ func TestGCLeavesTheUsers(t *testing.T) {
 	}
 	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
 		t.Errorf("GC percent %d, memory limit %d with GOGC and GOMEMLIMIT set; want both untouched", p, l)
+	}
+}
+
+// shingle --pairs holds the band records as pairs does: the holding pace,
+// and a soft limit of pairs' --memory (its default) and shingleReserve,
+// room for shingle's own memory and garbage above what pairs holds.
+func TestShinglePairsHoldLimit(t *testing.T) {
+	fromDefaults(t, "", "")
+	docs := filepath.Join(t.TempDir(), "docs.tsv")
+	if err := os.WriteFile(docs, []byte("a\tthe quick brown fox\nb\tthe quick brown fox jumps\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runStage(t, Shingle(), "--unit", "word", "-k", "2", "--sketch", "oph", "--band", "0.5", "--pairs", docs)
+	if code != 0 || !strings.Contains(out, "#neardup stage=pairs ") {
+		t.Fatalf("shingle --pairs: %d %q %q", code, out, stderr)
+	}
+	if l, want := debug.SetMemoryLimit(-1), stream.DefaultMemory()+shingleReserve; l != want {
+		t.Errorf("memory limit %d, want pairs' default --memory and shingle's reserve, %d", l, want)
+	}
+	pace.Lock()
+	holding := pace.holding
+	pace.Unlock()
+	if !holding {
+		t.Error("shingle --pairs does not pace the collector as a holding stage")
 	}
 }
