@@ -453,6 +453,9 @@ func shingleAction(c *cli.Context, env *Env) error {
 		}
 	}
 	if c.Bool("pairs") {
+		if c.IsSet("bbit") && c.Bool("no-header") {
+			return usagef("--pairs with --bbit reads the b-bit file back, by its header, which --no-header leaves out: drop --no-header")
+		}
 		// The process holds the band records as pairs does, and its
 		// collector keeps to pairs' pace, with a soft limit above what
 		// pairs holds by shingle's own memory: at the limit itself the
