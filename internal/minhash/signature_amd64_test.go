@@ -45,7 +45,7 @@ func TestSignatureVectorEqualsScalar(t *testing.T) {
 func testKernel(t *testing.T, kernel func(a, b, sig *uint64, n int, set *uint64, m int)) {
 	r := rand.New(rand.NewPCG(3, 4))
 	edges := []uint64{0, 1, 1<<63 - 1, 1 << 63, 1<<63 + 1, 1<<64 - 1}
-	for _, n := range []int{8, 16, 24, 32, 40, 64, 128, 136, 256} {
+	for _, n := range []int{8, 16, 24, 32, 40, 48, 56, 64, 112, 128, 136, 256} {
 		f := NewFamily(n, uint64(n))
 		for _, m := range []int{1, 2, 7, 100, 1000} {
 			set := make([]uint64, m)
