@@ -93,6 +93,10 @@ func (s *Sketches) Collapse() bool { return s.copies != nil }
 // that of their set.
 func (s *Sketches) Sized() bool { return s.opt.BBit != "" || s.cache != nil }
 
+// Rows returns how many of a signature's values Append's band records
+// read (the first b·r): without Sized, no others are read.
+func (s *Sketches) Rows() int { return s.banding.Rows() }
+
 // FineBits says whether Append's b-bit records are of a finer signature
 // than the band records' (Options.BBitValues).
 func (s *Sketches) FineBits() bool { return s.opt.BBit != "" && s.opt.BBitValues > 0 }

@@ -112,3 +112,8 @@ func BenchmarkOPHSignatureCountSum(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFamilyPrefix is BenchmarkFamilySignature for the first 112
+// functions of 128 (a prefix of 3 blocks of 32 and one of 16), those a
+// banding of 18 bands of 6 rows reads, rounded up to 16.
+func BenchmarkFamilyPrefix(b *testing.B) { benchSigner(b, NewFamily(128, 1).Prefix(112)) }

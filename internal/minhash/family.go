@@ -555,3 +555,7 @@ func Similarity(a, b []uint64) float64 {
 	}
 	return float64(eq) / float64(len(a))
 }
+
+// Prefix returns the family of the first m of f's functions (m ≤ Len):
+// its signature is the first m values of f's.
+func (f *Family) Prefix(m int) *Family { return &Family{A: f.A[:m:m], B: f.B[:m:m]} }

@@ -150,6 +150,12 @@ type docWorker struct {
 func newDocWorker(sh *shingle.Worker, sk sketcher, unordered bool, bands *band.Sketches) *docWorker {
 	w := &docWorker{sh: sh, sk: sk, unordered: unordered, bands: bands}
 	if p, ok := sk.(partSketcher); ok {
+		// The parts are taken for band records alone (Process), which
+		// read the first b·r values of a MinHash signature: only those
+		// are computed.
+		if f, ok := sk.(familySketcher); ok && bands != nil {
+			p = f.prefix(bands.Rows())
+		}
 		w.parts = p
 		w.addPart = func(part []uint64) {
 			p.add(w.vals, part)

@@ -140,6 +140,41 @@ func TestRunDocumentsBandIsPipeBand(t *testing.T) {
 	}
 }
 
+// A banding that reads fewer values than the signature holds (18 bands of
+// 6 rows of 128 at 0.8) has shingle --sketch minhash --band compute only
+// those (rounded up to 112): its band records are still band's of the
+// whole signature.
+func TestRunDocumentsBandPrefix(t *testing.T) {
+	var docs strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&docs, "d%03d\tword%d and word%d of the pile go on with word%d word%d and word%d, then the rest of it %d\n", i, i%7, i%13, i%5, i%17, i%3, i%19)
+	}
+	path := testutil.WriteFile(t, "docs.tsv", docs.String())
+	for _, jobs := range []int{1, 3} {
+		common := stream.Common{Jobs: jobs}
+		sh := shingle.StageOptions{Shingle: shingle.Options{Unit: shingle.Word, K: 3},
+			Reading: input.Reading{Format: input.FormatTSV, IDField: "id", TextField: "text"}, Common: common}
+		opt := Options{Method: MinHash, N: 128, Seed: 5, Common: common}
+		var sketches, piped, fused, stderr strings.Builder
+		if err := RunDocuments(context.Background(), sh, opt, nil, []string{path}, &sketches, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		bo := band.Options{Threshold: 0.8, FPWeight: band.DefaultFPWeight, FNWeight: band.DefaultFNWeight, Floor: band.DefaultFloor, Common: common}
+		if err := band.Run(context.Background(), bo, []string{testutil.WriteFile(t, "sketches.tsv", sketches.String())}, &piped, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if err := RunDocuments(context.Background(), sh, opt, &bo, []string{path}, &fused, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr.String(), "18 bands of 6 rows (108 values)") {
+			t.Fatalf("-j%d: the banding is not the one meant: %s", jobs, stderr.String())
+		}
+		if fused.String() != piped.String() {
+			t.Fatalf("-j%d: shingle --sketch minhash --band 0.8 differs from shingle | sketch | band", jobs)
+		}
+	}
+}
+
 func readFile(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(name)
